@@ -1,0 +1,37 @@
+// Error types. Bad input is an InputError (exit code 2, one line); a broken internal
+// invariant is an InvariantError (rank and cycle printed, the job aborted).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace wormnet {
+
+/// Bad user input: names the option, the value given and what is allowed.
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string option, std::string value, std::string allowed);
+
+  [[nodiscard]] const std::string& option() const { return option_; }
+  [[nodiscard]] const std::string& value() const { return value_; }
+  [[nodiscard]] const std::string& allowed() const { return allowed_; }
+
+ private:
+  std::string option_;
+  std::string value_;
+  std::string allowed_;
+};
+
+/// A model invariant that does not hold: a bug, never the user's fault.
+class InvariantError : public std::logic_error {
+ public:
+  explicit InvariantError(const std::string& what) : std::logic_error(what) {}
+};
+
+/// Throws InvariantError with `what` when `condition` is false. Cheap enough for hot paths
+/// only where the check is a comparison of values already in registers.
+inline void require(bool condition, const char* what) {
+  if (!condition) throw InvariantError(what);
+}
+
+}  // namespace wormnet

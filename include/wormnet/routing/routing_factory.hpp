@@ -1,0 +1,26 @@
+// The one place where a routing name becomes a routing function for a topology.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+/// Flow control that the routing relies on inside torus rings.
+enum class FlowControl : std::uint8_t { kCredit, kBubble };
+
+/// Routing names that fit this topology's kind, in documentation order.
+std::vector<std::string> routing_names(const Topology& topo);
+
+/// Builds routing `name` for `topo` (which must outlive it). `flow` = kBubble marks a one-VC
+/// torus routing (dor) as relying on bubble flow control; angara always does. Throws
+/// InputError naming --routing when the name is unknown or does not fit the topology.
+std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
+                                              FlowControl flow = FlowControl::kCredit);
+
+}  // namespace wormnet

@@ -1,0 +1,92 @@
+// The routing interface: written once, consumed unchanged by the simulator (which output
+// ports and VCs may this head flit take?), the deadlock verifier (which channel dependencies
+// exist?), the load analysis (how many routes cross each channel?) and the table generators.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "wormnet/core/ids.hpp"
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+/// Set of virtual channels as a bit mask (bit v = VC v).
+using VcMask = std::uint8_t;
+/// Per-packet routing state, carried by the head flit; its meaning belongs to the routing
+/// function (e.g. the Double XY virtual network). Values lie in [0, state_count()).
+using RouteState = std::uint32_t;
+
+/// What a router knows when a head flit asks for its route.
+struct RouteRequest {
+  NodeId node;                  ///< current router
+  NodeId source;                ///< packet source (only for source_dependent() routings)
+  NodeId dest;                  ///< packet destination, never equal to node
+  PortId in_port = kInjectionPort;  ///< port the head arrived on; kInjectionPort at the source
+  VcId in_vc = 0;               ///< VC it arrived on (0 at injection)
+  RouteState state = 0;         ///< packet routing state
+};
+
+/// One allowed step: leave on `port` using any VC in `vcs`; the packet's state becomes
+/// `next_state`.
+struct RouteOption {
+  PortId port = 0;
+  VcMask vcs = 1;
+  RouteState next_state = 0;
+};
+
+/// The allowed steps, in the routing function's priority order (the first is preferred).
+class RouteOptions {
+ public:
+  static constexpr int kCapacity = 2 * kMaxPorts;
+  void clear() { size_ = 0; }
+  void add(PortId port, VcMask vcs, RouteState next_state = 0) {
+    items_[static_cast<std::size_t>(size_++)] = RouteOption{port, vcs, next_state};
+  }
+  [[nodiscard]] int size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] const RouteOption& operator[](int i) const {
+    return items_[static_cast<std::size_t>(i)];
+  }
+  [[nodiscard]] const RouteOption* begin() const { return items_.data(); }
+  [[nodiscard]] const RouteOption* end() const { return items_.data() + size_; }
+
+ private:
+  std::array<RouteOption, kCapacity> items_{};
+  int size_ = 0;
+};
+
+/// A routing function R(node, dest, input channel, state) -> allowed (port, VC set) steps.
+/// Contract: route() is a pure function of the request (no hidden state, no randomness);
+/// unless source_dependent(), it must not read request.source (the verifier explores states
+/// per destination and merges sources). Every option's port must have a link.
+class RoutingFunction {
+ public:
+  virtual ~RoutingFunction() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Virtual channels per physical channel that this routing needs.
+  [[nodiscard]] virtual int vcs_required() const = 0;
+  /// Number of distinct packet states (states are 0 .. state_count()-1).
+  [[nodiscard]] virtual int state_count() const { return 1; }
+  /// State of a new packet from src to dst.
+  [[nodiscard]] virtual RouteState initial_state(NodeId /*src*/, NodeId /*dst*/) const {
+    return 0;
+  }
+  /// Fills `out` with the allowed steps at request.node (!= request.dest).
+  virtual void route(const RouteRequest& request, RouteOptions& out) const = 0;
+  /// True when the routing reads request.source beyond initial_state() (table routing).
+  [[nodiscard]] virtual bool source_dependent() const { return false; }
+  /// True when deadlock freedom inside rings relies on bubble flow control rather than on
+  /// the channel dependency graph (Angara, torus DOR with bubble flow control).
+  [[nodiscard]] virtual bool needs_bubble() const { return false; }
+  /// True when every allowed step is along a minimal path.
+  [[nodiscard]] virtual bool minimal() const = 0;
+  /// One-line description with the paper reference, for `wormnet info` and the docs.
+  [[nodiscard]] virtual std::string description() const = 0;
+};
+
+/// All VCs below n: mask with bits 0..n-1 set.
+constexpr VcMask all_vcs(int n) { return static_cast<VcMask>((1U << n) - 1U); }
+
+}  // namespace wormnet

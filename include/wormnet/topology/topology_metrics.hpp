@@ -1,0 +1,40 @@
+// Static properties of a topology, computed exactly (no sampling): what `wormnet info` prints.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+/// The balanced straight cut used for the uniform-traffic bisection bound.
+struct BisectionCut {
+  std::string description;       ///< e.g. "X <= 0 | X >= 1"
+  std::uint64_t side_a = 0;      ///< nodes on each side
+  std::uint64_t side_b = 0;
+  std::uint64_t channels_ab = 0;  ///< directed channels from A to B (= from B to A)
+  /// Uniform-traffic throughput bound, flits/node/cycle: every node sends lambda spread evenly
+  /// over the N-1 others, so A->B carries lambda |A| |B| / (N-1) over channels_ab channels.
+  double bound = 0.0;
+};
+
+struct TopologyMetrics {
+  std::uint64_t nodes = 0;
+  std::uint64_t links = 0;
+  std::uint64_t channels = 0;  ///< directed channels = 2 * links
+  std::map<int, std::uint64_t> degree_histogram;
+  int diameter = 0;
+  /// Mean minimal distance over ordered pairs s != d (hops).
+  double average_distance = 0.0;
+  /// Best (smallest-bound) balanced straight cut along one coordinate: an upper bound on the
+  /// uniform-traffic saturation rate. The true minimum bisection can only lower it.
+  BisectionCut bisection;
+};
+
+/// Exact metrics. Average distance is computed from per-coordinate histograms, which is exact
+/// because distances in H_t, tori and meshes are sums of per-coordinate terms: O(N + sum k^2).
+TopologyMetrics compute_metrics(const Topology& topo);
+
+}  // namespace wormnet

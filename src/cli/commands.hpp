@@ -1,0 +1,17 @@
+// The `wormnet` subcommands. Each add_*_command() declares its options on the root app and
+// returns the action to run once parsing succeeded. Actions return the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace wormnet::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_info_command(CLI::App& root);
+
+}  // namespace wormnet::cli

@@ -1,0 +1,70 @@
+#include "wormnet/routing/routing_factory.hpp"
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/routing/angara_routing.hpp"
+#include "wormnet/routing/dateline_routing.hpp"
+#include "wormnet/routing/dimension_order_routing.hpp"
+#include "wormnet/routing/double_xy_routing.hpp"
+#include "wormnet/routing/minimal_adaptive_routing.hpp"
+#include "wormnet/routing/stojmenovic_routing.hpp"
+#include "wormnet/routing/west_first_routing.hpp"
+#include "wormnet/routing/xy_first_routing.hpp"
+
+namespace wormnet {
+
+std::vector<std::string> routing_names(const Topology& topo) {
+  switch (topo.kind()) {
+    case TopologyKind::kHoneycomb:
+      return {"stojmenovic", "xy-first", "double-xy", "double-xy-turn", "minimal-adaptive"};
+    case TopologyKind::kMesh:
+      return {"xy", "west-first"};
+    case TopologyKind::kTorus:
+      return {"dor", "dor-dateline", "angara"};
+  }
+  return {};
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+[[noreturn]] void does_not_fit(std::string_view name, const Topology& topo, const char* why) {
+  throw InputError("--routing", std::string(name),
+                   std::string(why) + " " + topo.spec() + " (allowed: " + join(routing_names(topo)) +
+                       ")");
+}
+
+}  // namespace
+
+std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
+                                              FlowControl flow) {
+  bool known = false;
+  for (const auto& n : routing_names(topo)) known = known || n == name;
+  if (!known) does_not_fit(name, topo, "is not a routing for");
+
+  if (topo.kind() == TopologyKind::kHoneycomb) {
+    const auto& h = static_cast<const HoneycombMesh&>(topo);
+    if (name == "stojmenovic") return std::make_unique<StojmenovicRouting>(h);
+    if (name == "xy-first") return std::make_unique<XyFirstRouting>(h);
+    if (name == "double-xy") return std::make_unique<DoubleXyRouting>(h);
+    if (name == "minimal-adaptive") return std::make_unique<MinimalAdaptiveRouting>(h);
+    does_not_fit(name, topo, "is not implemented yet for");
+  }
+  const auto& t = static_cast<const Torus&>(topo);
+  if (name == "xy" || name == "dor") {
+    return std::make_unique<DimensionOrderRouting>(t, flow == FlowControl::kBubble);
+  }
+  if (name == "west-first") {
+    if (t.num_dims() != 2) does_not_fit(name, topo, "needs a 2-D mesh, not");
+    return std::make_unique<WestFirstRouting>(t);
+  }
+  if (name == "dor-dateline") return std::make_unique<DatelineRouting>(t);
+  if (name == "angara") return std::make_unique<AngaraRouting>(t);
+  does_not_fit(name, topo, "is not a routing for");
+}
+
+}  // namespace wormnet

@@ -1,0 +1,68 @@
+#include "wormnet/topology/topology_factory.hpp"
+
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/torus.hpp"
+
+namespace wormnet {
+
+namespace {
+
+constexpr const char* kForms =
+    "expected honeycomb:T (T >= 1), torus:AxB... or mesh:AxB... (1 to 6 sizes, each >= 2)";
+
+/// Parses a decimal integer that fills the whole text; nullopt-like false on failure.
+bool parse_int(std::string_view text, long long& out) {
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view option) {
+  const std::string opt(option);
+  const std::string value(spec);
+  const auto colon = spec.find(':');
+  if (colon == std::string_view::npos) throw InputError(opt, value, kForms);
+  const std::string_view kind = spec.substr(0, colon);
+  const std::string_view args = spec.substr(colon + 1);
+
+  if (kind == "honeycomb") {
+    long long t = 0;
+    if (!parse_int(args, t) || t < 1 || t > 18000) {
+      throw InputError(opt, value, "honeycomb:T needs an integer T in [1, 18000]");
+    }
+    return std::make_unique<HoneycombMesh>(static_cast<int>(t));
+  }
+  if (kind == "torus" || kind == "mesh") {
+    std::vector<int> sizes;
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t x = args.find('x', pos);
+      const std::string_view part =
+          args.substr(pos, x == std::string_view::npos ? std::string_view::npos : x - pos);
+      long long k = 0;
+      if (!parse_int(part, k)) {
+        throw InputError(opt, value,
+                         std::string(kind) + ":AxB... needs 1 to 6 integer sizes separated by 'x'");
+      }
+      if (k < 2 || k > (1LL << 31)) {
+        throw InputError(opt, value, "every dimension size must be an integer >= 2");
+      }
+      sizes.push_back(static_cast<int>(k));
+      if (sizes.size() > 6) throw InputError(opt, value, "at most 6 dimensions");
+      if (x == std::string_view::npos) break;
+      pos = x + 1;
+    }
+    return std::make_unique<Torus>(std::move(sizes), kind == "torus");
+  }
+  throw InputError(opt, value, kForms);
+}
+
+}  // namespace wormnet

@@ -13,5 +13,6 @@ struct Command {
 };
 
 Command add_info_command(CLI::App& root);
+Command add_verify_command(CLI::App& root);
 
 }  // namespace wormnet::cli

@@ -1,12 +1,16 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet::cli {
 
@@ -14,10 +18,37 @@ namespace {
 
 struct InfoOptions {
   std::string topology;
+  std::string routing;
+  FlowControl flow = FlowControl::kCredit;
+  bool load = false;
   bool json = false;
 };
 
-void print_text(const Topology& topo, const TopologyMetrics& m) {
+/// Load analysis of a routing on the topology (the Angara paper's metrics).
+struct LoadInfo {
+  std::string routing;
+  DeliveryReport delivery;
+  LoadReport loads;
+};
+
+void print_load_text(const LoadInfo& li, const TopologyMetrics& m) {
+  const LoadReport& l = li.loads;
+  const DeliveryReport& d = li.delivery;
+  std::printf("routing           %s\n", li.routing.c_str());
+  if (!d.ok) std::printf("delivery          FAILED: %s\n", d.defect.c_str());
+  std::printf("path length       max %d, mean %.6f hops (minimal mean %.6f, stretch %.6f)\n",
+              d.max_path, d.average_path, d.average_minimal, d.stretch());
+  std::printf("edge-forwarding   pi = %.6f routes on the busiest channel\n", l.pi);
+  std::printf("minimum load      %.6f\n", l.min_load);
+  std::printf("perfect load      %.6f (minimal routes, all directed channels)\n", l.perfect_load);
+  std::printf("mean load         %.6f (this routing's routes)\n", l.mean_load);
+  std::printf("sigma(4,R)        %.6f\n", l.sigma4);
+  std::printf("saturation rate   %.6f flits/node/cycle = (N-1)/pi, uniform traffic\n",
+              l.saturation_rate);
+  std::printf("bisection bound   %.6f flits/node/cycle (topology)\n", m.bisection.bound);
+}
+
+void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li) {
   std::printf("topology          %s\n", topo.spec().c_str());
   std::printf("nodes             %llu\n", static_cast<unsigned long long>(m.nodes));
   std::printf("links             %llu\n", static_cast<unsigned long long>(m.links));
@@ -34,9 +65,10 @@ void print_text(const Topology& topo, const TopologyMetrics& m) {
               static_cast<unsigned long long>(m.bisection.side_b),
               static_cast<unsigned long long>(m.bisection.channels_ab));
   std::printf("bisection bound   %.6f flits/node/cycle (uniform traffic)\n", m.bisection.bound);
+  if (li != nullptr) print_load_text(*li, m);
 }
 
-void print_json(const Topology& topo, const TopologyMetrics& m) {
+void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li) {
   JsonWriter j;
   j.begin_object();
   j.field("topology", topo.spec());
@@ -53,6 +85,19 @@ void print_json(const Topology& topo, const TopologyMetrics& m) {
       .field("bound", m.bisection.bound);
   j.end_object();
   j.field("bisection_bound", m.bisection.bound);
+  if (li != nullptr) {
+    const LoadReport& l = li->loads;
+    const DeliveryReport& d = li->delivery;
+    j.field("routing", li->routing);
+    j.field("pi", l.pi).field("sigma4", l.sigma4).field("min_load", l.min_load);
+    j.field("perfect_load", l.perfect_load).field("mean_load", l.mean_load);
+    j.field("saturation_rate", l.saturation_rate);
+    j.key("delivery").begin_object();
+    j.field("ok", d.ok).field("defect", d.defect).field("max_path", d.max_path);
+    j.field("average_path", d.average_path).field("average_minimal", d.average_minimal);
+    j.field("stretch", d.stretch()).field("all_minimal", d.all_minimal);
+    j.end_object();
+  }
   j.end_object();
   std::printf("%s\n", j.str().c_str());
 }
@@ -65,14 +110,37 @@ Command add_info_command(CLI::App& root) {
   app->add_option("--topology,-t", opts->topology,
                   "honeycomb:T, torus:AxBx... or mesh:AxBx... (e.g. honeycomb:6, torus:8x8x8)")
       ->required();
+  app->add_option("--routing,-r", opts->routing, "routing function, for --load");
+  app->add_flag("--load", opts->load,
+                "Channel loads of --routing over all ordered pairs: pi, sigma(4), saturation rate");
+  app->add_option("--flow-control", opts->flow, "credit (default) or bubble")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, FlowControl>{{"credit", FlowControl::kCredit},
+                                             {"bubble", FlowControl::kBubble}},
+          CLI::ignore_case));
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {app, [opts] {
             const auto topo = make_topology(opts->topology);
+            if (opts->load && opts->routing.empty()) {
+              throw InputError("--load", "set", "needs --routing");
+            }
+            std::unique_ptr<RoutingFunction> routing;
+            if (!opts->routing.empty()) routing = make_routing(opts->routing, *topo, opts->flow);
             const TopologyMetrics m = compute_metrics(*topo);
+            LoadInfo li;
+            if (opts->load) {
+              AnalysisOptions ao;
+              ao.cdg = false;
+              RoutingAnalysis a = analyze_routing(*topo, *routing, ao);
+              li.routing = routing->name();
+              li.delivery = a.delivery;
+              li.loads = std::move(a.loads);
+            }
+            const LoadInfo* lp = opts->load ? &li : nullptr;
             if (opts->json) {
-              print_json(*topo, m);
+              print_json(*topo, m, lp);
             } else {
-              print_text(*topo, m);
+              print_text(*topo, m, lp);
             }
             return 0;
           }};

@@ -46,8 +46,7 @@ class JsonWriter {
     return *this;
   }
   template <class T>
-    requires std::is_integral_v<T>
-  JsonWriter& value(T v) {
+  requires std::is_integral_v<T> JsonWriter& value(T v) {
     comma();
     out_ += std::to_string(v);
     return *this;
@@ -85,10 +84,18 @@ class JsonWriter {
     out_ += '"';
     for (char ch : s) {
       switch (ch) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\t': out_ += "\\t"; break;
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
         default:
           if (static_cast<unsigned char>(ch) < 0x20) {
             char buf[8];

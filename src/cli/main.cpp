@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<wormnet::cli::Command> commands;
   commands.push_back(wormnet::cli::add_info_command(app));
+  commands.push_back(wormnet::cli::add_verify_command(app));
 
   try {
     app.parse(argc, argv);

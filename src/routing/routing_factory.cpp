@@ -33,9 +33,9 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 [[noreturn]] void does_not_fit(std::string_view name, const Topology& topo, const char* why) {
-  throw InputError("--routing", std::string(name),
-                   std::string(why) + " " + topo.spec() + " (allowed: " + join(routing_names(topo)) +
-                       ")");
+  throw InputError(
+      "--routing", std::string(name),
+      std::string(why) + " " + topo.spec() + " (allowed: " + join(routing_names(topo)) + ")");
 }
 
 }  // namespace

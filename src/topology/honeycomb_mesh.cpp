@@ -48,7 +48,9 @@ HoneycombMesh::HoneycombMesh(int t)
   build_adjacency();
 }
 
-std::string HoneycombMesh::spec() const { return "honeycomb:" + std::to_string(t_); }
+std::string HoneycombMesh::spec() const {
+  return "honeycomb:" + std::to_string(t_);
+}
 
 Coord HoneycombMesh::coords(NodeId n) const {
   Coord c;
@@ -79,8 +81,7 @@ NodeId HoneycombMesh::node_at(const Coord& c) const {
 
 HoneycombColor HoneycombMesh::color(NodeId n) const {
   const std::size_t i = 3ULL * n.value();
-  return xyz_[i] + xyz_[i + 1] + xyz_[i + 2] == 1 ? HoneycombColor::kBlack
-                                                    : HoneycombColor::kWhite;
+  return xyz_[i] + xyz_[i + 1] + xyz_[i + 2] == 1 ? HoneycombColor::kBlack : HoneycombColor::kWhite;
 }
 
 int HoneycombMesh::distance(NodeId a, NodeId b) const {

@@ -60,7 +60,9 @@ void Topology::build_adjacency() {
   }
 }
 
-int Topology::degree(NodeId n) const { return std::popcount(port_mask_[n.value()]); }
+int Topology::degree(NodeId n) const {
+  return std::popcount(port_mask_[n.value()]);
+}
 
 ChannelId Topology::channel(NodeId n, PortId p) const {
   const std::uint16_t mask = port_mask_[n.value()];

@@ -29,8 +29,8 @@ BisectionCut straight_cut(const Topology& topo, int coord, const std::vector<int
   }
   BisectionCut cut;
   const std::string name = Topology::dim_name(coord);
-  cut.description = name + " <= " + std::to_string(best_m) + " | " + name + " > " +
-                    std::to_string(best_m);
+  cut.description =
+      name + " <= " + std::to_string(best_m) + " | " + name + " > " + std::to_string(best_m);
   std::uint64_t ab = 0;
   std::uint64_t ba = 0;
   for (std::uint32_t u = 0; u < topo.num_nodes(); ++u) {

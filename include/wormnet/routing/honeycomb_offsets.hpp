@@ -27,7 +27,8 @@ inline HoneycombOffsets honeycomb_offsets(const HoneycombMesh& h, NodeId node, N
 }
 
 /// Port for coordinate i (0 = X, 1 = Y, 2 = Z) in the node's link direction.
-inline PortId honeycomb_port(int i, bool black) { return Topology::port_of(i, black ? 1 : -1); }
-
+inline PortId honeycomb_port(int i, bool black) {
+  return Topology::port_of(i, black ? 1 : -1);
+}
 
 }  // namespace wormnet

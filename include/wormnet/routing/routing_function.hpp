@@ -20,12 +20,12 @@ using RouteState = std::uint32_t;
 
 /// What a router knows when a head flit asks for its route.
 struct RouteRequest {
-  NodeId node;                  ///< current router
-  NodeId source;                ///< packet source (only for source_dependent() routings)
-  NodeId dest;                  ///< packet destination, never equal to node
+  NodeId node;                      ///< current router
+  NodeId source;                    ///< packet source (only for source_dependent() routings)
+  NodeId dest;                      ///< packet destination, never equal to node
   PortId in_port = kInjectionPort;  ///< port the head arrived on; kInjectionPort at the source
-  VcId in_vc = 0;               ///< VC it arrived on (0 at injection)
-  RouteState state = 0;         ///< packet routing state
+  VcId in_vc = 0;                   ///< VC it arrived on (0 at injection)
+  RouteState state = 0;             ///< packet routing state
 };
 
 /// One allowed step: leave on `port` using any VC in `vcs`; the packet's state becomes
@@ -70,9 +70,7 @@ class RoutingFunction {
   /// Number of distinct packet states (states are 0 .. state_count()-1).
   [[nodiscard]] virtual int state_count() const { return 1; }
   /// State of a new packet from src to dst.
-  [[nodiscard]] virtual RouteState initial_state(NodeId /*src*/, NodeId /*dst*/) const {
-    return 0;
-  }
+  [[nodiscard]] virtual RouteState initial_state(NodeId /*src*/, NodeId /*dst*/) const { return 0; }
   /// Fills `out` with the allowed steps at request.node (!= request.dest).
   virtual void route(const RouteRequest& request, RouteOptions& out) const = 0;
   /// True when the routing reads request.source beyond initial_state() (table routing).
@@ -87,6 +85,8 @@ class RoutingFunction {
 };
 
 /// All VCs below n: mask with bits 0..n-1 set.
-constexpr VcMask all_vcs(int n) { return static_cast<VcMask>((1U << n) - 1U); }
+constexpr VcMask all_vcs(int n) {
+  return static_cast<VcMask>((1U << n) - 1U);
+}
 
 }  // namespace wormnet

@@ -61,13 +61,17 @@ class Topology {
   [[nodiscard]] NodeId neighbor(NodeId n, PortId p) const {
     return NodeId(neighbor_[static_cast<std::size_t>(n.value()) * num_ports_ + p]);
   }
-  [[nodiscard]] bool has_port(NodeId n, PortId p) const { return (port_mask_[n.value()] >> p) & 1U; }
+  [[nodiscard]] bool has_port(NodeId n, PortId p) const {
+    return (port_mask_[n.value()] >> p) & 1U;
+  }
   /// Bit p set when port p of n has a link.
   [[nodiscard]] std::uint16_t port_mask(NodeId n) const { return port_mask_[n.value()]; }
   [[nodiscard]] int degree(NodeId n) const;
   /// The directed channel leaving n on port p, or ChannelId::invalid().
   [[nodiscard]] ChannelId channel(NodeId n, PortId p) const;
-  [[nodiscard]] NodeId channel_source(ChannelId c) const { return NodeId(channel_node_[c.value()]); }
+  [[nodiscard]] NodeId channel_source(ChannelId c) const {
+    return NodeId(channel_node_[c.value()]);
+  }
   [[nodiscard]] PortId channel_port(ChannelId c) const { return channel_port_[c.value()]; }
   [[nodiscard]] NodeId channel_dest(ChannelId c) const {
     return neighbor(channel_source(c), channel_port(c));

@@ -11,8 +11,8 @@ namespace wormnet {
 
 /// The balanced straight cut used for the uniform-traffic bisection bound.
 struct BisectionCut {
-  std::string description;       ///< e.g. "X <= 0 | X >= 1"
-  std::uint64_t side_a = 0;      ///< nodes on each side
+  std::string description;   ///< e.g. "X <= 0 | X >= 1"
+  std::uint64_t side_a = 0;  ///< nodes on each side
   std::uint64_t side_b = 0;
   std::uint64_t channels_ab = 0;  ///< directed channels from A to B (= from B to A)
   /// Uniform-traffic throughput bound, flits/node/cycle: every node sends lambda spread evenly

@@ -42,7 +42,9 @@ class Torus final : public Topology {
     return static_cast<int>((n.value() / stride_[static_cast<std::size_t>(dim)]) %
                             static_cast<std::uint32_t>(size(dim)));
   }
-  [[nodiscard]] std::uint32_t stride(int dim) const { return stride_[static_cast<std::size_t>(dim)]; }
+  [[nodiscard]] std::uint32_t stride(int dim) const {
+    return stride_[static_cast<std::size_t>(dim)];
+  }
 
  protected:
   [[nodiscard]] NodeId compute_neighbor(NodeId n, PortId p) const override;

@@ -1,0 +1,62 @@
+// The channel dependency graph (Dally & Seitz; Duato): vertices are (channel, VC); an edge
+// (a -> b) exists when some packet may hold a and request b next. A routing function is
+// deadlock-free when the graph is acyclic. With bubble flow control, dependencies between
+// consecutive channels of the same ring (same dimension and direction) are set aside: the
+// bubble rule keeps each ring moving, and only the dependencies between rings must be acyclic.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+class ChannelDependencyGraph {
+ public:
+  /// A vertex of a reported cycle.
+  struct Vertex {
+    ChannelId channel;
+    VcId vc = 0;
+  };
+
+  ChannelDependencyGraph() = default;
+  ChannelDependencyGraph(const Topology& topo, int vcs);
+
+  /// Records the dependency (channel a, vc va) -> (channel leaving a's head node on
+  /// port pb, vc vb).
+  void add(ChannelId a, VcId va, PortId pb, VcId vb) {
+    adj_[static_cast<std::size_t>(a.value()) * static_cast<std::size_t>(vcs_) + va] |=
+        std::uint64_t{1} << (pb * vcs_ + vb);
+  }
+  /// Sets aside same-port dependencies (inside one ring) when looking for cycles.
+  void set_aside_ring_dependencies(bool on) { set_aside_rings_ = on; }
+  [[nodiscard]] bool rings_set_aside() const { return set_aside_rings_; }
+
+  [[nodiscard]] std::uint64_t num_vertices() const { return adj_.size(); }
+  /// Dependencies recorded, and how many of them were set aside as ring-internal.
+  [[nodiscard]] std::uint64_t num_edges() const;
+  [[nodiscard]] std::uint64_t num_set_aside() const;
+
+  /// A shortest cycle (as a list of vertices, first not repeated), empty when acyclic.
+  [[nodiscard]] std::vector<Vertex> shortest_cycle() const;
+  /// Number of vertices in non-trivial strongly connected components.
+  [[nodiscard]] std::uint64_t vertices_on_cycles() const;
+
+  [[nodiscard]] std::string describe(const Vertex& v) const;
+  [[nodiscard]] bool empty() const { return topo_ == nullptr; }
+
+ private:
+  template <class F>
+  void for_each_successor(std::uint32_t v, F&& f) const;
+  [[nodiscard]] std::vector<std::uint32_t> strongly_connected_components(
+      std::uint32_t& components) const;
+
+  const Topology* topo_ = nullptr;
+  int vcs_ = 1;
+  bool set_aside_rings_ = false;
+  std::vector<std::uint64_t> adj_;  // [channel * vcs + vc]: bit (port * vcs + vc) at head node
+};
+
+}  // namespace wormnet

@@ -9,8 +9,11 @@
 
 namespace wormnet {
 
+/// `serial` = no MPI in this process (unit tests, serial tools): one rank, collectives are
+/// identities.
 struct Communicator::Impl {
   MPI_Comm comm;
+  bool serial = false;
 };
 
 namespace {
@@ -41,8 +44,9 @@ MPI_Datatype mpi_type<double>() {
 }
 
 template <class T>
-void reduce_in_place(MPI_Comm comm, std::span<T> values, MPI_Op op) {
-  if (values.empty()) return;
+void reduce_in_place(const Communicator::Impl& impl, std::span<T> values, MPI_Op op) {
+  if (values.empty() || impl.serial) return;
+  MPI_Comm comm = impl.comm;
   check(
       MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), mpi_type<T>(), op, comm),
       "MPI_Allreduce");
@@ -54,16 +58,19 @@ Communicator Communicator::world() {
   return Communicator(std::make_shared<Impl>(Impl{MPI_COMM_WORLD}));
 }
 Communicator Communicator::self() {
-  return Communicator(std::make_shared<Impl>(Impl{MPI_COMM_SELF}));
+  const bool serial = !MpiSession::active();
+  return Communicator(std::make_shared<Impl>(Impl{MPI_COMM_SELF, serial}));
 }
 
 int Communicator::rank() const {
+  if (impl_->serial) return 0;
   int r = 0;
   check(MPI_Comm_rank(impl_->comm, &r), "MPI_Comm_rank");
   return r;
 }
 
 int Communicator::size() const {
+  if (impl_->serial) return 1;
   int s = 1;
   check(MPI_Comm_size(impl_->comm, &s), "MPI_Comm_size");
   return s;
@@ -74,6 +81,7 @@ void Communicator::barrier() const {
 }
 
 void Communicator::broadcast(std::vector<std::uint8_t>& bytes, int root) const {
+  if (impl_->serial) return;
   std::uint64_t n = bytes.size();
   check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, impl_->comm), "MPI_Bcast");
   bytes.resize(n);
@@ -89,25 +97,25 @@ void Communicator::broadcast(std::string& text, int root) const {
 }
 
 void Communicator::sum(std::span<std::uint64_t> v) const {
-  reduce_in_place(impl_->comm, v, MPI_SUM);
+  reduce_in_place(*impl_, v, MPI_SUM);
 }
 void Communicator::sum(std::span<std::int64_t> v) const {
-  reduce_in_place(impl_->comm, v, MPI_SUM);
+  reduce_in_place(*impl_, v, MPI_SUM);
 }
 void Communicator::sum(std::span<double> v) const {
-  reduce_in_place(impl_->comm, v, MPI_SUM);
+  reduce_in_place(*impl_, v, MPI_SUM);
 }
 void Communicator::max(std::span<std::uint64_t> v) const {
-  reduce_in_place(impl_->comm, v, MPI_MAX);
+  reduce_in_place(*impl_, v, MPI_MAX);
 }
 void Communicator::max(std::span<double> v) const {
-  reduce_in_place(impl_->comm, v, MPI_MAX);
+  reduce_in_place(*impl_, v, MPI_MAX);
 }
 void Communicator::min(std::span<std::uint64_t> v) const {
-  reduce_in_place(impl_->comm, v, MPI_MIN);
+  reduce_in_place(*impl_, v, MPI_MIN);
 }
 void Communicator::min(std::span<double> v) const {
-  reduce_in_place(impl_->comm, v, MPI_MIN);
+  reduce_in_place(*impl_, v, MPI_MIN);
 }
 
 std::uint64_t Communicator::sum(std::uint64_t v) const {
@@ -128,6 +136,10 @@ bool Communicator::any(bool v) const {
 
 std::vector<std::uint8_t> Communicator::gather(std::span<const std::uint8_t> mine, int root,
                                                std::vector<std::uint64_t>* counts) const {
+  if (impl_->serial) {
+    if (counts != nullptr) *counts = {mine.size()};
+    return {mine.begin(), mine.end()};
+  }
   const int n = size();
   const int me = rank();
   std::uint64_t my_count = mine.size();
@@ -154,6 +166,7 @@ std::vector<std::uint8_t> Communicator::gather(std::span<const std::uint8_t> min
 }
 
 std::vector<std::uint8_t> Communicator::all_gather(std::span<const std::uint8_t> mine) const {
+  if (impl_->serial) return {mine.begin(), mine.end()};
   const int n = size();
   std::uint64_t my_count = mine.size();
   std::vector<std::uint64_t> all(static_cast<std::size_t>(n), 0);
@@ -175,7 +188,7 @@ std::vector<std::uint8_t> Communicator::all_gather(std::span<const std::uint8_t>
 }
 
 void Communicator::abort(int code) const {
-  MPI_Abort(impl_->comm, code);
+  if (!impl_->serial) MPI_Abort(impl_->comm, code);
   std::abort();
 }
 

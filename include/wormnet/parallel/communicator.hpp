@@ -18,7 +18,8 @@ class Communicator {
   struct Impl;
   /// The communicator of all ranks (called once, by main, after MpiSession started).
   static Communicator world();
-  /// A one-rank communicator (MPI_COMM_SELF) for tests and serial tools.
+  /// A one-rank communicator: MPI_COMM_SELF, or, when MPI is not initialized in this process
+  /// (unit tests, serial tools), a serial stand-in whose collectives are identities.
   static Communicator self();
 
   [[nodiscard]] int rank() const;

@@ -99,7 +99,13 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   injection_.assign(routers, Injection{});
   if (partition.parts() > 1)
     inbound_slot_.assign(static_cast<std::size_t>(routers) * inputs_.vcs_per_router(), 0);
-  wheel_.resize(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1));
+  // Arrivals are due at most max(delay) cycles ahead: a power-of-two ring of buckets.
+  wheel_.resize(std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1)));
+  wheel_mask_ = wheel_.size() - 1;
+  for (int lv = 0; lv < 64; ++lv) {
+    port_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv / vcs_);
+    vc_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv % vcs_);
+  }
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   is_active_.assign(routers, 0);
   channel_flits_.assign(link_.size(), 0);
@@ -128,8 +134,8 @@ bool RankModel::idle(std::uint32_t r) const {
 }
 
 void RankModel::step(Cycle t) {
-  WheelSlot& slot = wheel_[t % wheel_.size()];
-  for (const Arrival& a : slot.flits) deposit(a.input_vc, a.flit, t);
+  WheelSlot& slot = wheel_[t & wheel_mask_];
+  for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
   wheel_flits_ -= slot.flits.size();
   slot.flits.clear();
   for (std::uint32_t o : slot.credits) outputs_.return_credit(o);
@@ -153,14 +159,11 @@ void RankModel::step(Cycle t) {
   }
 }
 
-void RankModel::deposit(std::uint32_t input_vc, Flit f, Cycle t) {
-  const std::uint32_t r = input_vc / inputs_.vcs_per_router();
-  const auto local_vc = static_cast<int>(input_vc % inputs_.vcs_per_router());
-  InputVcState& s = inputs_.state(input_vc);
-  f.set_ready(t);
+void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+  InputVcState& s = inputs_.state(inputs_.index(r, local_vc));
   if (s.count == 0 && s.stage == VcStage::kIdle) {
     require(f.head(), "a body flit arrived at an idle input VC");
-    s.stage = VcStage::kWaitVc;
+    inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
     s.ready = t + routing_delay_;
   }
   inputs_.push(r, local_vc, f);
@@ -203,7 +206,7 @@ void RankModel::inject(std::uint32_t r, Cycle t) {
   if (inputs_.full(i)) return;
   const bool head = inj.sent == 0;
   const bool tail = inj.sent + 1 == inj.length;
-  deposit(i, Flit(inj.packet, head, tail, t), t);
+  deposit(r, local_vc, Flit(inj.packet, head, tail), t);
   ++inj.sent;
   ++window_.injected_flits;
   if (tail) inj.length = 0;
@@ -211,9 +214,8 @@ void RankModel::inject(std::uint32_t r, Cycle t) {
 
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   inject(r, t);
-  if (inputs_.nonempty(r) == 0) return;
-  allocate_vcs(r, t);
-  allocate_switch(r, t);
+  if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
+  if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t);
 }
 
 void RankModel::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
@@ -249,14 +251,14 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
   RouteState next_state[64];
   int n = 0;
   RouteOptions options;
-  std::uint64_t mask = inputs_.nonempty(r);
+  std::uint64_t mask = inputs_.waiting(r);
   while (mask) {
     const std::uint32_t lv = bit_index(mask);
     const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
     const InputVcState& s = inputs_.state(i);
-    if (s.stage != VcStage::kWaitVc || s.ready > t) continue;
-    const int in_port = static_cast<int>(lv) / vcs_;
-    const int in_vc = static_cast<int>(lv) % vcs_;
+    if (s.ready > t) continue;
+    const int in_port = port_of_[lv];
+    const int in_vc = vc_of_[lv];
     const Packet& p = packets_[inputs_.front(i).packet()];
     routing_options(r, in_port, in_vc, p, options);
     // Input stage: the selection policy picks one free output VC among the options.
@@ -298,9 +300,9 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
     const std::uint32_t i = inputs_.index(r, requests[k].input_vc);
     InputVcState& s = inputs_.state(i);
     const int ol = requests[k].output_vc;
-    s.stage = VcStage::kActive;
-    s.out_port = static_cast<std::uint8_t>(ol / vcs_);
-    s.out_vc = static_cast<std::uint8_t>(ol % vcs_);
+    inputs_.set_stage(r, requests[k].input_vc, VcStage::kActive);
+    s.out_port = port_of_[ol];
+    s.out_vc = vc_of_[ol];
     s.ready = t + vc_alloc_delay_;
     outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
     Packet& p = packets_[inputs_.front(i).packet()];
@@ -310,33 +312,43 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
 }
 
 void RankModel::allocate_switch(std::uint32_t r, Cycle t) {
-  const int terminal_ports = ports_ + 1;
-  std::uint64_t eligible[kMaxPorts + 1] = {};
-  std::uint64_t mask = inputs_.nonempty(r);
+  // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
+  // delay, with a flit, and with a credit downstream (the ejection port never runs out).
+  // Flits enter buffers at their arrival cycle, so a buffered flit is always ready.
+  std::uint64_t eligible = 0;
+  std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r);
   while (mask) {
     const std::uint32_t lv = bit_index(mask);
-    const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
-    const InputVcState& s = inputs_.state(i);
-    if (s.stage != VcStage::kActive || s.ready > t) continue;
-    if (!inputs_.front(i).ready_at(t)) continue;
+    const InputVcState& s = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
+    if (s.ready > t) continue;
     if (s.out_port != ports_ &&
         outputs_.credits(outputs_.index(r, s.out_port * vcs_ + s.out_vc)) == 0) {
       continue;
     }
-    eligible[lv / static_cast<std::uint32_t>(vcs_)] |= std::uint64_t{1}
-                                                       << (lv % static_cast<std::uint32_t>(vcs_));
+    eligible |= std::uint64_t{1} << lv;
   }
-  std::uint64_t requesters[kMaxPorts + 1] = {};
+  if (eligible == 0) return;
+  // Input stage: one VC per input port (round robin).
+  const std::uint64_t port_vcs = all_vcs(vcs_);
+  std::uint32_t requested = 0;  // output ports with at least one request
+  std::uint32_t requesters[kMaxPorts + 1];
   int chosen_vc[kMaxPorts + 1];
-  for (int p = 0; p < terminal_ports; ++p) {
-    if (eligible[p] == 0) continue;
-    const int v = switch_allocator_.pick_vc(r, p, eligible[p]);
+  while (eligible) {
+    const int p = port_of_[static_cast<std::size_t>(std::countr_zero(eligible))];
+    const int shift = p * vcs_;
+    const std::uint64_t vcs = (eligible >> shift) & port_vcs;
+    eligible &= ~(port_vcs << shift);
+    const int v = switch_allocator_.pick_vc(r, p, vcs);
     chosen_vc[p] = v;
-    const int q = inputs_.state(inputs_.index(r, p * vcs_ + v)).out_port;
-    requesters[q] |= std::uint64_t{1} << p;
+    const int q = inputs_.state(inputs_.index(r, shift + v)).out_port;
+    if (!((requested >> q) & 1U)) requesters[q] = 0;
+    requested |= 1U << q;
+    requesters[q] |= 1U << p;
   }
-  for (int q = 0; q < terminal_ports; ++q) {
-    if (requesters[q] == 0) continue;
+  // Output stage: one input port per output port (round robin).
+  while (requested) {
+    const int q = std::countr_zero(requested);
+    requested &= requested - 1;
     const int p = switch_allocator_.pick_input(r, q, requesters[q]);
     switch_allocator_.commit(r, p, chosen_vc[p], q);
     traverse(r, p, chosen_vc[p], t);
@@ -361,10 +373,10 @@ void RankModel::traverse(std::uint32_t r, int in_port, int vc, Cycle t) {
     InputVcState& s = inputs_.state(i);
     if (s.count > 0) {
       require(inputs_.front(i).head(), "a packet's flits are not contiguous in a VC");
-      s.stage = VcStage::kWaitVc;
+      inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
       s.ready = t + routing_delay_;
     } else {
-      s.stage = VcStage::kIdle;
+      inputs_.set_stage(r, local_vc, VcStage::kIdle);
     }
   }
 }
@@ -401,20 +413,23 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
   const Cycle arrival = t + flit_delay_;
   const std::uint32_t target = link_[k];
   const int in_port = out_port ^ 1;
-  f.set_ready(arrival);
-  if ((target & kRemoteBit) == 0) {
-    wheel_[arrival % wheel_.size()].flits.push_back(
-        Arrival{inputs_.index(target, in_port * vcs_ + out_vc), f});
-    ++wheel_flits_;
+  if ((target & kRemoteBit) != 0) {
+    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, arrival);
     return;
   }
-  const RemoteEnd& e = remote_[target & ~kRemoteBit];
+  wheel_[arrival & wheel_mask_].flits.push_back(
+      Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
+  ++wheel_flits_;
+}
+
+void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
+  const RemoteEnd& e = remote_[remote];
   RemoteFlit rf;
   rf.arrival = arrival;
   rf.node = e.node;
   rf.port = static_cast<std::uint8_t>(in_port);
-  rf.vc = static_cast<std::uint8_t>(out_vc);
-  rf.stamp = f.raw_stamp();
+  rf.vc = static_cast<std::uint8_t>(vc);
+  rf.kind = f.kind();
   if (f.head()) rf.packet = packets_[f.packet()];
   outboxes_[e.rank].flits.push_back(rf);
   if (f.tail()) packets_.release(f.packet());
@@ -426,30 +441,32 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
             static_cast<std::size_t>(in_port)];
   const Cycle arrival = t + credit_delay_;
   const int out_port = in_port ^ 1;
-  if ((target & kRemoteBit) == 0) {
-    wheel_[arrival % wheel_.size()].credits.push_back(outputs_.index(target, out_port * vcs_ + vc));
+  if ((target & kRemoteBit) != 0) {
+    const RemoteEnd& e = remote_[target & ~kRemoteBit];
+    outboxes_[e.rank].credits.push_back(RemoteCredit{
+        arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
     return;
   }
-  const RemoteEnd& e = remote_[target & ~kRemoteBit];
-  outboxes_[e.rank].credits.push_back(RemoteCredit{
-      arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
+  wheel_[arrival & wheel_mask_].credits.push_back(outputs_.index(target, out_port * vcs_ + vc));
 }
 
 void RankModel::receive(const Outbox& from_peer) {
   for (const RemoteFlit& rf : from_peer.flits) {
     const std::uint32_t r = local_of_[rf.node];
     require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
-    const std::uint32_t i = inputs_.index(r, rf.port * vcs_ + rf.vc);
-    Flit f = Flit::from_raw(0, rf.stamp);
+    const int local_vc = rf.port * vcs_ + rf.vc;
+    const std::uint32_t i = inputs_.index(r, local_vc);
+    Flit f = Flit::with_kind(0, rf.kind);
     if (f.head()) inbound_slot_[i] = packets_.allocate(rf.packet);
     f.set_packet(inbound_slot_[i]);
-    wheel_[rf.arrival % wheel_.size()].flits.push_back(Arrival{i, f});
+    wheel_[rf.arrival & wheel_mask_].flits.push_back(
+        Arrival{r, static_cast<std::uint16_t>(local_vc), f});
     ++wheel_flits_;
   }
   for (const RemoteCredit& rc : from_peer.credits) {
     const std::uint32_t r = local_of_[rc.node];
     require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
-    wheel_[rc.arrival % wheel_.size()].credits.push_back(outputs_.index(r, rc.port * vcs_ + rc.vc));
+    wheel_[rc.arrival & wheel_mask_].credits.push_back(outputs_.index(r, rc.port * vcs_ + rc.vc));
   }
 }
 

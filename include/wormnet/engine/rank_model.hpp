@@ -32,8 +32,8 @@ struct RemoteFlit {
   std::uint32_t node = 0;  ///< receiving router (global id)
   std::uint8_t port = 0;   ///< receiving input port
   std::uint8_t vc = 0;
-  std::uint32_t stamp = 0;  ///< Flit::raw_stamp() (kind bits + ready cycle)
-  Packet packet;            ///< valid for heads only
+  std::uint32_t kind = 0;  ///< Flit::kind(): head / tail bits
+  Packet packet;           ///< valid for heads only
 };
 
 /// A credit crossing to another rank.
@@ -115,7 +115,8 @@ class RankModel {
 
  private:
   struct Arrival {
-    std::uint32_t input_vc;  ///< InputUnit index
+    std::uint32_t router;    ///< local router index
+    std::uint16_t local_vc;  ///< port * vcs + vc
     Flit flit;
   };
   struct WheelSlot {
@@ -137,7 +138,7 @@ class RankModel {
   };
 
   void wake(std::uint32_t r);
-  void deposit(std::uint32_t input_vc, Flit f, Cycle t);
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void inject(std::uint32_t r, Cycle t);
   void step_router(std::uint32_t r, Cycle t);
   void allocate_vcs(std::uint32_t r, Cycle t);
@@ -146,6 +147,9 @@ class RankModel {
   void eject(std::uint32_t r, const Flit& f, Cycle t);
   void send_flit(std::uint32_t r, int out_port, int vc, Flit f, Cycle t);
   void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
+  /// The rare path of send_flit(): the link crosses to another rank.
+  [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
+                                                     Flit f, Cycle arrival);
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
                        RouteOptions& out) const;
   [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
@@ -186,7 +190,10 @@ class RankModel {
   std::vector<Injection> injection_;
   std::vector<std::uint32_t> inbound_slot_;  ///< [input VC]: packet slot of remote flits
 
-  std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size
+  std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
+  std::size_t wheel_mask_ = 0;
+  std::array<std::uint8_t, 64> port_of_{};  ///< port * vcs + vc -> port (no division)
+  std::array<std::uint8_t, 64> vc_of_{};    ///< port * vcs + vc -> vc
   std::vector<Outbox> outboxes_;
   std::vector<std::uint32_t> active_;
   std::vector<std::uint8_t> is_active_;

@@ -1,49 +1,37 @@
 // A flit as it sits in a buffer: 8 bytes. The packet's fields live once per rank in the
-// PacketTable; flits carry the slot, their kind and the cycle from which they may move.
+// PacketTable; a flit carries the packet's slot and whether it is the head and/or the tail.
+// Flits enter a buffer at their arrival cycle, so a buffered flit is always ready to move.
 #pragma once
 
 #include <cstdint>
-
-#include "wormnet/core/ids.hpp"
 
 namespace wormnet {
 
 class Flit {
  public:
-  static constexpr std::uint32_t kHeadBit = 1U << 30;
-  static constexpr std::uint32_t kTailBit = 1U << 31;
-  static constexpr std::uint32_t kCycleMask = (1U << 30) - 1;
+  static constexpr std::uint32_t kHeadBit = 1U << 0;
+  static constexpr std::uint32_t kTailBit = 1U << 1;
 
   Flit() = default;
-  /// `ready` = first cycle at which the flit may be switched (its arrival cycle).
-  Flit(std::uint32_t packet, bool head, bool tail, Cycle ready)
-      : packet_(packet),
-        stamp_((static_cast<std::uint32_t>(ready) & kCycleMask) | (head ? kHeadBit : 0U) |
-               (tail ? kTailBit : 0U)) {}
+  Flit(std::uint32_t packet, bool head, bool tail)
+      : packet_(packet), kind_((head ? kHeadBit : 0U) | (tail ? kTailBit : 0U)) {}
 
   [[nodiscard]] std::uint32_t packet() const { return packet_; }
   void set_packet(std::uint32_t p) { packet_ = p; }
-  [[nodiscard]] bool head() const { return (stamp_ & kHeadBit) != 0; }
-  [[nodiscard]] bool tail() const { return (stamp_ & kTailBit) != 0; }
-  /// True when the flit may move at cycle t. Only the low 30 bits of the cycle are kept: a
-  /// flit never waits 2^29 cycles (the deadlock watchdog fires long before).
-  [[nodiscard]] bool ready_at(Cycle t) const {
-    return ((static_cast<std::uint32_t>(t) - stamp_) & kCycleMask) < (1U << 29);
-  }
-  void set_ready(Cycle t) {
-    stamp_ = (stamp_ & ~kCycleMask) | (static_cast<std::uint32_t>(t) & kCycleMask);
-  }
-  [[nodiscard]] std::uint32_t raw_stamp() const { return stamp_; }
-  static Flit from_raw(std::uint32_t packet, std::uint32_t stamp) {
+  [[nodiscard]] bool head() const { return (kind_ & kHeadBit) != 0; }
+  [[nodiscard]] bool tail() const { return (kind_ & kTailBit) != 0; }
+  /// The kind bits, for carrying a flit to another rank.
+  [[nodiscard]] std::uint32_t kind() const { return kind_; }
+  static Flit with_kind(std::uint32_t packet, std::uint32_t kind) {
     Flit f;
     f.packet_ = packet;
-    f.stamp_ = stamp;
+    f.kind_ = kind;
     return f;
   }
 
  private:
   std::uint32_t packet_ = 0;
-  std::uint32_t stamp_ = 0;
+  std::uint32_t kind_ = 0;
 };
 
 static_assert(sizeof(Flit) == 8);

@@ -37,7 +37,9 @@ class InputUnit {
         depth_(static_cast<std::uint32_t>(depth)),
         state_(static_cast<std::size_t>(routers) * vcs_per_router_),
         flits_(state_.size() * depth_),
-        nonempty_(routers, 0) {}
+        nonempty_(routers, 0),
+        waiting_(routers, 0),
+        active_(routers, 0) {}
 
   /// Index of (router, port, vc) over all input VCs of the rank.
   [[nodiscard]] std::uint32_t index(std::uint32_t router, int local_vc) const {
@@ -51,17 +53,31 @@ class InputUnit {
   [[nodiscard]] Flit& front(std::uint32_t i) { return flits_[i * depth_ + state_[i].head]; }
   /// The k-th flit from the front (k < count).
   [[nodiscard]] const Flit& at(std::uint32_t i, std::uint32_t k) const {
-    return flits_[i * depth_ + (state_[i].head + k) % depth_];
+    const std::uint32_t pos = state_[i].head + k;
+    return flits_[i * depth_ + (pos >= depth_ ? pos - depth_ : pos)];
   }
   [[nodiscard]] bool full(std::uint32_t i) const { return state_[i].count >= depth_; }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
   [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const { return nonempty_[router]; }
+  /// Bit set when that input VC's front packet waits for VC allocation (kWaitVc).
+  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const { return waiting_[router]; }
+  /// Bit set when that input VC holds an output VC (kActive).
+  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return active_[router]; }
+
+  /// Moves an input VC to `stage`, keeping the per-router stage masks in step.
+  void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
+    state_[index(router, local_vc)].stage = stage;
+    const std::uint64_t bit = std::uint64_t{1} << local_vc;
+    waiting_[router] = stage == VcStage::kWaitVc ? waiting_[router] | bit : waiting_[router] & ~bit;
+    active_[router] = stage == VcStage::kActive ? active_[router] | bit : active_[router] & ~bit;
+  }
 
   void push(std::uint32_t router, int local_vc, const Flit& f) {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state_[i];
     require(s.count < depth_, "input buffer overflow: a flit arrived without a credit");
-    flits_[i * depth_ + (s.head + s.count) % depth_] = f;
+    const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
+    flits_[i * depth_ + (pos >= depth_ ? pos - depth_ : pos)] = f;           // pos < 2 depth
     ++s.count;
     nonempty_[router] |= std::uint64_t{1} << local_vc;
   }
@@ -69,7 +85,7 @@ class InputUnit {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state_[i];
     const Flit f = flits_[i * depth_ + s.head];
-    s.head = static_cast<std::uint16_t>((s.head + 1) % depth_);
+    s.head = static_cast<std::uint16_t>(s.head + 1U == depth_ ? 0U : s.head + 1U);
     --s.count;
     if (s.count == 0) nonempty_[router] &= ~(std::uint64_t{1} << local_vc);
     return f;
@@ -78,7 +94,8 @@ class InputUnit {
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
     return state_.capacity() * sizeof(InputVcState) + flits_.capacity() * sizeof(Flit) +
-           nonempty_.capacity() * sizeof(std::uint64_t);
+           (nonempty_.capacity() + waiting_.capacity() + active_.capacity()) *
+               sizeof(std::uint64_t);
   }
 
  private:
@@ -87,6 +104,8 @@ class InputUnit {
   std::vector<InputVcState> state_;
   std::vector<Flit> flits_;
   std::vector<std::uint64_t> nonempty_;
+  std::vector<std::uint64_t> waiting_;
+  std::vector<std::uint64_t> active_;
 };
 
 }  // namespace wormnet

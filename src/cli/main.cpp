@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_info_command(app));
   commands.push_back(wormnet::cli::add_verify_command(app));
   commands.push_back(wormnet::cli::add_run_command(app));
+  commands.push_back(wormnet::cli::add_sweep_command(app));
 
   try {
     app.parse(argc, argv);

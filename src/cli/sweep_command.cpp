@@ -74,9 +74,9 @@ int run_sweep(SweepOptions& o) {
   const int vcs = effective_vcs(o.sim.config, *setup.routing);
   if (comm.is_root() && !o.sim.quiet) {
     std::printf("wormnet sweep: %s", describe_config(o.sim, setup, vcs).c_str());
+    std::printf("%s", describe_partition(o.sim, setup).c_str());
   }
-  NullTransport transport;
-  Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm, transport,
+  Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm,
                  setup.bounds);
   ResultSink sink;
   int left_after_saturation = -1;

@@ -526,7 +526,7 @@ int main(int argc, char** argv) {
   app.add_option("--confirm-t", confirm_t, "confirm the results on H_1 .. H_confirm-t")
       ->check(CLI::Range(1, 12));
   app.add_flag("--literal-removal", literal_removal,
-               "also search removals from the literal reading (several minutes)");
+               "also search removals from the literal reading (about ten minutes)");
   CLI11_PARSE(app, argc, argv);
   return wormnet::tools::run(max_t, confirm_t, literal_removal);
 }

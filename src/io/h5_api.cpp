@@ -173,6 +173,7 @@ H5Handle vl_string_type() {
 
 H5Handle collective_transfer() {
   H5Handle dxpl(check_id(H5Pcreate(H5P_DATASET_XFER), -1, "cannot create a transfer list"));
+  if (!MpiSession::active()) return dxpl;  // the POSIX driver of a process without MPI
   check(H5Pset_dxpl_mpio(dxpl.id(), H5FD_MPIO_COLLECTIVE), -1, "cannot ask for collective I/O");
   return dxpl;
 }

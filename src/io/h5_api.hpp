@@ -56,7 +56,8 @@ std::string describe_type(hid_t type);
 
 /// A variable-length UTF-8 string type.
 H5Handle vl_string_type();
-/// A dataset transfer property list with collective MPI-IO.
+/// A dataset transfer property list with collective MPI-IO (the default one when MPI is not
+/// running in this process).
 H5Handle collective_transfer();
 
 /// hsize_t is unsigned long long, std::uint64_t unsigned long: same bits, distinct types.

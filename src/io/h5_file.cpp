@@ -97,11 +97,17 @@ std::string hdf5_problem(Access access) {
   return "cannot open as HDF5 (" + detail::error_detail() + ")";
 }
 
-H5Handle mpio_access_list(const Communicator& comm) {
+/// File access through MPI-IO on `comm`; through HDF5's default POSIX driver when MPI is not
+/// running in this process (Communicator::self() in a serial tool or unit test).
+H5Handle file_access_list(const Communicator& comm) {
   H5Handle fapl(detail::check_id(H5Pcreate(H5P_FILE_ACCESS), -1, "cannot create a fapl"));
-  const MPI_Comm mpi = *static_cast<const MPI_Comm*>(comm.native_handle());
-  detail::check(H5Pset_fapl_mpio(fapl.id(), mpi, MPI_INFO_NULL), -1,
-                "cannot select the MPI-IO driver");
+  if (MpiSession::active()) {
+    const MPI_Comm mpi = *static_cast<const MPI_Comm*>(comm.native_handle());
+    detail::check(H5Pset_fapl_mpio(fapl.id(), mpi, MPI_INFO_NULL), -1,
+                  "cannot select the MPI-IO driver");
+  } else {
+    require(comm.size() == 1, "H5File: a communicator of several ranks without MPI running");
+  }
   // No raw-data chunk cache, as a precaution: with MPI-IO, HDF5 moves raw data around that
   // cache anyway, but a few operations still go through it (shrinking a chunked dataset
   // fills the cut-off part of its last chunk there), and a chunk cached by one rank would go
@@ -123,7 +129,7 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
 
   hid_t id = H5I_INVALID_HID;
   {
-    const H5Handle fapl = mpio_access_list(comm);
+    const H5Handle fapl = file_access_list(comm);
     switch (access) {
       case Access::kCreate:
         id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());

@@ -11,7 +11,9 @@
 namespace wormnet::io {
 
 /// An HDF5 file shared by every rank of a Communicator (the MPI-IO driver, also for one
-/// rank). Creating, opening, flushing and closing are collective.
+/// rank). Creating, opening, flushing and closing are collective. In a process without MPI
+/// (a serial tool or unit test, Communicator::self()) HDF5's default POSIX driver is used
+/// instead; the file and the behaviour are the same.
 ///
 /// Files use HDF5's default, oldest compatible format (superblock version 0), which h5py
 /// and every HDF5 >= 1.8 read, and which, unlike the 1.10 "latest" format, does not refuse

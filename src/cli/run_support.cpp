@@ -73,6 +73,27 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   return s;
 }
 
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml) {
+  if (o.output.empty()) return nullptr;
+  io::RunDescription d;
+  d.command = command;
+  d.config_toml = config_toml;
+  d.version = WORMNET_VERSION;
+  d.git_sha = WORMNET_GIT_SHA;
+  d.config = &o.config;
+  d.topology = setup.topology.get();
+  d.routing = setup.routing.get();
+  d.partition = &setup.partition;
+  d.bounds = setup.bounds;
+  d.vcs = effective_vcs(o.config, *setup.routing);
+  const NetworkConfig& n = o.config.network;
+  d.lookahead = static_cast<Cycle>(
+      std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency));
+  return std::make_unique<io::ResultWriter>(comm, o.output, "--output", d);
+}
+
 double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {
   (void)o;
   return is_fraction ? value * s.bounds.saturation_rate : value;

@@ -8,6 +8,7 @@
 #include "sim_options.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/simulation.hpp"
+#include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
@@ -35,6 +36,12 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm);
 /// Offered load in flits/node/cycle: --load, or --load-fraction x (N-1)/pi.
 double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_load,
                     bool is_fraction);
+
+/// The HDF5 results file of a run, or nullptr without -o. `command` = "run" / "sweep",
+/// `config_toml` = the effective configuration as CLI11 writes it.
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml);
 
 /// One block of text describing a finished load point.
 std::string format_summary(const RunSummary& s, const SimSetup& setup);

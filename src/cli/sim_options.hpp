@@ -23,6 +23,9 @@ void add_sim_options(CLI::App& app, SimOptions& o);
 /// Applies derived settings after parsing (--length) and checks value rules.
 void finish_sim_options(SimOptions& o);
 
+/// The effective configuration as TOML, one key per option (read back by --config).
+std::string to_toml(const SimOptions& o);
+
 /// Names used in summaries and output attributes.
 const char* to_string(TrafficPattern p);
 const char* to_string(InjectionProcess p);

@@ -58,42 +58,46 @@ const std::vector<std::string> kSmallTopologies{
     "honeycomb:1", "honeycomb:2", "honeycomb:3", "mesh:4x4",    "mesh:5x3", "mesh:3x2x3",
     "mesh:7",      "torus:4x4",   "torus:3x5",   "torus:2x3x4", "torus:6",  "torus:2x2x2"};
 
-// (a) the set of CDG edges and (b) gamma_c, path lengths and minimality, against the walks.
+/// (a) The set of CDG edges and (b) gamma_c, path lengths and minimality, against the walks.
+void expect_agrees_with_enumeration(const Topology& topo, const RoutingFunction& routing) {
+  const int vcs = routing.vcs_required();
+  const RoutingAnalysis a = analyze_routing(topo, routing);
+  const test::EnumeratedRoutes ref = test::enumerate_paths(topo, routing, vcs);
+  ASSERT_TRUE(ref.defect.empty()) << ref.defect;
+  ASSERT_TRUE(a.delivery.ok) << a.delivery.defect;
+
+  // (a) Same dependency set: as many, and each enumerated one is in the graph.
+  EXPECT_EQ(a.cdg.num_edges(), ref.dependencies.size());
+  const auto v = static_cast<test::DepVertex>(vcs);
+  for (const auto& [from, to] : ref.dependencies) {
+    ASSERT_TRUE(a.cdg.has_dependency(ChannelId(from / v), static_cast<VcId>(from % v),
+                                     ChannelId(to / v), static_cast<VcId>(to % v)))
+        << topo.channel_label(ChannelId(from / v)) << " vc" << from % v << " -> "
+        << topo.channel_label(ChannelId(to / v)) << " vc" << to % v;
+  }
+  // (b) Same loads, channel by channel.
+  ASSERT_EQ(a.loads.gamma.size(), ref.gamma.size());
+  for (std::size_t ch = 0; ch < ref.gamma.size(); ++ch) {
+    EXPECT_NEAR(a.loads.gamma[ch], ref.gamma[ch], 1e-9)
+        << topo.channel_label(ChannelId(static_cast<std::uint32_t>(ch)));
+  }
+  // Path lengths and minimality.
+  const std::uint64_t n = topo.num_nodes();
+  EXPECT_EQ(a.delivery.pairs, n * (n - 1));
+  EXPECT_EQ(a.delivery.max_path, ref.max_hops);
+  EXPECT_NEAR(a.delivery.average_path, ref.expected_hops / static_cast<double>(n * (n - 1)), 1e-9);
+  EXPECT_EQ(a.delivery.all_minimal, ref.all_shortest);
+  // The sum of the loads is the sum of the mean route lengths (every hop loads a channel).
+  double total = 0;
+  for (double g : ref.gamma) total += g;
+  EXPECT_NEAR(total, ref.expected_hops, 1e-6);
+}
+
 TEST(RoutingAnalysisSecondAlgorithm, DependenciesLoadsAndPathsAgreeWithRouteEnumeration) {
   for (const std::string& spec : kSmallTopologies) {
     for (const test::RoutingCase& c : all_routings(spec)) {
       SCOPED_TRACE(c.label() + (c.routing->needs_bubble() ? " (bubble)" : ""));
-      const RoutingAnalysis a = analyze_routing(*c.topo, *c.routing);
-      const test::EnumeratedRoutes ref = test::enumerate_paths(*c.topo, *c.routing, c.vcs());
-      ASSERT_TRUE(ref.defect.empty()) << ref.defect;
-      ASSERT_TRUE(a.delivery.ok) << a.delivery.defect;
-
-      // (a) Same dependency set: as many, and each enumerated one is in the graph.
-      EXPECT_EQ(a.cdg.num_edges(), ref.dependencies.size());
-      const auto vcs = static_cast<test::DepVertex>(c.vcs());
-      for (const auto& [from, to] : ref.dependencies) {
-        ASSERT_TRUE(a.cdg.has_dependency(ChannelId(from / vcs), static_cast<VcId>(from % vcs),
-                                         ChannelId(to / vcs), static_cast<VcId>(to % vcs)))
-            << c.topo->channel_label(ChannelId(from / vcs)) << " -> "
-            << c.topo->channel_label(ChannelId(to / vcs));
-      }
-      // (b) Same loads, channel by channel.
-      ASSERT_EQ(a.loads.gamma.size(), ref.gamma.size());
-      for (std::size_t ch = 0; ch < ref.gamma.size(); ++ch) {
-        EXPECT_NEAR(a.loads.gamma[ch], ref.gamma[ch], 1e-9)
-            << c.topo->channel_label(ChannelId(static_cast<std::uint32_t>(ch)));
-      }
-      // Path lengths and minimality.
-      const double pairs = static_cast<double>(a.delivery.pairs);
-      EXPECT_EQ(a.delivery.pairs,
-                std::uint64_t{c.topo->num_nodes()} * (std::uint64_t{c.topo->num_nodes()} - 1));
-      EXPECT_EQ(a.delivery.max_path, ref.max_hops);
-      EXPECT_NEAR(a.delivery.average_path, ref.expected_hops / pairs, 1e-9);
-      EXPECT_EQ(a.delivery.all_minimal, ref.all_shortest);
-      // The sum of the loads is the sum of the mean route lengths (every hop loads a channel).
-      double total = 0;
-      for (double g : ref.gamma) total += g;
-      EXPECT_NEAR(total, ref.expected_hops, 1e-6);
+      expect_agrees_with_enumeration(*c.topo, *c.routing);
     }
   }
 }
@@ -265,6 +269,46 @@ TEST(RoutingAnalysisDelivery, TheControlRoutingForTheBrokenOnesDelivers) {
   EXPECT_TRUE(a.delivery.ok) << a.delivery.defect;
   EXPECT_TRUE(a.delivery.all_minimal);
   EXPECT_TRUE(a.cdg.shortest_cycle().empty());
+}
+
+}  // namespace
+}  // namespace wormnet
+
+namespace wormnet {
+namespace {
+
+/// A test routing whose choices depend on the input port and VC, so that some dependencies
+/// arise only where the packet has a choice, and the loads depend on the split over VCs:
+/// dimension order on a 2-D mesh on either of 2 VCs, except that at (1,1), a packet that came
+/// up column 1 on VC 1 and is bound further up column 1 may also step aside to X- (VC 0)
+/// before coming back.
+class DetourRouting final : public BrokenRouting {
+ public:
+  using BrokenRouting::BrokenRouting;
+  [[nodiscard]] int vcs_required() const override { return 2; }
+  void route(const RouteRequest& r, RouteOptions& out) const override {
+    out.add(mesh_dor_port(t_, r.node, r.dest), 3);
+    const bool at_11 = t_.coord(r.node, 0) == 1 && t_.coord(r.node, 1) == 1;
+    const bool up_column = t_.coord(r.dest, 0) == 1 && t_.coord(r.dest, 1) >= 2;
+    if (at_11 && up_column && r.in_port == Topology::port_of(1, -1) && r.in_vc == 1) {
+      out.add(Topology::port_of(0, -1), 1);
+    }
+  }
+};
+
+TEST(RoutingAnalysisSecondAlgorithm, AgreesOnARoutingWithChoicesThatDependOnTheVc) {
+  const Torus mesh({4, 4}, false);
+  const DetourRouting routing(mesh);
+  expect_agrees_with_enumeration(mesh, routing);
+  // The detour's turn Y+ -> X- at (1,1) exists only as the second choice of a branching state.
+  const RoutingAnalysis a = analyze_routing(mesh, routing);
+  const NodeId n10 = mesh.node_at(Coord{{1, 0}, 2});
+  const NodeId n11 = mesh.node_at(Coord{{1, 1}, 2});
+  EXPECT_TRUE(a.cdg.has_dependency(mesh.channel(n10, Topology::port_of(1, 1)), 1,
+                                   mesh.channel(n11, Topology::port_of(0, -1)), 0));
+  EXPECT_FALSE(a.cdg.has_dependency(mesh.channel(n10, Topology::port_of(1, 1)), 0,
+                                    mesh.channel(n11, Topology::port_of(0, -1)), 0));
+  EXPECT_FALSE(a.delivery.all_minimal);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 # (taskset -c 0 when available). Builds nothing and is not a test: it prints the times.
 #   usage: runs/bench_verify.sh path/to/wormnet
 set -uo pipefail
+export LC_ALL=C
 
 wormnet=${1:?usage: $0 path/to/wormnet}
 if [[ ! -x $wormnet ]]; then
@@ -14,27 +15,32 @@ pin=()
 if command -v taskset >/dev/null 2>&1; then pin=(taskset -c 0); fi
 
 printf '# wormnet %s, %s\n' "$("$wormnet" --version)" "${pin[*]:-not pinned (no taskset)}"
-printf '%-16s %-18s %-16s %9s %11s\n' topology routing verdict "wall [s]" "verify [s]"
+printf '%-16s %-18s %-16s %9s %8s %11s\n' topology routing verdict "wall [s]" "cpu [s]" "verify [s]"
 
 bench() {
-  local topo=$1 routing=$2 out start end rc verdict ms
+  local topo=$1 routing=$2 out cpu start end rc verdict ms
   out=$(mktemp)
+  cpu=$(mktemp)
+  local TIMEFORMAT='%U %S'
   start=$(date +%s%N)
-  "${pin[@]}" "$wormnet" verify --topology "$topo" --routing "$routing" --json >"$out" 2>&1
+  { time "${pin[@]}" "$wormnet" verify --topology "$topo" --routing "$routing" --json \
+      >"$out" 2>&1; } 2>"$cpu"
   rc=$?
   end=$(date +%s%N)
   case $rc in
     0) verdict=deadlock-free ;;
     1) verdict="cycle of $(grep -o '"direction"' "$out" | wc -l)" ;;
     *) printf '%-16s %-18s not run: %s\n' "$topo" "$routing" "$(head -n 1 "$out")"
-       rm -f "$out"
+       rm -f "$out" "$cpu"
        return ;;
   esac
   ms=$(((end - start) / 1000000))
-  # "seconds" in the JSON: the analysis alone, without building the topology or printing.
-  printf '%-16s %-18s %-16s %5d.%03d %11.3f\n' "$topo" "$routing" "$verdict" \
-    $((ms / 1000)) $((ms % 1000)) "$(sed -n 's/.*"seconds":\([0-9.eE+-]*\).*/\1/p' "$out")"
-  rm -f "$out"
+  # cpu = user + system time of the process (less sensitive than wall time to other load on
+  # the machine); "seconds" in the JSON = the analysis alone, without building the topology.
+  printf '%-16s %-18s %-16s %5d.%03d %8.2f %11.3f\n' "$topo" "$routing" "$verdict" \
+    $((ms / 1000)) $((ms % 1000)) "$(awk '{print $1 + $2}' "$cpu")" \
+    "$(sed -n 's/.*"seconds":\([0-9.eE+-]*\).*/\1/p' "$out")"
+  rm -f "$out" "$cpu"
 }
 
 for routing in stojmenovic xy-first double-xy double-xy-turn minimal-adaptive; do

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/parallel/communicator.hpp"
 
 namespace {
 
@@ -23,12 +24,14 @@ void print_error(const std::string& text, const std::string& hint = "") {
 }  // namespace
 
 int main(int argc, char** argv) {
+  wormnet::MpiSession mpi(&argc, &argv);
   CLI::App app{"wormnet: flit-level simulator of wormhole-switched interconnection networks"};
   app.set_version_flag("--version", std::string(WORMNET_VERSION) + " (" + WORMNET_GIT_SHA + ")");
   app.require_subcommand(1);
   std::vector<wormnet::cli::Command> commands;
   commands.push_back(wormnet::cli::add_info_command(app));
   commands.push_back(wormnet::cli::add_verify_command(app));
+  commands.push_back(wormnet::cli::add_run_command(app));
 
   // The root takes no positional argument, so a first word that is not an option must name
   // a subcommand; CLI11 alone would only say that a subcommand is required.

@@ -31,9 +31,9 @@ struct RouteRequest {
 /// One allowed step: leave on `port` using any VC in `vcs`; the packet's state becomes
 /// `next_state`.
 struct RouteOption {
-  PortId port = 0;
-  VcMask vcs = 1;
-  RouteState next_state = 0;
+  PortId port;
+  VcMask vcs;
+  RouteState next_state;
 };
 
 /// The allowed steps, in the routing function's priority order (the first is preferred).
@@ -53,7 +53,7 @@ class RouteOptions {
   [[nodiscard]] const RouteOption* end() const { return items_.data() + size_; }
 
  private:
-  std::array<RouteOption, kCapacity> items_{};
+  std::array<RouteOption, kCapacity> items_;  // only [0, size_) is meaningful
   int size_ = 0;
 };
 

@@ -1,0 +1,84 @@
+// The simulation configuration: plain typed structs. The command line (and --config TOML
+// files) bind straight into these fields; strings become enums at that boundary, and
+// validate() lists every rule a value breaks before anything is built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wormnet/core/ids.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+
+namespace wormnet {
+
+/// Destination patterns (definitions per topology in docs/traffic.md).
+enum class TrafficPattern : std::uint8_t {
+  kUniform,
+  kTranspose,
+  kNeighbor,
+  kTornado,
+  kBitComplement,
+  kHotspot,
+  kAllToAll,
+};
+
+/// Message generation process per node.
+enum class InjectionProcess : std::uint8_t {
+  kPoisson,    ///< exponential gaps (the honeycomb paper)
+  kBernoulli,  ///< each cycle a message with probability rate / mean length
+};
+
+/// How an adaptive router picks among the allowed steps that have a free VC.
+enum class SelectionPolicy : std::uint8_t {
+  kPriority,  ///< the routing's order: XYZ priority for the honeycomb (the paper's default)
+  kRandom,    ///< uniformly among the free ones (hash of packet id and hop: deterministic)
+};
+
+struct NetworkConfig {
+  std::string topology = "honeycomb:4";
+  std::string routing = "double-xy";
+  std::string tables;          ///< routing table file for routing = table
+  int vcs = 0;                 ///< VCs per channel; 0 = what the routing needs
+  int buffer_depth = 4;        ///< flits per VC buffer (B >= 1; the honeycomb paper uses 1)
+  int link_latency = 1;        ///< cycles for a flit to cross a link (L >= 1)
+  int credit_latency = 1;      ///< cycles for a credit to travel back (>= 1)
+  int routing_delay = 1;       ///< cycles from head at buffer front to route known
+  int vc_alloc_delay = 1;      ///< cycles from VC granted to switch allocation
+  int switch_alloc_delay = 1;  ///< cycles from switch granted to leaving the router
+  int switch_delay = 1;        ///< crossbar traversal cycles (added before the link)
+  FlowControl flow_control = FlowControl::kCredit;
+  SelectionPolicy selection = SelectionPolicy::kPriority;
+};
+
+struct TrafficConfig {
+  TrafficPattern pattern = TrafficPattern::kUniform;
+  InjectionProcess process = InjectionProcess::kPoisson;
+  double load = 0.1;           ///< offered load, flits/node/cycle
+  double load_fraction = 0.0;  ///< if > 0: offered load as a fraction of (N-1)/pi instead
+  int length_min = 20;         ///< message length in flits, uniform in [min, max]
+  int length_max = 20;
+  double hotspot_fraction = 0.1;   ///< share of messages sent to a hotspot node
+  std::vector<int> hotspot_nodes;  ///< node ids; empty = node 0
+};
+
+struct MeasureConfig {
+  Cycle warmup = 2000;    ///< cycles before packets are labelled
+  Cycle measure = 10000;  ///< cycles during which created packets are labelled
+  /// Total cycles before the drain (warm-up + measurement); 0 = warmup + measure. When given,
+  /// the measurement window is cycles - warmup.
+  Cycle cycles = 0;
+  Cycle drain_limit = 100000;       ///< extra cycles allowed to deliver labelled packets
+  Cycle stats_window = 1000;        ///< cycles per time-series row
+  Cycle deadlock_threshold = 2000;  ///< cycles with flits in flight and none moving
+  double flit_rate = 20.0;          ///< flits per microsecond per channel (for us units)
+  std::uint64_t seed = 1;
+};
+
+struct SimConfig {
+  NetworkConfig network;
+  TrafficConfig traffic;
+  MeasureConfig measure;
+};
+
+}  // namespace wormnet

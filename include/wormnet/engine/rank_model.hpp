@@ -1,0 +1,213 @@
+// The part of the network one rank simulates: its routers (input units, VC and switch
+// allocators, output units, crossbar), its terminals (sources and sinks) and the links
+// that leave them. Routers interact only through links whose latency is >= 1 cycle, so the
+// routers of a cycle can be stepped in any order, and a rank can run ahead of its
+// neighbours by the lookahead. This class never sees MPI: flits and credits bound for
+// another rank are appended to outboxes that the engine's transport carries.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "wormnet/config/sim_config.hpp"
+#include "wormnet/engine/partition.hpp"
+#include "wormnet/router/input_unit.hpp"
+#include "wormnet/router/output_unit.hpp"
+#include "wormnet/router/packet_table.hpp"
+#include "wormnet/router/switch_allocator.hpp"
+#include "wormnet/router/vc_allocator.hpp"
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/stats/traffic_counters.hpp"
+#include "wormnet/topology/topology.hpp"
+#include "wormnet/traffic/traffic_sources.hpp"
+
+namespace wormnet {
+
+/// A flit crossing to another rank. The head carries its packet's record.
+struct RemoteFlit {
+  Cycle arrival = 0;
+  std::uint32_t node = 0;  ///< receiving router (global id)
+  std::uint8_t port = 0;   ///< receiving input port
+  std::uint8_t vc = 0;
+  std::uint32_t kind = 0;  ///< Flit::kind(): head / tail bits
+  Packet packet;           ///< valid for heads only
+};
+
+/// A credit crossing to another rank.
+struct RemoteCredit {
+  Cycle arrival = 0;
+  std::uint32_t node = 0;  ///< router that owns the output VC (global id)
+  std::uint8_t port = 0;   ///< its output port
+  std::uint8_t vc = 0;
+};
+
+/// Everything bound for one peer rank during a window.
+struct Outbox {
+  std::vector<RemoteFlit> flits;
+  std::vector<RemoteCredit> credits;
+  void clear() {
+    flits.clear();
+    credits.clear();
+  }
+};
+
+/// An input VC that waits for another, for the run-time deadlock report.
+struct WaitEdge {
+  std::uint32_t node;  ///< waiting input VC: router (global), port, vc
+  std::uint8_t port;
+  std::uint8_t vc;
+  std::uint32_t on_node;  ///< input VC it waits for
+  std::uint8_t on_port;
+  std::uint8_t on_vc;
+};
+
+class RankModel {
+ public:
+  RankModel(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
+            const DestinationPattern& pattern, const Partition& partition, int rank, double rate,
+            int vcs);
+
+  /// Simulates cycle t: arrivals due at t, messages generated at t, every active router.
+  void step(Cycle t);
+
+  /// Puts a message in the source queue of `node` (a local node) as if generated at
+  /// m.created: scripted traffic for tests and hand-worked scenarios.
+  void enqueue(NodeId node, const Message& m);
+  /// Called with each packet whose tail is ejected and its delivery cycle (tests, traces).
+  using DeliveryObserver = std::function<void(const Packet&, Cycle)>;
+  void set_delivery_observer(DeliveryObserver f) { on_delivery_ = std::move(f); }
+
+  /// Flits/credits for peer ranks produced since the last clear; index = peer rank.
+  [[nodiscard]] std::vector<Outbox>& outboxes() { return outboxes_; }
+  /// Peer ranks that share a link with this one (ascending).
+  [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return neighbor_ranks_; }
+  /// Accepts what a peer sent (arrival cycles must not be in the past).
+  void receive(const Outbox& from_peer);
+
+  /// Counters since the last take_window(); resets them.
+  TrafficCounters take_window();
+  [[nodiscard]] const MeasuredStats& measured() const { return measured_; }
+  /// Flits switched per local channel during the measurement window, by global channel id.
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
+  /// Flits currently in router buffers and on links (incl. outboxes), counted directly.
+  [[nodiscard]] std::uint64_t flits_in_network() const;
+  /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).
+  [[nodiscard]] std::uint64_t flits_at_sources() const;
+  [[nodiscard]] std::uint64_t messages_at_sources() const;
+  /// Last cycle at which a flit moved through a switch on this rank.
+  [[nodiscard]] Cycle last_move() const { return last_move_; }
+  /// Labelled packets generated and delivered so far (for the drain).
+  [[nodiscard]] std::uint64_t measured_created() const { return sources_.measured_packets(); }
+  [[nodiscard]] std::uint64_t measured_delivered() const { return measured_.delivered_packets; }
+  [[nodiscard]] std::uint64_t measured_created_flits() const { return sources_.measured_flits(); }
+  /// Wait-for edges among the input VCs of this rank (valid when the network is stalled).
+  [[nodiscard]] std::vector<WaitEdge> wait_for_edges() const;
+  /// Bytes of model state held by this rank (buffers, tables, queues).
+  [[nodiscard]] std::size_t bytes() const;
+  [[nodiscard]] std::uint32_t num_local_routers() const {
+    return static_cast<std::uint32_t>(nodes_.size());
+  }
+  /// The smallest delay of anything that crosses to another rank (cycles).
+  [[nodiscard]] Cycle lookahead() const;
+
+ private:
+  struct Arrival {
+    std::uint32_t router;    ///< local router index
+    std::uint16_t local_vc;  ///< port * vcs + vc
+    Flit flit;
+  };
+  struct WheelSlot {
+    std::vector<Arrival> flits;
+    std::vector<std::uint32_t> credits;  ///< OutputUnit indices
+  };
+  struct Injection {
+    std::uint32_t packet = 0;
+    std::uint16_t sent = 0;    ///< flits already written to the injection buffer
+    std::uint16_t length = 0;  ///< 0 = not injecting
+    std::uint8_t vc = 0;
+  };
+  /// Remote end of a link: index into remote_ when the neighbour is on another rank.
+  static constexpr std::uint32_t kRemoteBit = 0x80000000U;
+  static constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
+  struct RemoteEnd {
+    std::uint32_t node;  ///< global id
+    std::uint16_t rank;
+  };
+
+  void wake(std::uint32_t r);
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
+  void inject(std::uint32_t r, Cycle t);
+  void step_router(std::uint32_t r, Cycle t);
+  void allocate_vcs(std::uint32_t r, Cycle t);
+  void allocate_switch(std::uint32_t r, Cycle t);
+  void traverse(std::uint32_t r, int in_port, int vc, Cycle t);
+  void eject(std::uint32_t r, const Flit& f, Cycle t);
+  void send_flit(std::uint32_t r, int out_port, int vc, Flit f, Cycle t);
+  void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
+  /// The rare path of send_flit(): the link crosses to another rank.
+  [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
+                                                     Flit f, Cycle arrival);
+  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
+                       RouteOptions& out) const;
+  [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
+                                   const Packet& p) const;
+  [[nodiscard]] bool idle(std::uint32_t r) const;
+
+  // Configuration (copied: the hot loop reads them every cycle).
+  const Topology& topo_;
+  const RoutingFunction& routing_;
+  int ports_;  ///< network ports P; port P is the terminal (injection/ejection)
+  int vcs_;
+  int depth_;
+  Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
+  Cycle eject_delay_;  ///< switch allocation + switch: cycles from grant to delivery
+  Cycle credit_delay_;
+  Cycle routing_delay_;
+  Cycle vc_alloc_delay_;
+  bool bubble_;
+  bool random_selection_;
+  int max_length_;
+  Cycle measure_begin_;
+  Cycle measure_end_;
+
+  std::vector<std::uint32_t> nodes_;     ///< local index -> global node id
+  std::vector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
+  std::vector<std::uint32_t> link_;      ///< [r * P + port]: local neighbour, remote, kNoLink
+  std::vector<RemoteEnd> remote_;
+  std::vector<int> neighbor_ranks_;
+  std::vector<std::uint8_t> ring_port_;  ///< [port]: 1 if the port's dimension is a ring
+  std::array<VcMask, 256> class_vcs_{};  ///< routing VC-class mask -> physical VCs
+
+  InputUnit inputs_;
+  OutputUnit outputs_;
+  VcAllocator vc_allocator_;
+  SwitchAllocator switch_allocator_;
+  PacketTable packets_;
+  TrafficSources sources_;
+  std::vector<Injection> injection_;
+  std::vector<std::uint32_t> inbound_slot_;  ///< [input VC]: packet slot of remote flits
+
+  std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
+  std::size_t wheel_mask_ = 0;
+  std::array<std::uint8_t, 64> port_of_{};  ///< port * vcs + vc -> port (no division)
+  std::array<std::uint8_t, 64> vc_of_{};    ///< port * vcs + vc -> vc
+  std::vector<Outbox> outboxes_;
+  std::vector<std::uint32_t> active_;
+  std::vector<std::uint8_t> is_active_;
+
+  TrafficCounters window_;
+  MeasuredStats measured_;
+  std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
+  Cycle last_move_ = 0;
+  std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
+  std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
+  DeliveryObserver on_delivery_;
+  std::uint64_t created_flits_seen_ = 0;
+  std::uint64_t created_packets_seen_ = 0;
+  std::uint64_t wheel_flits_ = 0;  ///< flits on local links (in the wheel)
+};
+
+}  // namespace wormnet

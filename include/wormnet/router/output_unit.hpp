@@ -1,0 +1,42 @@
+// Output units of all routers of a rank: per output port and VC the credits (free flit
+// slots in the downstream input buffer) and the input VC that owns it from head to tail
+// (wormhole). Output port P (the last) is the ejection channel: unlimited credits.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace wormnet {
+
+class OutputUnit {
+ public:
+  static constexpr std::uint8_t kFree = 0xFF;
+
+  OutputUnit() = default;
+  OutputUnit(std::uint32_t routers, int ports, int vcs, int depth)
+      : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
+        credits_(static_cast<std::size_t>(routers) * vcs_per_router_,
+                 static_cast<std::uint16_t>(depth)),
+        owner_(credits_.size(), kFree) {}
+
+  [[nodiscard]] std::uint32_t index(std::uint32_t router, int local_vc) const {
+    return router * vcs_per_router_ + static_cast<std::uint32_t>(local_vc);
+  }
+  [[nodiscard]] std::uint16_t credits(std::uint32_t o) const { return credits_[o]; }
+  void take_credit(std::uint32_t o) { --credits_[o]; }
+  void return_credit(std::uint32_t o) { ++credits_[o]; }
+  void set_credits(std::uint32_t o, std::uint16_t c) { credits_[o] = c; }
+  /// Owning input VC (port * vcs + vc within the router), or kFree.
+  [[nodiscard]] std::uint8_t owner(std::uint32_t o) const { return owner_[o]; }
+  void set_owner(std::uint32_t o, std::uint8_t input_vc) { owner_[o] = input_vc; }
+  [[nodiscard]] std::size_t bytes() const {
+    return credits_.capacity() * sizeof(std::uint16_t) + owner_.capacity();
+  }
+
+ private:
+  std::uint32_t vcs_per_router_ = 0;
+  std::vector<std::uint16_t> credits_;
+  std::vector<std::uint8_t> owner_;
+};
+
+}  // namespace wormnet

@@ -1,0 +1,52 @@
+// Per-rank table of packets whose flits are on this rank. A packet's slot lives from its
+// injection (or the arrival of its head from another rank) until its tail is ejected (or
+// leaves for another rank). Free slots are reused; slot numbers never affect results.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/core/ids.hpp"
+#include "wormnet/routing/routing_function.hpp"
+
+namespace wormnet {
+
+struct Packet {
+  Cycle created = 0;     ///< cycle the message was generated (entered the source queue)
+  Cycle injected = 0;    ///< cycle its head entered the injection buffer
+  std::uint64_t id = 0;  ///< (source << 32) | per-source sequence: unique and rank-independent
+  std::uint32_t source = 0;
+  std::uint32_t dest = 0;
+  RouteState state = 0;       ///< routing state, updated by the head at each VC grant
+  std::uint16_t length = 0;   ///< flits
+  std::uint16_t hops = 0;     ///< network channels crossed by the head so far
+  std::uint8_t measured = 0;  ///< created inside the measurement window
+};
+
+class PacketTable {
+ public:
+  std::uint32_t allocate(const Packet& p) {
+    if (!free_.empty()) {
+      const std::uint32_t s = free_.back();
+      free_.pop_back();
+      slots_[s] = p;
+      return s;
+    }
+    slots_.push_back(p);
+    return static_cast<std::uint32_t>(slots_.size() - 1);
+  }
+  void release(std::uint32_t slot) { free_.push_back(slot); }
+  [[nodiscard]] Packet& operator[](std::uint32_t slot) { return slots_[slot]; }
+  [[nodiscard]] const Packet& operator[](std::uint32_t slot) const { return slots_[slot]; }
+  [[nodiscard]] std::size_t live() const { return slots_.size() - free_.size(); }
+  [[nodiscard]] std::size_t capacity_bytes() const {
+    return slots_.capacity() * sizeof(Packet) + free_.capacity() * sizeof(std::uint32_t);
+  }
+
+ private:
+  std::vector<Packet> slots_;
+  std::vector<std::uint32_t> free_;
+};
+
+}  // namespace wormnet

@@ -1,0 +1,19 @@
+// Round-robin choice over a bit mask: the arbiters of the separable allocators.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace wormnet {
+
+/// The first set bit of `mask` strictly after position `last`, wrapping around; -1 if none.
+/// Positions are < 64. Giving priority to the bit after the last winner is what makes the
+/// arbiter round-robin (every requester is served within one rotation).
+inline int round_robin_pick(std::uint64_t mask, int last) {
+  if (mask == 0) return -1;
+  const int shift = (last + 1) & 63;
+  const std::uint64_t above = last >= 63 ? 0 : mask & (~std::uint64_t{0} << shift);
+  return std::countr_zero(above != 0 ? above : mask);
+}
+
+}  // namespace wormnet

@@ -1,0 +1,44 @@
+// Separable input-first switch allocator: each input port picks one of its eligible VCs
+// (round-robin), then each output port picks one of the input ports that chose it
+// (round-robin). One flit per input port and per output port per cycle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/router/round_robin.hpp"
+
+namespace wormnet {
+
+class SwitchAllocator {
+ public:
+  SwitchAllocator() = default;
+  SwitchAllocator(std::uint32_t routers, int ports)
+      : ports_(static_cast<std::uint32_t>(ports)),
+        last_vc_(static_cast<std::size_t>(routers) * ports_, 63),
+        last_port_(static_cast<std::size_t>(routers) * ports_, 63) {}
+
+  /// Input stage: the VC of input port `port` that goes forward among `eligible` (bit per VC).
+  int pick_vc(std::uint32_t router, int port, std::uint64_t eligible) const {
+    return round_robin_pick(eligible, last_vc_[router * ports_ + static_cast<std::uint32_t>(port)]);
+  }
+  /// Output stage: the winning input port among `requesters` (bit per input port).
+  int pick_input(std::uint32_t router, int out_port, std::uint64_t requesters) const {
+    return round_robin_pick(requesters,
+                            last_port_[router * ports_ + static_cast<std::uint32_t>(out_port)]);
+  }
+  /// Records a grant so that the next choice starts after these winners.
+  void commit(std::uint32_t router, int in_port, int vc, int out_port) {
+    last_vc_[router * ports_ + static_cast<std::uint32_t>(in_port)] = static_cast<std::uint8_t>(vc);
+    last_port_[router * ports_ + static_cast<std::uint32_t>(out_port)] =
+        static_cast<std::uint8_t>(in_port);
+  }
+  [[nodiscard]] std::size_t bytes() const { return last_vc_.capacity() + last_port_.capacity(); }
+
+ private:
+  std::uint32_t ports_ = 0;
+  std::vector<std::uint8_t> last_vc_;    // per input port: last VC that won
+  std::vector<std::uint8_t> last_port_;  // per output port: last input port that won
+};
+
+}  // namespace wormnet

@@ -1,0 +1,54 @@
+// What one simulated load point reports, independent of the output format.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wormnet/core/ids.hpp"
+
+namespace wormnet {
+
+/// Latency quantiles in cycles (quantiles are histogram bucket lower bounds: exact below
+/// 1024 cycles, within 1.6% above).
+struct LatencySummary {
+  double mean = 0.0;
+  std::uint64_t p50 = 0;
+  std::uint64_t p95 = 0;
+  std::uint64_t p99 = 0;
+  std::uint64_t max = 0;
+};
+
+/// One input VC of the run-time deadlock cycle, described for people.
+struct DeadlockHop {
+  std::string channel;  ///< e.g. "(1,2,-1) Y- -> (1,1,-1)" or "injection at (0,0,1)"
+  int vc = 0;
+};
+
+struct RunSummary {
+  double offered_load = 0.0;      ///< configured, flits/node/cycle
+  double offered_measured = 0.0;  ///< generated during the measurement window, flits/node/cycle
+  double accepted = 0.0;          ///< ejected during the measurement window, flits/node/cycle
+  /// accepted / ((N-1)/pi): against the routing's own uniform saturation rate (0 if unknown)
+  double accepted_vs_saturation = 0.0;
+  /// accepted / bisection bound: against the topology's uniform-traffic bound
+  double accepted_vs_bisection = 0.0;
+  LatencySummary latency;   ///< creation -> tail ejection
+  LatencySummary network;   ///< head injection -> tail ejection
+  LatencySummary queueing;  ///< creation -> head injection
+  double average_hops = 0.0;
+  std::uint64_t measured_packets = 0;   ///< labelled packets generated
+  std::uint64_t delivered_packets = 0;  ///< labelled packets delivered
+  bool saturated = false;
+  std::string saturation_reason;
+  bool deadlock = false;
+  Cycle deadlock_cycle = 0;
+  std::vector<DeadlockHop> deadlock_cycle_hops;
+  Cycle cycles = 0;                 ///< simulated cycles
+  std::uint64_t flit_hops = 0;      ///< flits that crossed a network channel, whole run
+  std::uint64_t router_cycles = 0;  ///< routers x cycles simulated
+  double wall_seconds = 0.0;
+  double flit_rate = 20.0;  ///< flits/us, to convert cycles to microseconds
+};
+
+}  // namespace wormnet

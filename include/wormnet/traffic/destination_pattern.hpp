@@ -1,0 +1,47 @@
+// Destination patterns. Each is defined on the honeycomb and on tori/meshes; where a pattern
+// has no natural geometric meaning it is defined on node indices (docs/traffic.md):
+//   uniform        any other node, uniformly
+//   transpose      honeycomb (x,y,z) -> (y,x,z); torus/mesh with equal sizes: coordinates
+//                  reversed; otherwise (N a power of two) node index bits rotated by b/2
+//   neighbor       honeycomb: the neighbour across the first existing port in X, Y, Z order;
+//                  torus/mesh: +1 in dimension 0 (mod k)
+//   tornado        torus/mesh: every coordinate + ceil(k/2) - 1 (mod k); honeycomb: node index
+//                  + ceil(N/2) - 1 (mod N)
+//   bit-complement honeycomb (x,y,z) -> (1-x,1-y,1-z) (the antipode); torus/mesh: every
+//                  coordinate c -> k-1-c
+//   hotspot        a share of messages to the hotspot nodes, the rest uniform
+//   all-to-all     message i of node s goes to (s + 1 + i mod (N-1)) mod N
+// A node that a permutation maps to itself sends nothing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/rng.hpp"
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+class DestinationPattern {
+ public:
+  /// Throws InputError naming --traffic when the pattern is not defined on the topology.
+  DestinationPattern(const Topology& topo, const TrafficConfig& traffic);
+
+  /// Destination of message number `index` of `src`; NodeId::invalid() when src sends nothing.
+  [[nodiscard]] NodeId destination(NodeId src, RandomStream& rng, std::uint64_t index) const;
+  /// True when src never sends (fixed point of a permutation).
+  [[nodiscard]] bool silent(NodeId src) const;
+  [[nodiscard]] TrafficPattern pattern() const { return pattern_; }
+
+ private:
+  [[nodiscard]] NodeId uniform(NodeId src, RandomStream& rng) const;
+
+  const Topology& topo_;
+  TrafficPattern pattern_;
+  double hotspot_fraction_;
+  std::vector<std::uint32_t> hotspots_;
+  std::vector<std::uint32_t> permutation_;  // for fixed patterns: dest of each node
+};
+
+}  // namespace wormnet

@@ -1,0 +1,114 @@
+// The message sources of a rank's nodes: when each node generates its next message (Poisson
+// or Bernoulli process), how long it is and where it goes, and the source queue where it
+// waits for the injection channel. Every node draws from its own random stream keyed by
+// (seed, node id), so what a node generates never depends on the partition.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/rng.hpp"
+#include "wormnet/traffic/destination_pattern.hpp"
+
+namespace wormnet {
+
+/// A generated message waiting at its source.
+struct Message {
+  Cycle created = 0;
+  std::uint32_t dest = 0;
+  std::uint16_t length = 0;  ///< flits
+  std::uint8_t measured = 0;
+  std::uint64_t sequence = 0;  ///< per-source message number
+};
+
+/// FIFO of messages at one source; empty queues allocate nothing.
+class SourceQueue {
+ public:
+  [[nodiscard]] bool empty() const { return head_ == items_.size(); }
+  [[nodiscard]] std::size_t size() const { return items_.size() - head_; }
+  [[nodiscard]] const Message& front() const { return items_[head_]; }
+  void push(const Message& m) { items_.push_back(m); }
+  void pop() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 64 && head_ * 2 >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+  [[nodiscard]] std::uint64_t queued_flits() const {
+    std::uint64_t f = 0;
+    for (std::size_t i = head_; i < items_.size(); ++i) f += items_[i].length;
+    return f;
+  }
+  [[nodiscard]] std::size_t bytes() const { return items_.capacity() * sizeof(Message); }
+
+ private:
+  std::vector<Message> items_;
+  std::size_t head_ = 0;
+};
+
+class TrafficSources {
+ public:
+  /// `nodes` = global ids of the rank's nodes (local index = position); `rate` = offered load
+  /// in flits/node/cycle; messages created in [measure_begin, measure_end) are labelled.
+  TrafficSources(const std::vector<std::uint32_t>& nodes, const TrafficConfig& traffic,
+                 const DestinationPattern& pattern, double rate, std::uint64_t seed,
+                 Cycle measure_begin, Cycle measure_end);
+
+  /// Generates every message due at or before cycle t; calls wake(local index) for each
+  /// node whose queue received one.
+  template <class Wake>
+  void generate_until(Cycle t, Wake&& wake) {
+    while (!due_.empty() && due_.top().cycle <= t) {
+      const Due d = due_.top();
+      due_.pop();
+      generate(d.local, d.cycle);
+      wake(d.local);
+    }
+  }
+  [[nodiscard]] SourceQueue& queue(std::uint32_t local) { return queues_[local]; }
+  [[nodiscard]] const SourceQueue& queue(std::uint32_t local) const { return queues_[local]; }
+  /// Flits generated so far (all of them, and the labelled ones).
+  [[nodiscard]] std::uint64_t created_flits() const { return created_flits_; }
+  [[nodiscard]] std::uint64_t created_packets() const { return created_packets_; }
+  [[nodiscard]] std::uint64_t measured_packets() const { return measured_packets_; }
+  [[nodiscard]] std::uint64_t measured_flits() const { return measured_flits_; }
+  [[nodiscard]] std::size_t bytes() const;
+
+ private:
+  struct Due {
+    Cycle cycle;
+    std::uint32_t local;
+    bool operator>(const Due& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : local > o.local;
+    }
+  };
+  struct Source {
+    RandomStream rng;
+    double next_time = 0.0;  ///< next generation instant (continuous cycles)
+    std::uint64_t sequence = 0;
+  };
+  void generate(std::uint32_t local, Cycle t);
+  void schedule(std::uint32_t local);
+
+  const std::vector<std::uint32_t>& nodes_;
+  const DestinationPattern& pattern_;
+  TrafficConfig traffic_;
+  double mean_gap_;      ///< mean cycles between messages of one node
+  double message_rate_;  ///< messages per node per cycle (Bernoulli probability)
+  Cycle measure_begin_;
+  Cycle measure_end_;
+  std::vector<Source> sources_;
+  std::vector<SourceQueue> queues_;
+  std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
+  std::uint64_t created_flits_ = 0;
+  std::uint64_t created_packets_ = 0;
+  std::uint64_t measured_packets_ = 0;
+  std::uint64_t measured_flits_ = 0;
+};
+
+}  // namespace wormnet

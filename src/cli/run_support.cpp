@@ -1,0 +1,122 @@
+#include "run_support.hpp"
+
+#include <cstdio>
+
+#include "wormnet/config/config_validation.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/topology/topology_factory.hpp"
+#include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/verify/routing_analysis.hpp"
+
+namespace wormnet::cli {
+
+namespace {
+
+/// Largest network for which the load analysis runs by default (it is O(N * states)).
+constexpr std::uint32_t kAutoLoadAnalysisNodes = 20000;
+
+/// Fixed-point text of v with `digits` decimals.
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string sci(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string latency_line(const char* name, const LatencySummary& l, double flit_rate) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%-10s mean %.2f cycles (%.3f us)  p50 %llu  p95 %llu  p99 %llu  max %llu\n", name,
+                l.mean, l.mean / flit_rate, static_cast<unsigned long long>(l.p50),
+                static_cast<unsigned long long>(l.p95), static_cast<unsigned long long>(l.p99),
+                static_cast<unsigned long long>(l.max));
+  return buf;
+}
+
+}  // namespace
+
+SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
+  SimSetup s;
+  s.topology = make_topology(o.config.network.topology);
+  s.routing = make_routing(o.config.network.routing, *s.topology, o.config.network.flow_control);
+  validate_against(o.config, *s.topology, *s.routing);
+  DestinationPattern check(*s.topology, o.config.traffic);  // throws if undefined here
+  (void)check;
+  s.partition = Partition::blocks(*s.topology, comm.size());
+  s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
+  const bool need = o.config.traffic.load_fraction > 0.0;
+  if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
+    if (need && s.topology->num_nodes() > 5 * kAutoLoadAnalysisNodes) {
+      throw InputError("--load-fraction", std::to_string(o.config.traffic.load_fraction),
+                       "needs the load analysis, limited to " +
+                           std::to_string(5 * kAutoLoadAnalysisNodes) + " nodes; use --load");
+    }
+    AnalysisOptions ao;
+    ao.cdg = false;
+    const RoutingAnalysis a = analyze_routing(*s.topology, *s.routing, ao);
+    s.bounds.saturation_rate = a.loads.saturation_rate;
+    s.bounds_from_loads = true;
+  }
+  return s;
+}
+
+double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {
+  (void)o;
+  return is_fraction ? value * s.bounds.saturation_rate : value;
+}
+
+std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs) {
+  const SimConfig& c = o.config;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%s on %s, %d VC%s x %d flits, %s %s traffic, messages of %d..%d flits, "
+                "seed %llu\n",
+                setup.routing->name().c_str(), setup.topology->spec().c_str(), vcs,
+                vcs > 1 ? "s" : "", c.network.buffer_depth, to_string(c.traffic.process),
+                to_string(c.traffic.pattern), c.traffic.length_min, c.traffic.length_max,
+                static_cast<unsigned long long>(c.measure.seed));
+  return buf;
+}
+
+std::string format_summary(const RunSummary& s, const SimSetup& setup) {
+  std::string out;
+  out += "offered    " + fixed(s.offered_load, 5) + " flits/node/cycle (generated " +
+         fixed(s.offered_measured, 5) + " in the window)\n";
+  out += "accepted   " + fixed(s.accepted, 5) + " flits/node/cycle";
+  if (setup.bounds.saturation_rate > 0) {
+    out += " = " + fixed(s.accepted_vs_saturation, 4) + " of (N-1)/pi (" +
+           fixed(setup.bounds.saturation_rate, 5) + ")";
+  }
+  out += ", " + fixed(s.accepted_vs_bisection, 4) + " of the bisection bound (" +
+         fixed(setup.bounds.bisection, 5) + ")\n";
+  out += latency_line("latency", s.latency, s.flit_rate);
+  out += latency_line("  network", s.network, s.flit_rate);
+  out += latency_line("  queueing", s.queueing, s.flit_rate);
+  out += "hops       " + fixed(s.average_hops, 4) + " per packet; " +
+         std::to_string(s.delivered_packets) + " of " + std::to_string(s.measured_packets) +
+         " labelled packets delivered\n";
+  if (s.deadlock) {
+    out += "status     DEADLOCK at cycle " + std::to_string(s.deadlock_cycle) + ": a cycle of " +
+           std::to_string(s.deadlock_cycle_hops.size()) + " waiting channels (channel, VC):\n";
+    for (const auto& h : s.deadlock_cycle_hops) {
+      out += "  " + h.channel + " vc" + std::to_string(h.vc) + "\n";
+    }
+  } else if (s.saturated) {
+    out += "status     SATURATED: " + s.saturation_reason + "\n";
+  } else {
+    out += "status     ok\n";
+  }
+  const double secs = s.wall_seconds > 0 ? s.wall_seconds : 1e-9;
+  out += "speed      " + std::to_string(s.cycles) + " cycles in " + fixed(s.wall_seconds, 3) +
+         " s: " + sci(static_cast<double>(s.router_cycles) / secs) + " router-cycles/s, " +
+         sci(static_cast<double>(s.flit_hops) / secs) + " flit-hops/s\n";
+  return out;
+}
+
+}  // namespace wormnet::cli

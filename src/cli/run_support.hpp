@@ -1,0 +1,45 @@
+// Pieces shared by `wormnet run` and `wormnet sweep`: building the network from the options,
+// the throughput references, and the human-readable summary.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sim_options.hpp"
+#include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/simulation.hpp"
+#include "wormnet/parallel/communicator.hpp"
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet::cli {
+
+/// Exit codes of the simulation commands (documented in the README).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitDeadlock = 4;
+
+/// The network a simulation command runs on, built and validated from the options.
+struct SimSetup {
+  std::unique_ptr<Topology> topology;
+  std::unique_ptr<RoutingFunction> routing;
+  Partition partition;
+  ThroughputBounds bounds;
+  bool bounds_from_loads = false;  ///< saturation_rate came from the load analysis
+};
+
+/// Builds topology, routing and partition, validates the configuration against them and
+/// computes the throughput references (the load analysis is split over the ranks).
+SimSetup build_setup(const SimOptions& o, const Communicator& comm);
+
+/// Offered load in flits/node/cycle: --load, or --load-fraction x (N-1)/pi.
+double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_load,
+                    bool is_fraction);
+
+/// One block of text describing a finished load point.
+std::string format_summary(const RunSummary& s, const SimSetup& setup);
+
+/// The configuration line printed before a run.
+std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs);
+
+}  // namespace wormnet::cli

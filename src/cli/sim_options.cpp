@@ -1,0 +1,167 @@
+#include "sim_options.hpp"
+
+#include <map>
+
+#include "wormnet/config/config_validation.hpp"
+#include "wormnet/core/error.hpp"
+
+namespace wormnet::cli {
+
+namespace {
+
+const std::map<std::string, TrafficPattern> kPatterns{
+    {"uniform", TrafficPattern::kUniform},
+    {"transpose", TrafficPattern::kTranspose},
+    {"neighbor", TrafficPattern::kNeighbor},
+    {"tornado", TrafficPattern::kTornado},
+    {"bit-complement", TrafficPattern::kBitComplement},
+    {"hotspot", TrafficPattern::kHotspot},
+    {"all-to-all", TrafficPattern::kAllToAll}};
+const std::map<std::string, InjectionProcess> kProcesses{
+    {"poisson", InjectionProcess::kPoisson}, {"bernoulli", InjectionProcess::kBernoulli}};
+const std::map<std::string, SelectionPolicy> kSelections{{"priority", SelectionPolicy::kPriority},
+                                                         {"random", SelectionPolicy::kRandom}};
+const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
+                                               {"bubble", FlowControl::kBubble}};
+
+template <class E>
+const char* name_of(const std::map<std::string, E>& m, E v) {
+  for (const auto& [k, e] : m) {
+    if (e == v) return k.c_str();
+  }
+  return "?";
+}
+
+}  // namespace
+
+const char* to_string(TrafficPattern p) {
+  return name_of(kPatterns, p);
+}
+const char* to_string(InjectionProcess p) {
+  return name_of(kProcesses, p);
+}
+const char* to_string(SelectionPolicy p) {
+  return name_of(kSelections, p);
+}
+const char* to_string(FlowControl f) {
+  return name_of(kFlow, f);
+}
+
+void add_sim_options(CLI::App& app, SimOptions& o) {
+  NetworkConfig& n = o.config.network;
+  TrafficConfig& t = o.config.traffic;
+  MeasureConfig& m = o.config.measure;
+  app.add_option("--topology,-t", n.topology, "honeycomb:T, torus:AxB..., mesh:AxB...")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--routing,-r", n.routing, "routing function (see README)")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--vcs", n.vcs, "virtual channels per channel (0 = what the routing needs)")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--buffer", n.buffer_depth, "flits per VC buffer")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--link-latency", n.link_latency, "cycles per link")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--credit-latency", n.credit_latency, "cycles for a credit to return")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--routing-delay", n.routing_delay, "router pipeline: route computation cycles")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--vc-alloc-delay", n.vc_alloc_delay, "router pipeline: VC allocation cycles")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--switch-alloc-delay", n.switch_alloc_delay,
+                 "router pipeline: switch allocation cycles")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--switch-delay", n.switch_delay, "router pipeline: crossbar traversal cycles")
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--flow-control", n.flow_control, "credit or bubble (one-VC torus rings)")
+      ->transform(CLI::CheckedTransformer(kFlow, CLI::ignore_case))
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--selection", n.selection, "priority (XYZ order) or random among free choices")
+      ->transform(CLI::CheckedTransformer(kSelections, CLI::ignore_case))
+      ->capture_default_str()
+      ->group("Network");
+  app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
+  app.add_option("--partition", o.partition, "how routers are spread over ranks: blocks")
+      ->capture_default_str()
+      ->group("Network");
+
+  app.add_option("--traffic", t.pattern,
+                 "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
+      ->transform(CLI::CheckedTransformer(kPatterns, CLI::ignore_case))
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--process", t.process, "poisson or bernoulli message generation")
+      ->transform(CLI::CheckedTransformer(kProcesses, CLI::ignore_case))
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--load-fraction", t.load_fraction,
+                 "offered load as a fraction of the routing's saturation rate (N-1)/pi")
+      ->group("Traffic");
+  app.add_option("--length", o.length, "message length in flits (sets --length-min and -max)")
+      ->group("Traffic");
+  app.add_option("--length-min", t.length_min, "shortest message, flits")
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--length-max", t.length_max, "longest message, flits")
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--hotspot-fraction", t.hotspot_fraction, "share of messages to hotspots")
+      ->capture_default_str()
+      ->group("Traffic");
+  app.add_option("--hotspot-nodes", t.hotspot_nodes, "hotspot node ids (default 0)")
+      ->delimiter(',')
+      ->group("Traffic");
+
+  app.add_option("--warmup", m.warmup, "cycles before packets are labelled")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--measure", m.measure, "cycles of the measurement window")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--cycles", m.cycles, "total cycles before the drain (instead of --measure)")
+      ->group("Measurement");
+  app.add_option("--drain-limit", m.drain_limit, "cycles allowed to deliver labelled packets")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--stats-window", m.stats_window, "cycles per time-series row")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--deadlock-threshold", m.deadlock_threshold,
+                 "cycles with flits in flight and none moving before declaring deadlock")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--flit-rate", m.flit_rate, "flits per microsecond per channel (for us units)")
+      ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--seed", m.seed, "random seed")->capture_default_str()->group("Measurement");
+
+  app.add_option("--output,-o", o.output, "HDF5 results file")->group("Output");
+  app.add_flag("--quiet,-q", o.quiet, "no progress or summary on stdout")->group("Output");
+}
+
+void finish_sim_options(SimOptions& o) {
+  if (o.length != 0) {
+    if (o.length < 1) throw InputError("--length", std::to_string(o.length), "must be >= 1 flit");
+    o.config.traffic.length_min = o.length;
+    o.config.traffic.length_max = o.length;
+  }
+  if (o.partition != "blocks") {
+    throw InputError("--partition", o.partition, "allowed: blocks");
+  }
+  validate_values(o.config);
+}
+
+}  // namespace wormnet::cli

@@ -1,0 +1,32 @@
+// Command-line (and --config TOML) options of the simulation commands, bound straight into
+// SimConfig fields; strings become enums here, at the boundary.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "wormnet/config/sim_config.hpp"
+
+namespace wormnet::cli {
+
+struct SimOptions {
+  SimConfig config;
+  std::string output;  ///< HDF5 file (-o); empty = no file
+  int length = 0;      ///< --length N sets min and max
+  std::string partition = "blocks";
+  bool quiet = false;
+};
+
+/// Declares the network, traffic and measurement options on `app`.
+void add_sim_options(CLI::App& app, SimOptions& o);
+
+/// Applies derived settings after parsing (--length) and checks value rules.
+void finish_sim_options(SimOptions& o);
+
+/// Names used in summaries and output attributes.
+const char* to_string(TrafficPattern p);
+const char* to_string(InjectionProcess p);
+const char* to_string(SelectionPolicy p);
+const char* to_string(FlowControl f);
+
+}  // namespace wormnet::cli

@@ -1,0 +1,120 @@
+#include "wormnet/config/config_validation.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "wormnet/core/error.hpp"
+
+namespace wormnet {
+
+namespace {
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void at_least(const char* option, long long value, long long min, const char* what) {
+  if (value < min) throw InputError(option, std::to_string(value), what);
+}
+
+}  // namespace
+
+void validate_values(const SimConfig& c) {
+  const NetworkConfig& n = c.network;
+  at_least("--vcs", n.vcs, 0, "must be >= 1 (or 0 for what the routing needs)");
+  if (n.vcs > kMaxVcs) {
+    throw InputError("--vcs", std::to_string(n.vcs), "at most " + std::to_string(kMaxVcs));
+  }
+  at_least("--buffer", n.buffer_depth, 1, "must be >= 1 flit");
+  if (n.buffer_depth > 65535) {
+    throw InputError("--buffer", std::to_string(n.buffer_depth), "at most 65535 flits");
+  }
+  at_least("--link-latency", n.link_latency, 1, "must be >= 1 cycle (the lookahead)");
+  at_least("--credit-latency", n.credit_latency, 1, "must be >= 1 cycle");
+  at_least("--routing-delay", n.routing_delay, 0, "must be >= 0 cycles");
+  at_least("--vc-alloc-delay", n.vc_alloc_delay, 0, "must be >= 0 cycles");
+  at_least("--switch-alloc-delay", n.switch_alloc_delay, 0, "must be >= 0 cycles");
+  at_least("--switch-delay", n.switch_delay, 0, "must be >= 0 cycles");
+  for (const auto& [opt, v] : {std::pair{"--link-latency", n.link_latency},
+                               std::pair{"--credit-latency", n.credit_latency},
+                               std::pair{"--routing-delay", n.routing_delay},
+                               std::pair{"--vc-alloc-delay", n.vc_alloc_delay},
+                               std::pair{"--switch-alloc-delay", n.switch_alloc_delay},
+                               std::pair{"--switch-delay", n.switch_delay}}) {
+    if (v > 1000) throw InputError(opt, std::to_string(v), "at most 1000 cycles");
+  }
+
+  const TrafficConfig& t = c.traffic;
+  if (t.load_fraction > 0.0) {
+    if (!(t.load_fraction <= 1.0)) {
+      throw InputError("--load-fraction", num(t.load_fraction), "must be in (0, 1]");
+    }
+  } else if (!(t.load > 0.0 && t.load <= 1.0)) {
+    throw InputError("--load", num(t.load), "must be in (0, 1] flits/node/cycle");
+  }
+  if (t.load_fraction < 0.0 || std::isnan(t.load_fraction)) {
+    throw InputError("--load-fraction", num(t.load_fraction), "must be in (0, 1]");
+  }
+  at_least("--length-min", t.length_min, 1, "must be >= 1 flit");
+  if (t.length_max > 65535) {
+    throw InputError("--length-max", std::to_string(t.length_max), "at most 65535 flits");
+  }
+  if (t.length_min > t.length_max) {
+    throw InputError("--length-min", std::to_string(t.length_min),
+                     "must be <= --length-max (" + std::to_string(t.length_max) + ")");
+  }
+  if (!(t.hotspot_fraction >= 0.0 && t.hotspot_fraction <= 1.0)) {
+    throw InputError("--hotspot-fraction", num(t.hotspot_fraction), "must be in [0, 1]");
+  }
+
+  const MeasureConfig& m = c.measure;
+  at_least("--measure", static_cast<long long>(m.measure), 1, "must be >= 1 cycle");
+  at_least("--stats-window", static_cast<long long>(m.stats_window), 1, "must be >= 1 cycle");
+  at_least("--deadlock-threshold", static_cast<long long>(m.deadlock_threshold), 1,
+           "must be >= 1 cycle");
+  if (m.cycles > 0 && m.warmup >= m.cycles) {
+    throw InputError("--warmup", std::to_string(m.warmup),
+                     "must be shorter than the run (--cycles " + std::to_string(m.cycles) + ")");
+  }
+  if (!(m.flit_rate > 0.0)) {
+    throw InputError("--flit-rate", num(m.flit_rate), "must be > 0 flits/us");
+  }
+}
+
+int effective_vcs(const SimConfig& config, const RoutingFunction& routing) {
+  return config.network.vcs > 0 ? config.network.vcs : routing.vcs_required();
+}
+
+void validate_against(const SimConfig& c, const Topology& topo, const RoutingFunction& routing) {
+  const int vcs = effective_vcs(c, routing);
+  if (vcs < routing.vcs_required()) {
+    throw InputError("--vcs", std::to_string(vcs),
+                     "routing " + routing.name() + " needs at least " +
+                         std::to_string(routing.vcs_required()) + " VCs per channel");
+  }
+  if ((topo.num_ports() + 1) * vcs > 64) {
+    throw InputError("--vcs", std::to_string(vcs),
+                     "(ports + 1) x VCs must be <= 64; this topology has " +
+                         std::to_string(topo.num_ports()) + " ports");
+  }
+  const bool bubble = routing.needs_bubble() || c.network.flow_control == FlowControl::kBubble;
+  if (bubble && c.network.buffer_depth < 2 * c.traffic.length_max) {
+    throw InputError("--buffer", std::to_string(c.network.buffer_depth),
+                     "bubble flow control needs buffers for two whole packets: >= 2 x "
+                     "--length-max = " +
+                         std::to_string(2 * c.traffic.length_max) + " flits");
+  }
+  for (int h : c.traffic.hotspot_nodes) {
+    if (h < 0 || static_cast<std::uint32_t>(h) >= topo.num_nodes()) {
+      throw InputError("--hotspot-nodes", std::to_string(h),
+                       "node ids must be in [0, " + std::to_string(topo.num_nodes() - 1) + "]");
+    }
+  }
+  if (topo.num_nodes() < 2) {
+    throw InputError("--topology", topo.spec(), "needs at least 2 nodes to simulate traffic");
+  }
+}
+
+}  // namespace wormnet

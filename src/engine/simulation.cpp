@@ -1,0 +1,284 @@
+#include "wormnet/engine/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <unordered_map>
+
+#include "wormnet/config/config_validation.hpp"
+#include "wormnet/core/error.hpp"
+
+namespace wormnet {
+
+namespace {
+
+LatencySummary summarize(const LatencyHistogram& h) {
+  return LatencySummary{h.mean(), h.quantile(0.50), h.quantile(0.95), h.quantile(0.99), h.max()};
+}
+
+/// Merges a histogram over ranks (integer sums: exact and order-independent).
+void merge_over_ranks(const Communicator& comm, LatencyHistogram& h) {
+  std::uint64_t totals[3] = {h.count(), h.sum(), h.max()};
+  comm.sum(h.mutable_counts());
+  comm.sum(std::span<std::uint64_t>(totals, 2));
+  totals[2] = comm.max(totals[2]);
+  h.set_totals(totals[0], totals[1], totals[2]);
+}
+
+std::uint64_t vertex_key(std::uint32_t node, int port, int vc) {
+  return (static_cast<std::uint64_t>(node) << 16) | (static_cast<std::uint64_t>(port) << 8) |
+         static_cast<std::uint64_t>(vc);
+}
+
+/// A short cycle in the wait-for graph (empty if none): one found by depth-first search, then
+/// shortened by breadth-first search from each of its vertices.
+std::vector<std::uint64_t> find_cycle(const std::vector<WaitEdge>& edges) {
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> adj;
+  for (const WaitEdge& e : edges) {
+    adj[vertex_key(e.node, e.port, e.vc)].push_back(vertex_key(e.on_node, e.on_port, e.on_vc));
+  }
+  for (auto& [k, v] : adj) std::sort(v.begin(), v.end());
+  std::vector<std::uint64_t> keys;
+  for (const auto& kv : adj) keys.push_back(kv.first);
+  std::sort(keys.begin(), keys.end());  // deterministic search order
+
+  std::unordered_map<std::uint64_t, int> color;  // 0 white, 1 on stack, 2 done
+  std::vector<std::uint64_t> cycle;
+  for (std::uint64_t root : keys) {
+    if (!cycle.empty()) break;
+    if (color[root] != 0) continue;
+    std::vector<std::pair<std::uint64_t, std::size_t>> stack{{root, 0}};
+    color[root] = 1;
+    while (!stack.empty() && cycle.empty()) {
+      auto& [v, next] = stack.back();
+      const auto it = adj.find(v);
+      if (it == adj.end() || next >= it->second.size()) {
+        color[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint64_t w = it->second[next++];
+      if (color[w] == 1) {
+        auto start =
+            std::find_if(stack.begin(), stack.end(), [&](const auto& f) { return f.first == w; });
+        for (auto f = start; f != stack.end(); ++f) cycle.push_back(f->first);
+      } else if (color[w] == 0) {
+        color[w] = 1;
+        stack.emplace_back(w, 0);
+      }
+    }
+  }
+  // Shorten: breadth-first search for the shortest cycle through each vertex found.
+  std::vector<std::uint64_t> best = cycle;
+  for (std::uint64_t s : cycle) {
+    std::unordered_map<std::uint64_t, std::uint64_t> parent;
+    std::deque<std::uint64_t> queue{s};
+    parent[s] = s;
+    bool found = false;
+    std::uint64_t last = 0;
+    while (!queue.empty() && !found) {
+      const std::uint64_t v = queue.front();
+      queue.pop_front();
+      const auto it = adj.find(v);
+      if (it == adj.end()) continue;
+      for (std::uint64_t w : it->second) {
+        if (w == s) {
+          found = true;
+          last = v;
+          break;
+        }
+        if (parent.count(w) == 0) {
+          parent[w] = v;
+          queue.push_back(w);
+        }
+      }
+    }
+    if (!found) continue;
+    std::vector<std::uint64_t> c;
+    for (std::uint64_t v = last; v != s; v = parent[v]) c.push_back(v);
+    c.push_back(s);
+    std::reverse(c.begin(), c.end());
+    if (c.size() < best.size()) best = c;
+  }
+  return best;
+}
+
+}  // namespace
+
+Simulation::Simulation(const SimConfig& config, const Topology& topo,
+                       const RoutingFunction& routing, const Partition& partition,
+                       const Communicator& comm, Transport& transport, ThroughputBounds bounds)
+    : config_(config),
+      topo_(topo),
+      routing_(routing),
+      partition_(partition),
+      comm_(comm),
+      transport_(transport),
+      bounds_(bounds),
+      pattern_(topo, config.traffic) {}
+
+std::vector<DeadlockHop> Simulation::describe_deadlock(const RankModel& model) const {
+  const std::vector<WaitEdge> mine = model.wait_for_edges();
+  std::vector<std::uint8_t> bytes(mine.size() * sizeof(WaitEdge));
+  if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+  const std::vector<std::uint8_t> all = comm_.gather(bytes, 0);
+  std::string text;
+  if (comm_.is_root()) {
+    std::vector<WaitEdge> edges(all.size() / sizeof(WaitEdge));
+    if (!edges.empty()) std::memcpy(edges.data(), all.data(), edges.size() * sizeof(WaitEdge));
+    for (std::uint64_t key : find_cycle(edges)) {
+      const auto node = static_cast<std::uint32_t>(key >> 16);
+      const auto port = static_cast<int>((key >> 8) & 0xFF);
+      const auto vc = static_cast<int>(key & 0xFF);
+      std::string hop;
+      if (port == topo_.num_ports()) {
+        hop = "injection at " + topo_.node_label(NodeId(node));
+      } else {
+        const NodeId from = topo_.neighbor(NodeId(node), static_cast<PortId>(port));
+        hop = topo_.node_label(from) + " " +
+              Topology::port_label(Topology::reverse_port(static_cast<PortId>(port))) + " -> " +
+              topo_.node_label(NodeId(node));
+      }
+      text += hop + "\t" + std::to_string(vc) + "\n";
+    }
+  }
+  comm_.broadcast(text, 0);
+  std::vector<DeadlockHop> hops;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t tab = text.find('\t', pos);
+    const std::size_t end = text.find('\n', tab);
+    hops.push_back(
+        DeadlockHop{text.substr(pos, tab - pos), std::stoi(text.substr(tab + 1, end - tab - 1))});
+    pos = end + 1;
+  }
+  return hops;
+}
+
+RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const MeasureConfig& m = config_.measure;
+  const Cycle warmup = m.warmup;
+  const Cycle measure = m.cycles > 0 ? m.cycles - m.warmup : m.measure;
+  SimConfig effective = config_;
+  effective.measure.measure = measure;
+  const int vcs = effective_vcs(config_, routing_);
+  RankModel model(effective, topo_, routing_, pattern_, partition_, comm_.rank(), rate, vcs);
+
+  // Lookahead: the smallest delay of anything crossing ranks, agreed by all ranks.
+  const Cycle lookahead = std::max<Cycle>(1, model.lookahead());
+  const Cycle measure_end = warmup + measure;
+  const Cycle check_every =
+      std::max<Cycle>(1, std::min(m.stats_window, std::max<Cycle>(1, m.deadlock_threshold / 2)));
+
+  sink.begin_point(point_index, rate);
+  RunSummary s;
+  s.offered_load = rate;
+  s.flit_rate = m.flit_rate;
+  std::uint64_t flit_hops = 0;
+  Cycle t = 0;
+  Cycle window_start = 0;
+  Cycle next_window = m.stats_window;
+  Cycle next_check = check_every;
+  bool stop = false;
+
+  auto flush_window = [&](Cycle now) {
+    TrafficCounters w = model.take_window();
+    auto a = w.to_array();
+    std::uint64_t snap[3] = {model.flits_in_network(), model.flits_at_sources(),
+                             model.messages_at_sources()};
+    comm_.sum(std::span<std::uint64_t>(a.data(), a.size()));
+    comm_.sum(std::span<std::uint64_t>(snap, 3));
+    WindowRow row;
+    row.cycle_end = now;
+    row.cycles = now - window_start;
+    row.counters = TrafficCounters::from_array(a);
+    row.flits_in_network = snap[0];
+    row.flits_at_sources = snap[1];
+    row.messages_at_sources = snap[2];
+    flit_hops += row.counters.flit_hops;
+    window_start = now;
+    if (row.cycles > 0) sink.window(row);
+  };
+
+  while (!stop) {
+    const Cycle chunk_end = std::min({t + lookahead, next_window, next_check});
+    for (; t < chunk_end; ++t) model.step(t);
+    transport_.exchange(model);
+    for (auto& o : model.outboxes()) o.clear();
+    if (t == next_window) {
+      flush_window(t);
+      next_window += m.stats_window;
+    }
+    if (t < next_check) continue;
+    next_check += check_every;
+
+    // Control check (collective): deadlock, drain complete, drain limit, interrupt.
+    std::uint64_t v[4] = {model.flits_in_network(), model.measured_created(),
+                          model.measured_delivered(), 0};
+    comm_.sum(std::span<std::uint64_t>(v, 3));
+    const std::uint64_t last_move = comm_.max(static_cast<std::uint64_t>(model.last_move()));
+    if (v[0] > 0 && t - last_move >= m.deadlock_threshold) {
+      s.deadlock = true;
+      s.deadlock_cycle = t;
+      s.deadlock_cycle_hops = describe_deadlock(model);
+      stop = true;
+    } else if (t >= measure_end && v[2] == v[1]) {
+      stop = true;
+    } else if (t >= measure_end + m.drain_limit) {
+      s.saturated = true;
+      s.saturation_reason = "drain limit reached with labelled packets undelivered";
+      stop = true;
+    }
+    if (!stop && interrupt_ && interrupt_(t)) stop = true;
+  }
+  if (t != window_start) flush_window(t);
+
+  // Merge the measured statistics over ranks.
+  MeasuredStats merged = model.measured();
+  merge_over_ranks(comm_, merged.total);
+  merge_over_ranks(comm_, merged.network);
+  merge_over_ranks(comm_, merged.queueing);
+  std::uint64_t tot[7] = {merged.delivered_packets, merged.delivered_flits,
+                          merged.hops_sum,          merged.accepted_flits,
+                          model.measured_created(), model.measured_created_flits(),
+                          merged.packet_cycles};
+  comm_.sum(std::span<std::uint64_t>(tot, 7));
+  merged.packet_cycles = tot[6];
+  merged.delivered_packets = tot[0];
+  merged.delivered_flits = tot[1];
+  merged.hops_sum = tot[2];
+  merged.accepted_flits = tot[3];
+
+  const double nodes = static_cast<double>(topo_.num_nodes());
+  const double window = static_cast<double>(measure);
+  s.measured_packets = tot[4];
+  s.delivered_packets = merged.delivered_packets;
+  s.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);
+  s.latency = summarize(merged.total);
+  s.network = summarize(merged.network);
+  s.queueing = summarize(merged.queueing);
+  s.average_hops = merged.delivered_packets ? static_cast<double>(merged.hops_sum) /
+                                                  static_cast<double>(merged.delivered_packets)
+                                            : 0.0;
+  s.accepted_vs_saturation =
+      bounds_.saturation_rate > 0 ? s.accepted / bounds_.saturation_rate : 0.0;
+  s.accepted_vs_bisection = bounds_.bisection > 0 ? s.accepted / bounds_.bisection : 0.0;
+  s.cycles = t;
+  s.flit_hops = flit_hops;
+  s.router_cycles = static_cast<std::uint64_t>(t) * topo_.num_nodes();
+  // Offered load actually generated during the measurement window (labelled flits).
+  s.offered_measured = static_cast<double>(tot[5]) / (nodes * window);
+  if (!s.deadlock && !s.saturated && s.offered_measured > 0 &&
+      s.accepted < 0.95 * s.offered_measured) {
+    s.saturated = true;
+    s.saturation_reason = "accepted traffic below 95% of offered";
+  }
+  s.wall_seconds = comm_.max(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+  sink.end_point(s, merged, model.channel_flits());
+  return s;
+}
+
+}  // namespace wormnet

@@ -1,0 +1,157 @@
+#include "wormnet/traffic/destination_pattern.hpp"
+
+#include <bit>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/torus.hpp"
+
+namespace wormnet {
+
+namespace {
+
+const char* pattern_name(TrafficPattern p) {
+  switch (p) {
+    case TrafficPattern::kUniform:
+      return "uniform";
+    case TrafficPattern::kTranspose:
+      return "transpose";
+    case TrafficPattern::kNeighbor:
+      return "neighbor";
+    case TrafficPattern::kTornado:
+      return "tornado";
+    case TrafficPattern::kBitComplement:
+      return "bit-complement";
+    case TrafficPattern::kHotspot:
+      return "hotspot";
+    case TrafficPattern::kAllToAll:
+      return "all-to-all";
+  }
+  return "?";
+}
+
+std::uint32_t honeycomb_map(const HoneycombMesh& h, NodeId n, TrafficPattern p) {
+  Coord c = h.coords(n);
+  switch (p) {
+    case TrafficPattern::kTranspose:
+      std::swap(c[0], c[1]);
+      break;
+    case TrafficPattern::kBitComplement:
+      for (int i = 0; i < 3; ++i) c[i] = 1 - c[i];
+      break;
+    case TrafficPattern::kNeighbor:
+      for (int port = 0; port < 6; ++port) {
+        const NodeId m = h.neighbor(n, static_cast<PortId>(port));
+        if (m.valid()) return m.value();
+      }
+      return n.value();
+    case TrafficPattern::kTornado: {
+      const std::uint32_t nn = h.num_nodes();
+      return (n.value() + (nn + 1) / 2 - 1) % nn;
+    }
+    default:
+      return n.value();
+  }
+  return h.node_at(c).value();
+}
+
+std::uint32_t torus_map(const Torus& t, NodeId n, TrafficPattern p) {
+  Coord c = t.coords(n);
+  const int dims = t.num_dims();
+  switch (p) {
+    case TrafficPattern::kTranspose: {
+      bool equal = true;
+      for (int d = 1; d < dims; ++d) equal = equal && t.size(d) == t.size(0);
+      if (equal) {
+        Coord r = c;
+        for (int d = 0; d < dims; ++d) r[d] = c[dims - 1 - d];
+        return t.node_at(r).value();
+      }
+      const std::uint32_t nn = t.num_nodes();
+      const int bits = std::countr_zero(nn);
+      const int rot = bits / 2;
+      const std::uint32_t mask = nn - 1;
+      const std::uint32_t v = n.value();
+      return ((v << rot) | (v >> (bits - rot))) & mask;
+    }
+    case TrafficPattern::kNeighbor:
+      c[0] = (c[0] + 1) % t.size(0);
+      break;
+    case TrafficPattern::kTornado:
+      for (int d = 0; d < dims; ++d) c[d] = (c[d] + (t.size(d) + 1) / 2 - 1) % t.size(d);
+      break;
+    case TrafficPattern::kBitComplement:
+      for (int d = 0; d < dims; ++d) c[d] = t.size(d) - 1 - c[d];
+      break;
+    default:
+      break;
+  }
+  return t.node_at(c).value();
+}
+
+bool is_permutation_pattern(TrafficPattern p) {
+  return p == TrafficPattern::kTranspose || p == TrafficPattern::kNeighbor ||
+         p == TrafficPattern::kTornado || p == TrafficPattern::kBitComplement;
+}
+
+}  // namespace
+
+DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig& traffic)
+    : topo_(topo), pattern_(traffic.pattern), hotspot_fraction_(traffic.hotspot_fraction) {
+  for (int h : traffic.hotspot_nodes) hotspots_.push_back(static_cast<std::uint32_t>(h));
+  if (hotspots_.empty()) hotspots_.push_back(0);
+  if (!is_permutation_pattern(pattern_)) return;
+
+  if (pattern_ == TrafficPattern::kTranspose && topo.kind() != TopologyKind::kHoneycomb) {
+    const auto& t = static_cast<const Torus&>(topo);
+    bool equal = true;
+    for (int d = 1; d < t.num_dims(); ++d) equal = equal && t.size(d) == t.size(0);
+    if (!equal && !std::has_single_bit(t.num_nodes())) {
+      throw InputError("--traffic", pattern_name(pattern_),
+                       "transpose on " + topo.spec() +
+                           " needs equal dimension sizes or a power-of-two node count");
+    }
+  }
+  permutation_.resize(topo.num_nodes());
+  for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
+    permutation_[n] =
+        topo.kind() == TopologyKind::kHoneycomb
+            ? honeycomb_map(static_cast<const HoneycombMesh&>(topo), NodeId(n), pattern_)
+            : torus_map(static_cast<const Torus&>(topo), NodeId(n), pattern_);
+    require(permutation_[n] < topo.num_nodes(), "traffic pattern maps outside the network");
+  }
+}
+
+bool DestinationPattern::silent(NodeId src) const {
+  return !permutation_.empty() && permutation_[src.value()] == src.value();
+}
+
+NodeId DestinationPattern::uniform(NodeId src, RandomStream& rng) const {
+  // Uniform over the N-1 other nodes: draw in [0, N-2] and skip the source.
+  const auto r = static_cast<std::uint32_t>(rng.uniform_int(0, topo_.num_nodes() - 2));
+  return NodeId(r >= src.value() ? r + 1 : r);
+}
+
+NodeId DestinationPattern::destination(NodeId src, RandomStream& rng, std::uint64_t index) const {
+  switch (pattern_) {
+    case TrafficPattern::kUniform:
+      return uniform(src, rng);
+    case TrafficPattern::kHotspot: {
+      if (rng.uniform() < hotspot_fraction_) {
+        const auto k = static_cast<std::size_t>(rng.uniform_int(0, hotspots_.size() - 1));
+        if (hotspots_[k] != src.value()) return NodeId(hotspots_[k]);
+      }
+      return uniform(src, rng);
+    }
+    case TrafficPattern::kAllToAll: {
+      const std::uint64_t n = topo_.num_nodes();
+      return NodeId(static_cast<std::uint32_t>((src.value() + 1 + index % (n - 1)) % n));
+    }
+    default: {
+      const std::uint32_t d = permutation_[src.value()];
+      return d == src.value() ? NodeId::invalid() : NodeId(d);
+    }
+  }
+}
+
+}  // namespace wormnet

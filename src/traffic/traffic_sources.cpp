@@ -1,0 +1,74 @@
+#include "wormnet/traffic/traffic_sources.hpp"
+
+#include <cmath>
+
+namespace wormnet {
+
+TrafficSources::TrafficSources(const std::vector<std::uint32_t>& nodes,
+                               const TrafficConfig& traffic, const DestinationPattern& pattern,
+                               double rate, std::uint64_t seed, Cycle measure_begin,
+                               Cycle measure_end)
+    : nodes_(nodes),
+      pattern_(pattern),
+      traffic_(traffic),
+      mean_gap_(0.5 * (traffic.length_min + traffic.length_max) / rate),
+      message_rate_(rate / (0.5 * (traffic.length_min + traffic.length_max))),
+      measure_begin_(measure_begin),
+      measure_end_(measure_end),
+      sources_(nodes.size()),
+      queues_(nodes.size()) {
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    sources_[i].rng = RandomStream(seed, nodes[i]);
+    if (!(rate > 0.0) || pattern_.silent(NodeId(nodes[i]))) continue;  // rate 0: scripted only
+    sources_[i].next_time = 0.0;
+    schedule(i);
+  }
+}
+
+void TrafficSources::schedule(std::uint32_t local) {
+  Source& s = sources_[local];
+  if (traffic_.process == InjectionProcess::kPoisson) {
+    s.next_time += s.rng.exponential(mean_gap_);
+  } else {
+    // Bernoulli per cycle with probability p: the gap is geometric, drawn by inversion.
+    const double p = message_rate_ >= 1.0 ? 1.0 : message_rate_;
+    const double u = s.rng.uniform();
+    const double gap = p >= 1.0 ? 1.0 : std::floor(std::log1p(-u) / std::log1p(-p)) + 1.0;
+    s.next_time += gap;
+  }
+  due_.push(Due{static_cast<Cycle>(s.next_time), local});
+}
+
+void TrafficSources::generate(std::uint32_t local, Cycle t) {
+  Source& s = sources_[local];
+  Message m;
+  m.created = t;
+  m.sequence = s.sequence++;
+  m.length = static_cast<std::uint16_t>(
+      traffic_.length_min == traffic_.length_max
+          ? traffic_.length_min
+          : s.rng.uniform_int(static_cast<std::uint64_t>(traffic_.length_min),
+                              static_cast<std::uint64_t>(traffic_.length_max)));
+  const NodeId dest = pattern_.destination(NodeId(nodes_[local]), s.rng, m.sequence);
+  m.dest = dest.value();
+  m.measured = t >= measure_begin_ && t < measure_end_ ? 1 : 0;
+  if (dest.valid()) {
+    queues_[local].push(m);
+    created_flits_ += m.length;
+    ++created_packets_;
+    if (m.measured) {
+      ++measured_packets_;
+      measured_flits_ += m.length;
+    }
+  }
+  schedule(local);
+}
+
+std::size_t TrafficSources::bytes() const {
+  std::size_t b = sources_.capacity() * sizeof(Source) + queues_.capacity() * sizeof(SourceQueue) +
+                  due_.size() * sizeof(Due);
+  for (const auto& q : queues_) b += q.bytes();
+  return b;
+}
+
+}  // namespace wormnet

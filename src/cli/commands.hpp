@@ -4,8 +4,10 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
 #include <string>
 
+#include "choice_option.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 
 namespace wormnet::cli {
@@ -15,20 +17,14 @@ struct Command {
   std::function<int()> run;
 };
 
-/// Declares --flow-control credit|bubble (any case) on `app`, stored into `flow`. A string
-/// option matched against the names (and replaced by the name matched) rather than a
-/// CheckedTransformer into the enum, whose error message streams the enum's uint8_t as a raw
-/// byte; a bad value reads "--flow-control: X not in {credit,bubble}".
+/// Declares --flow-control credit|bubble (any case) on `app`, stored into `flow`.
 inline CLI::Option* add_flow_control_option(CLI::App* app, FlowControl& flow,
                                             const std::string& help) {
-  return app
-      ->add_option_function<std::string>(
-          "--flow-control",
-          [&flow](const std::string& name) {
-            flow = name == "bubble" ? FlowControl::kBubble : FlowControl::kCredit;
-          },
-          help)
-      ->transform(CLI::IsMember({"credit", "bubble"}, CLI::ignore_case));
+  static const std::map<std::string, FlowControl> kNames{{"credit", FlowControl::kCredit},
+                                                         {"bubble", FlowControl::kBubble}};
+  return app->add_option("--flow-control", flow, help)
+      ->transform(choice_of(kNames))
+      ->default_str("credit");
 }
 
 Command add_info_command(CLI::App& root);

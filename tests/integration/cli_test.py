@@ -124,12 +124,25 @@ class BadInput(unittest.TestCase):
         self.expect_one_line(["verify", "-t", "torus:4x4", "-r", "dor", "--flow-control", "foo"],
                              "--flow-control", "foo", "credit", "bubble")
 
+    def test_bad_choice_names_the_choices(self):
+        # Enum options: the message lists the names (CLI11's own transformer printed the
+        # enum values as raw bytes, a NUL cutting the message short).
+        for option, names in (("--traffic", ("uniform", "tornado", "all-to-all")),
+                              ("--process", ("poisson", "bernoulli")),
+                              ("--selection", ("priority", "random")),
+                              ("--flow-control", ("credit", "bubble"))):
+            self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
+                                  "nonsense"], option, "nonsense", *names)
+
     def test_help_and_version_are_not_errors(self):
-        for args in (["--help"], ["info", "--help"], ["verify", "--help"], ["--version"]):
+        for args in (["--help"], ["info", "--help"], ["verify", "--help"], ["run", "--help"],
+                     ["--version"]):
             rc, out, err = run(*args)
             self.assertEqual(rc, 0, args)
             self.assertNotEqual(out, "", args)
             self.assertEqual(err, "", args)
+            for line in out.splitlines():
+                self.assertTrue(line.isprintable(), f"{args}: {line!r}")
 
 
 def honeycomb_adjacent(a, b):

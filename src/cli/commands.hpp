@@ -30,5 +30,6 @@ inline CLI::Option* add_flow_control_option(CLI::App* app, FlowControl& flow,
 Command add_info_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
 Command add_run_command(CLI::App& root);
+Command add_sweep_command(CLI::App& root);
 
 }  // namespace wormnet::cli

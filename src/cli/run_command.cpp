@@ -21,10 +21,9 @@ int run_one(SimOptions& o) {
   const int vcs = effective_vcs(o.config, *setup.routing);
   if (comm.is_root() && !o.quiet) {
     std::printf("wormnet run: %s", describe_config(o, setup, vcs).c_str());
+    std::printf("%s", describe_partition(o, setup).c_str());
   }
-  NullTransport transport;
-  Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, transport,
-                 setup.bounds);
+  Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
   ResultSink sink;
   const RunSummary s = sim.run(rate, sink);
   if (comm.is_root() && !o.quiet) std::printf("%s", format_summary(s, setup).c_str());

@@ -39,6 +39,9 @@ double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_l
 /// One block of text describing a finished load point.
 std::string format_summary(const RunSummary& s, const SimSetup& setup);
 
+/// The partition line: method, edge cut, part sizes, lookahead.
+std::string describe_partition(const SimOptions& o, const SimSetup& setup);
+
 /// The configuration line printed before a run.
 std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs);
 

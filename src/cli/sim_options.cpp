@@ -92,7 +92,8 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->default_str(to_string(n.selection))
       ->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
-  app.add_option("--partition", o.partition, "how routers are spread over ranks: blocks")
+  app.add_option("--partition", o.partition,
+                 "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
       ->capture_default_str()
       ->group("Network");
 
@@ -159,8 +160,8 @@ void finish_sim_options(SimOptions& o) {
     o.config.traffic.length_min = o.length;
     o.config.traffic.length_max = o.length;
   }
-  if (o.partition != "blocks") {
-    throw InputError("--partition", o.partition, "allowed: blocks");
+  if (o.partition != "geometric" && o.partition != "blocks" && o.partition != "metis") {
+    throw InputError("--partition", o.partition, "allowed: geometric, blocks, metis");
   }
   validate_values(o.config);
 }

@@ -13,7 +13,7 @@ struct SimOptions {
   SimConfig config;
   std::string output;  ///< HDF5 file (-o); empty = no file
   int length = 0;      ///< --length N sets min and max
-  std::string partition = "blocks";
+  std::string partition = "geometric";
   bool quiet = false;
 };
 

@@ -13,6 +13,14 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 
+/// Prints exactly one error line. CLI11 messages may carry newlines or control bytes (an
+/// enum streamed as a char, say): they are flattened so that stderr stays one line.
+void print_error(const std::string& text, const std::string& hint = "") {
+  std::string line;
+  for (const char ch : text) line += static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
+  std::fprintf(stderr, "wormnet: error: %s%s\n", line.c_str(), hint.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -26,6 +34,21 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_run_command(app));
   commands.push_back(wormnet::cli::add_sweep_command(app));
 
+  // The root takes no positional argument, so a first word that is not an option must name
+  // a subcommand; CLI11 alone would only say that a subcommand is required.
+  std::string names;
+  std::string given;
+  for (const auto& c : commands) {
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+    if (argc > 1 && c.app->get_name() == argv[1]) given = argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && given.empty()) {
+    print_error(std::string("unknown subcommand '") + argv[1] + "' (allowed: " + names + ")");
+    return kExitBadInput;
+  }
+  const std::string hint =
+      " (see 'wormnet " + (given.empty() ? std::string() : given + " ") + "--help')";
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -35,7 +58,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "wormnet: error: %s (see 'wormnet --help')\n", e.what());
+    // Without a subcommand CLI11 reports the missing subcommand before an unknown option:
+    // name the option instead, it is the actual mistake.
+    const auto extras = app.remaining();
+    if (given.empty() && !extras.empty()) {
+      print_error("unknown option '" + extras.front() + "'", hint);
+    } else {
+      print_error(e.what(), hint);
+    }
     return kExitBadInput;
   }
 
@@ -44,7 +74,7 @@ int main(int argc, char** argv) {
       if (c.app->parsed()) return c.run();
     }
   } catch (const wormnet::InputError& e) {
-    std::fprintf(stderr, "wormnet: error: %s\n", e.what());
+    print_error(e.what());
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wormnet: internal error: %s\n", e.what());

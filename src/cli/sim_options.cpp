@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "choice_option.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -84,11 +85,11 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->capture_default_str()
       ->group("Network");
   app.add_option("--flow-control", n.flow_control, "credit or bubble (one-VC torus rings)")
-      ->transform(CLI::CheckedTransformer(kFlow, CLI::ignore_case))
+      ->transform(choice_of(kFlow))
       ->default_str(to_string(n.flow_control))
       ->group("Network");
   app.add_option("--selection", n.selection, "priority (XYZ order) or random among free choices")
-      ->transform(CLI::CheckedTransformer(kSelections, CLI::ignore_case))
+      ->transform(choice_of(kSelections))
       ->default_str(to_string(n.selection))
       ->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
@@ -99,11 +100,11 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
 
   app.add_option("--traffic", t.pattern,
                  "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
-      ->transform(CLI::CheckedTransformer(kPatterns, CLI::ignore_case))
+      ->transform(choice_of(kPatterns))
       ->default_str(to_string(t.pattern))
       ->group("Traffic");
   app.add_option("--process", t.process, "poisson or bernoulli message generation")
-      ->transform(CLI::CheckedTransformer(kProcesses, CLI::ignore_case))
+      ->transform(choice_of(kProcesses))
       ->default_str(to_string(t.process))
       ->group("Traffic");
   app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")

@@ -23,8 +23,7 @@ int run_one(SimOptions& o) {
     std::printf("wormnet run: %s", describe_config(o, setup, vcs).c_str());
     std::printf("%s", describe_partition(o, setup).c_str());
   }
-  std::unique_ptr<io::ResultWriter> writer =
-      open_results(o, setup, comm, "run", to_toml(o));
+  std::unique_ptr<io::ResultWriter> writer = open_results(o, setup, comm, "run", to_toml(o));
   Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
   ResultSink no_file;
   const RunSummary s = sim.run(rate, writer ? static_cast<ResultSink&>(*writer) : no_file);

@@ -151,8 +151,10 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Measurement");
   app.add_option("--seed", m.seed, "random seed")->capture_default_str()->group("Measurement");
 
-  app.set_config("--config", "", "TOML file of options (keys = long option names)");
-  app.allow_config_extras(false);
+  app.add_option("--config",
+                 "TOML file of options (keys = long option names; the command "
+                 "line wins)")
+      ->group("Output");
   app.add_option("--output,-o", o.output, "HDF5 results file")->group("Output");
   app.add_flag("--quiet,-q", o.quiet, "no progress or summary on stdout")->group("Output");
 }

@@ -34,9 +34,12 @@ std::string point_name(int index) {
 
 const char* kind_name(TopologyKind k) {
   switch (k) {
-    case TopologyKind::kHoneycomb: return "honeycomb";
-    case TopologyKind::kTorus: return "torus";
-    case TopologyKind::kMesh: return "mesh";
+    case TopologyKind::kHoneycomb:
+      return "honeycomb";
+    case TopologyKind::kTorus:
+      return "torus";
+    case TopologyKind::kMesh:
+      return "mesh";
   }
   return "?";
 }
@@ -115,7 +118,8 @@ void ResultWriter::write_network(const RunDescription& run) {
   t.set_attribute("diameter", static_cast<std::int64_t>(topo.diameter()));
   t.set_attribute("bisection_bound", run.bounds.bisection);
   std::vector<std::string> labels;
-  for (int p = 0; p < topo.num_ports(); ++p) labels.push_back(Topology::port_label(static_cast<PortId>(p)));
+  for (int p = 0; p < topo.num_ports(); ++p)
+    labels.push_back(Topology::port_label(static_cast<PortId>(p)));
   t.set_attribute("port_labels", std::span<const std::string>(labels));
 
   const int ncoords = topo.coords(NodeId(0)).n;
@@ -135,9 +139,10 @@ void ResultWriter::write_network(const RunDescription& run) {
   std::vector<std::uint8_t> port;
   for (const IndexRun& r : node_rows.runs()) {
     const auto first = topo.first_channel(NodeId(static_cast<std::uint32_t>(r.offset)));
-    const auto last = r.offset + r.count < topo.num_nodes()
-                          ? topo.first_channel(NodeId(static_cast<std::uint32_t>(r.offset + r.count)))
-                          : topo.num_channels();
+    const auto last =
+        r.offset + r.count < topo.num_nodes()
+            ? topo.first_channel(NodeId(static_cast<std::uint32_t>(r.offset + r.count)))
+            : topo.num_channels();
     channel_runs.push_back(IndexRun{first, last - first});
     for (std::uint32_t c = first; c < last; ++c) {
       src.push_back(topo.channel_source(ChannelId(c)).value());
@@ -165,12 +170,12 @@ void ResultWriter::write_network(const RunDescription& run) {
   r.set_attribute("description", std::string_view(run.routing->description()));
   r.set_attribute("vcs", static_cast<std::int64_t>(run.vcs));
   r.set_attribute("minimal", static_cast<std::int64_t>(run.routing->minimal() ? 1 : 0));
-  r.set_attribute("bubble_flow_control",
-                  static_cast<std::int64_t>(run.routing->needs_bubble() ||
-                                                    run.config->network.flow_control ==
-                                                        FlowControl::kBubble
-                                                ? 1
-                                                : 0));
+  r.set_attribute(
+      "bubble_flow_control",
+      static_cast<std::int64_t>(run.routing->needs_bubble() ||
+                                        run.config->network.flow_control == FlowControl::kBubble
+                                    ? 1
+                                    : 0));
   r.set_attribute("saturation_rate", run.bounds.saturation_rate);
 }
 
@@ -205,16 +210,15 @@ void ResultWriter::window(const WindowRow& row) {
   const double node_cycles =
       static_cast<double>(run_.topology->num_nodes()) * static_cast<double>(row.cycles);
   const auto i64 = [](std::uint64_t v) { return Cell{static_cast<std::int64_t>(v)}; };
-  series_->append({i64(row.cycle_end), i64(row.cycles), i64(c.created_flits),
-                   i64(c.injected_flits), i64(c.ejected_flits), i64(c.ejected_packets),
-                   i64(c.flit_hops),
-                   Cell{c.ejected_packets ? static_cast<double>(c.latency_sum) /
-                                                static_cast<double>(c.ejected_packets)
-                                          : 0.0},
-                   i64(row.flits_in_network), i64(row.flits_at_sources),
-                   i64(row.messages_at_sources),
-                   Cell{static_cast<double>(c.created_flits) / node_cycles},
-                   Cell{static_cast<double>(c.ejected_flits) / node_cycles}});
+  series_->append(
+      {i64(row.cycle_end), i64(row.cycles), i64(c.created_flits), i64(c.injected_flits),
+       i64(c.ejected_flits), i64(c.ejected_packets), i64(c.flit_hops),
+       Cell{c.ejected_packets
+                ? static_cast<double>(c.latency_sum) / static_cast<double>(c.ejected_packets)
+                : 0.0},
+       i64(row.flits_in_network), i64(row.flits_at_sources), i64(row.messages_at_sources),
+       Cell{static_cast<double>(c.created_flits) / node_cycles},
+       Cell{static_cast<double>(c.ejected_flits) / node_cycles}});
   file_.flush();
 }
 
@@ -266,10 +270,9 @@ void ResultWriter::end_point(
   std::vector<std::uint32_t> ids;
   std::vector<std::uint64_t> flits;
   std::vector<double> utilization;
-  const double window = static_cast<double>(run_.config->measure.cycles > 0
-                                                ? run_.config->measure.cycles -
-                                                      run_.config->measure.warmup
-                                                : run_.config->measure.measure);
+  const double window = static_cast<double>(
+      run_.config->measure.cycles > 0 ? run_.config->measure.cycles - run_.config->measure.warmup
+                                      : run_.config->measure.measure);
   for (const auto& [c, f] : mine) {
     ids.push_back(c);
     flits.push_back(f);
@@ -299,17 +302,27 @@ void ResultWriter::end_point(
   }
 
   const double us = s.flit_rate > 0 ? s.latency.mean / s.flit_rate : 0.0;
-  summary_->append({Cell{static_cast<std::int64_t>(point_index_)}, Cell{offered_load_},
-                    Cell{s.offered_measured}, Cell{s.accepted}, Cell{s.accepted_vs_saturation},
-                    Cell{s.accepted_vs_bisection}, Cell{s.latency.mean},
-                    Cell{static_cast<double>(s.latency.p50)}, Cell{static_cast<double>(s.latency.p95)},
-                    Cell{static_cast<double>(s.latency.p99)}, Cell{static_cast<double>(s.latency.max)},
-                    Cell{us}, Cell{s.network.mean}, Cell{s.queueing.mean}, Cell{s.average_hops},
+  summary_->append({Cell{static_cast<std::int64_t>(point_index_)},
+                    Cell{offered_load_},
+                    Cell{s.offered_measured},
+                    Cell{s.accepted},
+                    Cell{s.accepted_vs_saturation},
+                    Cell{s.accepted_vs_bisection},
+                    Cell{s.latency.mean},
+                    Cell{static_cast<double>(s.latency.p50)},
+                    Cell{static_cast<double>(s.latency.p95)},
+                    Cell{static_cast<double>(s.latency.p99)},
+                    Cell{static_cast<double>(s.latency.max)},
+                    Cell{us},
+                    Cell{s.network.mean},
+                    Cell{s.queueing.mean},
+                    Cell{s.average_hops},
                     Cell{static_cast<std::int64_t>(s.delivered_packets)},
                     Cell{static_cast<std::int64_t>(s.measured_packets)},
                     Cell{static_cast<std::int64_t>(s.saturated ? 1 : 0)},
                     Cell{static_cast<std::int64_t>(s.deadlock ? 1 : 0)},
-                    Cell{static_cast<std::int64_t>(s.cycles)}, Cell{s.wall_seconds}});
+                    Cell{static_cast<std::int64_t>(s.cycles)},
+                    Cell{s.wall_seconds}});
   series_.reset();
   point_.reset();
   file_.flush();

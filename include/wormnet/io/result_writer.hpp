@@ -48,8 +48,9 @@ class ResultWriter final : public ResultSink {
 
   void begin_point(int index, double offered_load) override;
   void window(const WindowRow& row) override;
-  void end_point(const RunSummary& summary, const MeasuredStats& measured,
-                 const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
+  void end_point(
+      const RunSummary& summary, const MeasuredStats& measured,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
 
   /// Records the final status and closes the file. Collective.
   void finish(RunStatus status);

@@ -160,6 +160,11 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += "speed      " + std::to_string(s.cycles) + " cycles in " + fixed(s.wall_seconds, 3) +
          " s: " + sci(static_cast<double>(s.router_cycles) / secs) + " router-cycles/s, " +
          sci(static_cast<double>(s.flit_hops) / secs) + " flit-hops/s\n";
+  const double routers = static_cast<double>(setup.topology->num_nodes());
+  out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +
+         " bytes/router of model state; peak resident " +
+         fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) + " MiB over all ranks = " +
+         fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) + " bytes/router\n";
   return out;
 }
 

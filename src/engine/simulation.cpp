@@ -1,5 +1,7 @@
 #include "wormnet/engine/simulation.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -283,6 +285,10 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
     s.saturated = true;
     s.saturation_reason = "accepted traffic below 95% of offered";
   }
+  s.model_bytes = comm_.sum(static_cast<std::uint64_t>(model.bytes()));
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  s.peak_rss_bytes = comm_.sum(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U);  // KiB
   s.wall_seconds = comm_.max(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   sink.end_point(s, merged, model.channel_flits());

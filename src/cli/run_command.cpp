@@ -19,11 +19,11 @@ int run_one(SimOptions& o) {
   const double rate = offered_rate(
       o, setup, fraction ? o.config.traffic.load_fraction : o.config.traffic.load, fraction);
   const int vcs = effective_vcs(o.config, *setup.routing);
+  std::unique_ptr<io::ResultWriter> writer = open_results(o, setup, comm, "run", to_toml(o));
   if (comm.is_root() && !o.quiet) {
     std::printf("wormnet run: %s", describe_config(o, setup, vcs).c_str());
     std::printf("%s", describe_partition(o, setup).c_str());
   }
-  std::unique_ptr<io::ResultWriter> writer = open_results(o, setup, comm, "run", to_toml(o));
   Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
   ResultSink no_file;
   const RunSummary s = sim.run(rate, writer ? static_cast<ResultSink&>(*writer) : no_file);

@@ -163,8 +163,9 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   const double routers = static_cast<double>(setup.topology->num_nodes());
   out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +
          " bytes/router of model state; peak resident " +
-         fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) + " MiB over all ranks = " +
-         fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) + " bytes/router\n";
+         fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) +
+         " MiB over all ranks = " + fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) +
+         " bytes/router\n";
   return out;
 }
 

@@ -72,12 +72,12 @@ int run_sweep(SweepOptions& o) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
   const int vcs = effective_vcs(o.sim.config, *setup.routing);
+  std::unique_ptr<io::ResultWriter> writer =
+      open_results(o.sim, setup, comm, "sweep", to_toml(o.sim));
   if (comm.is_root() && !o.sim.quiet) {
     std::printf("wormnet sweep: %s", describe_config(o.sim, setup, vcs).c_str());
     std::printf("%s", describe_partition(o.sim, setup).c_str());
   }
-  std::unique_ptr<io::ResultWriter> writer =
-      open_results(o.sim, setup, comm, "sweep", to_toml(o.sim));
   Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm,
                  setup.bounds);
   ResultSink no_file;

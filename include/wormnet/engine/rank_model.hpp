@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
@@ -32,8 +33,9 @@ struct RemoteFlit {
   std::uint32_t node = 0;  ///< receiving router (global id)
   std::uint8_t port = 0;   ///< receiving input port
   std::uint8_t vc = 0;
-  std::uint32_t kind = 0;  ///< Flit::kind(): head / tail bits
-  Packet packet;           ///< valid for heads only
+  std::uint32_t kind = 0;       ///< Flit::kind(): head / tail bits
+  std::uint64_t packet_id = 0;  ///< Packet::id, so the receiver finds the packet's record
+  Packet packet;                ///< valid for heads only
 };
 
 /// A credit crossing to another rank.
@@ -193,7 +195,9 @@ class RankModel {
   PacketTable packets_;
   TrafficSources sources_;
   std::vector<Injection> injection_;
-  std::vector<std::uint32_t> inbound_slot_;  ///< [input VC]: packet slot of remote flits
+  /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
+  /// local packet slot.
+  std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;

@@ -138,6 +138,7 @@ bool RankModel::idle(std::uint32_t r) const {
 }
 
 void RankModel::step(Cycle t) {
+  now_ = t + 1;
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
   wheel_flits_ -= slot.flits.size();
@@ -309,6 +310,7 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
     s.out_vc = vc_of_[ol];
     s.ready = t + vc_alloc_delay_;
     outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
+    outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
     Packet& p = packets_[inputs_.front(i).packet()];
     p.state = next_state[k];
     if (s.out_port != ports_) ++p.hops;

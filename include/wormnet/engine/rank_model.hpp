@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
@@ -112,6 +113,14 @@ class RankModel {
   [[nodiscard]] std::uint64_t measured_created_flits() const { return sources_.measured_flits(); }
   /// Wait-for edges among the input VCs of this rank (valid when the network is stalled).
   [[nodiscard]] std::vector<WaitEdge> wait_for_edges() const;
+  /// The state of this rank's routers, partition-independent (see ModelSnapshot). Taken at a
+  /// window boundary, after the exchange (outboxes empty).
+  [[nodiscard]] ModelSnapshot snapshot() const;
+  /// Replaces the state with the union of snapshots `all` (as read from a checkpoint: rows of
+  /// this rank's routers, every list entry of any rank); the counters of `all` are global
+  /// totals, kept by rank `keeper` only. The configuration must be the one that wrote it.
+  void restore(const ModelSnapshot& all, bool keeper);
+
   /// Bytes of model state held by this rank (buffers, tables, queues).
   [[nodiscard]] std::size_t bytes() const;
   [[nodiscard]] std::uint32_t num_local_routers() const {
@@ -145,6 +154,13 @@ class RankModel {
   };
 
   void wake(std::uint32_t r);
+  /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
+  /// from now_).
+  [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
+    const Cycle base = now_ & ~static_cast<Cycle>(wheel_mask_);
+    const Cycle c = base + w;
+    return c < now_ ? c + wheel_.size() : c;
+  }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void inject(std::uint32_t r, Cycle t);
   void step_router(std::uint32_t r, Cycle t);
@@ -212,6 +228,7 @@ class RankModel {
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle last_move_ = 0;
   Cycle window_end_ = 0;
+  Cycle now_ = 0;  ///< first cycle not yet simulated
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;

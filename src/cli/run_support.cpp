@@ -73,10 +73,10 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   return s;
 }
 
-std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
-                                               const Communicator& comm, const std::string& command,
-                                               const std::string& config_toml) {
-  if (o.output.empty()) return nullptr;
+io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
+                                const Communicator& comm, const std::string& command,
+                                const std::string& config_toml) {
+  (void)comm;
   io::RunDescription d;
   d.command = command;
   d.config_toml = config_toml;
@@ -91,7 +91,15 @@ std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSet
   const NetworkConfig& n = o.config.network;
   d.lookahead = static_cast<Cycle>(
       std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency));
-  return std::make_unique<io::ResultWriter>(comm, o.output, "--output", d);
+  return d;
+}
+
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml) {
+  if (o.output.empty()) return nullptr;
+  return std::make_unique<io::ResultWriter>(comm, o.output, "--output",
+                                            describe_run(o, setup, comm, command, config_toml));
 }
 
 double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {

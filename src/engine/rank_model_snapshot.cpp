@@ -74,8 +74,9 @@ ModelSnapshot RankModel::snapshot() const {
     s.source_next_time.push_back(g.next_time);
     s.source_sequence.push_back(g.sequence);
     for (int p = 0; p < ports_; ++p) {
-      s.channel_flits.push_back(channel_flits_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                                               static_cast<std::size_t>(p)]);
+      s.channel_flits.push_back(
+          channel_flits_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                         static_cast<std::size_t>(p)]);
     }
     // Queued messages, oldest first.
     SourceQueue copy = sources_.queue(r);
@@ -94,8 +95,8 @@ ModelSnapshot RankModel::snapshot() const {
     }
     for (std::uint32_t o : wheel_[w].credits) {
       const std::uint32_t r = o / outputs_.vcs_per_router();
-      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{
-          arrival_cycle(w), nodes_[r], o % outputs_.vcs_per_router()});
+      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{arrival_cycle(w), nodes_[r],
+                                                                  o % outputs_.vcs_per_router()});
     }
   }
   // Streams coming in from other ranks are recorded by their senders; the slots they hold

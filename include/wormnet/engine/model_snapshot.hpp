@@ -59,8 +59,8 @@ struct ModelSnapshot {
   };
   struct InFlightCredit {
     Cycle arrival;
-    std::uint32_t router;     ///< router owning the output VC (global)
-    std::uint32_t local_vc;   ///< output port * vcs + vc
+    std::uint32_t router;    ///< router owning the output VC (global)
+    std::uint32_t local_vc;  ///< output port * vcs + vc
   };
   struct QueuedMessage {
     std::uint32_t router;  ///< source node (global)

@@ -228,7 +228,7 @@ class RankModel {
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle last_move_ = 0;
   Cycle window_end_ = 0;
-  Cycle now_ = 0;  ///< first cycle not yet simulated
+  Cycle now_ = 0;                       ///< first cycle not yet simulated
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;

@@ -42,6 +42,7 @@ struct RunSummary {
   bool saturated = false;
   std::string saturation_reason;
   bool deadlock = false;
+  bool interrupted = false;  ///< stopped early by a batch-job hook (checkpoint written)
   Cycle deadlock_cycle = 0;
   std::vector<DeadlockHop> deadlock_cycle_hops;
   Cycle cycles = 0;                 ///< simulated cycles

@@ -168,6 +168,13 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += "speed      " + std::to_string(s.cycles) + " cycles in " + fixed(s.wall_seconds, 3) +
          " s: " + sci(static_cast<double>(s.router_cycles) / secs) + " router-cycles/s, " +
          sci(static_cast<double>(s.flit_hops) / secs) + " flit-hops/s\n";
+  if (s.sync.windows > 0) {
+    const double per = 1e6 / static_cast<double>(s.sync.windows);
+    out += "sync       " + std::to_string(s.sync.windows) + " windows; per window (largest rank) " +
+           fixed(s.sync.compute_seconds * per, 2) + " us computing, " +
+           fixed(s.sync.exchange_seconds * per, 2) + " us exchanging, " +
+           fixed(s.sync.collective_seconds * per, 2) + " us in reductions\n";
+  }
   const double routers = static_cast<double>(setup.topology->num_nodes());
   out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +
          " bytes/router of model state; peak resident " +

@@ -182,14 +182,22 @@ NORMALIZATIONS = {
 }
 
 
+#: The knee of a latency curve: where mean latency reaches this multiple of the latency at
+#: the sweep's lowest load (a near zero-load latency).
+KNEE_FACTOR = 3.0
+
+
 def saturation_point(sweep: Sweep) -> dict:
     """Where a sweep saturates.
 
     throughput: the largest accepted traffic of any point (flits/node/cycle), i.e. the
     plateau the network reaches once offered load exceeds what it can carry; with its two
-    normalizations. last_stable: the highest offered load not flagged saturated, with its
-    accepted traffic and mean latency (us). saturated: whether any point saturated (if
-    not, the sweep never reached saturation and throughput is only a lower bound).
+    normalizations. knee: the accepted traffic at which mean latency reaches KNEE_FACTOR
+    times the latency of the lowest load point (linear interpolation between the two points,
+    in offered-load order, that straddle it; None if it never does). last_stable: the
+    highest offered load not flagged saturated, with its accepted traffic and mean latency
+    (us). saturated: whether any point saturated (if not, the sweep never reached saturation
+    and throughput is only a lower bound).
     """
     s = sweep.summary
     if len(s.get("accepted", [])) == 0:
@@ -202,6 +210,22 @@ def saturation_point(sweep: Sweep) -> dict:
         "saturated": bool(np.any(s["saturated"] != 0)),
         "last_stable": None,
     }
+    order = np.argsort(s["offered_load"], kind="stable")
+    lat = np.asarray(s["latency_mean"], dtype=float)[order]
+    acc = np.asarray(s["accepted"], dtype=float)[order]
+    limit = KNEE_FACTOR * lat[0]
+    out["knee"] = None
+    above = np.nonzero(lat >= limit)[0]
+    if len(above) and above[0] > 0:
+        k = int(above[0])
+        w = (limit - lat[k - 1]) / (lat[k] - lat[k - 1])
+        knee = float(acc[k - 1] + w * (acc[k] - acc[k - 1]))
+        out["knee"] = {
+            "latency_us": limit / sweep.flit_rate,
+            "accepted": knee,
+            "accepted_vs_saturation": knee / float(sweep.routing["saturation_rate"] or np.nan),
+            "accepted_vs_bisection": knee / float(sweep.topology["bisection_bound"]),
+        }
     stable = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
     if len(stable):
         i = int(stable[np.argmax(s["offered_load"][stable])])

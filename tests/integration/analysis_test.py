@@ -5,7 +5,10 @@
   numbers that follow from the file's own raw data: the accepted traffic from the per-window
   ejected flits, the mean latency from the histogram's sum and count, the microseconds from
   the flit rate, the normalizations from the two bounds, the saturation throughput as the
-  largest accepted traffic;
+  largest accepted traffic, the knee between the two points whose latencies straddle 3x the
+  lowest load's;
+- physical facts of the sweep: latency grows with load, the saturated point accepts less
+  than offered and less than the ideal rate, unsaturated points accept about what is offered;
 - it refuses an unknown schema_version and an unfinished status (unless allow_partial);
 - analysis/fig5.py and analysis/plot_sweep.py write PNG files, and fail with exit code 2 on a
   file that is not a finished wormnet result.
@@ -92,6 +95,17 @@ def main():
             check(sweep.summary_units[c] == s[c].attrs["unit"], f"unit of {c}")
         check(s["saturated"][-1] == 1, "0.9 of (N-1)/pi with long messages saturates")
         check(s["saturated"][0] == 0, "0.05 of (N-1)/pi does not saturate")
+        # Physical facts of any sweep, from the raw columns: loads in the order given, mean
+        # latency growing with load, the network cannot carry more than 0.9 of its ideal
+        # rate (so the saturated point accepts less than offered), and below saturation it
+        # carries what is offered (within the Poisson noise of ~130 messages: 30 %).
+        offered, acc, lat = (s[c][()] for c in ("offered_load", "accepted", "latency_mean"))
+        check(np.all(np.diff(offered) > 0), "offered load increases")
+        check(np.all(np.diff(lat) > 0), f"mean latency increases with load: {lat}")
+        check(acc[-1] < 0.95 * offered[-1], "the saturated point accepts less than offered")
+        check(acc[-1] < sat_rate, "accepted traffic below the ideal saturation rate")
+        for k in (0, 1):
+            check(abs(acc[k] - offered[k]) <= 0.3 * offered[k], f"point {k}: accepted ~ offered")
 
         for k, p in enumerate(sweep.points):
             g = f[f"points/{k:03d}"]
@@ -126,6 +140,15 @@ def main():
         close(sp["throughput_vs_bisection"], sp["throughput"] / bisection, "throughput norm", 1e-9)
         check(sp["saturated"], "the sweep saturated")
         close(sp["last_stable"]["offered"], float(s["offered_load"][1]), "last stable point")
+        # The knee: 3x the lowest load's latency, reached between points 1 and 2 (point 2 is
+        # saturated, its latency far above), so its accepted traffic lies between theirs.
+        knee = sp["knee"]
+        check(knee is not None, "the sweep has a knee")
+        check(lat[1] < 3 * lat[0] < lat[2], f"3x the low-load latency between points 1, 2: {lat}")
+        close(knee["latency_us"], 3 * s["latency_mean"][0] / rate, "knee latency", 1e-9)
+        lo, hi = sorted((s["accepted"][1], s["accepted"][2]))
+        check(lo <= knee["accepted"] <= hi, "knee between the straddling points")
+        close(knee["accepted_vs_saturation"], knee["accepted"] / sat_rate, "knee norm", 1e-9)
 
     # Refusals: an unknown layout version, an unfinished run.
     for attr, value, partial_ok in (("schema_version", np.int64(2), False),

@@ -17,13 +17,16 @@ normalization (one PNG each: PREFIX_vs_saturation.png, PREFIX_vs_bisection.png):
 
 The paper's own "maximum theoretical throughput" is not defined; see docs/figure5.md.
 Saturated points are hollow; points above --ymax (the paper's scale, 40 us) are off the
-chart. --table prints the saturation point of every curve as a Markdown table.
+chart. --table prints the saturation point of every curve as a Markdown table: the
+saturation throughput (the largest accepted traffic of the sweep) and the knee (accepted
+traffic where mean latency reaches 3x its lowest-load value).
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import io
 import os
 import sys
 
@@ -32,6 +35,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402  (Pillow: a dependency of matplotlib)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wormnet_h5  # noqa: E402
@@ -59,13 +63,25 @@ def panel_of(sweep: wormnet_h5.Sweep) -> str | None:
     return None
 
 
-def curve_label(sweep: wormnet_h5.Sweep, panel: str, buffers: set) -> str:
+#: How the VCs of a channel share its bandwidth (--vc-bandwidth), for titles and labels.
+VC_BANDWIDTH = {"per-vc": "a flit/cycle per VC", "shared": "VCs share a channel"}
+
+
+def vc_modes(sweeps) -> set:
+    """The --vc-bandwidth values of the sweeps whose routing has more than one VC (with
+    one VC the two modes are the same model)."""
+    return {s.config.get("vc-bandwidth", "shared") for s in sweeps if s.routing["vcs"] > 1}
+
+
+def curve_label(sweep: wormnet_h5.Sweep, panel: str, buffers: set, modes: set) -> str:
     name = sweep.routing["name"]
     label = ROUTINGS.get(name, (name, None, None))[0]
     if panel == "b":
         label += f" {sweep.config.get('length-max')} flits"
     if len(buffers) > 1:
         label += f", B={sweep.config.get('buffer')}"
+    if len(modes) > 1 and sweep.routing["vcs"] > 1:
+        label += ", " + VC_BANDWIDTH.get(sweep.config.get("vc-bandwidth", "shared"), "?")
     return label
 
 
@@ -99,6 +115,7 @@ def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
     for ax, key in zip(axes, ("a", "b")):
         sweeps = panels[key]
         buffers = {s.config.get("buffer") for s in sweeps}
+        modes = vc_modes(sweeps)
         for s in sweeps:
             _, color, marker = ROUTINGS.get(s.routing["name"], (None, None, "o"))
             dashed = key == "b" and int(s.config.get("length-max", 200)) < 200
@@ -107,7 +124,9 @@ def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
             y = np.asarray(s.summary["latency_mean"], dtype=float) / s.flit_rate
             sat = np.asarray(s.summary["saturated"]) != 0
             style = "--" if dashed else "-"
-            ax.plot(x, y, style, color=color, lw=1.4, label=curve_label(s, key, buffers))
+            if len(modes) > 1 and s.routing["vcs"] > 1 and s.config.get("vc-bandwidth") == "shared":
+                style = ":" if not dashed else "-."
+            ax.plot(x, y, style, color=color, lw=1.4, label=curve_label(s, key, buffers, modes))
             ax.plot(x[~sat], y[~sat], marker, color=color, ms=4, ls="none")
             ax.plot(x[sat], y[sat], marker, color=color, ms=5, mfc="none", ls="none")
         ax.set_ylim(0, ymax)
@@ -117,6 +136,8 @@ def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
         title = PANELS[key]
         if len(buffers) == 1 and sweeps:
             title += f", B={next(iter(buffers))}"
+        if len(modes) == 1:
+            title += ", " + VC_BANDWIDTH.get(next(iter(modes)), "?")
         ax.set_title(title, fontsize=9.5)
         ax.grid(True, alpha=0.3)
         if sweeps:
@@ -127,28 +148,45 @@ def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
         fontsize=10,
     )
     fig.tight_layout()
-    fig.savefig(out, dpi=100)
+    save_small_png(fig, out)
     plt.close(fig)
+
+
+def save_small_png(fig, out: str) -> None:
+    """Saves a PNG with a 128-colour palette (a third of the RGBA size: the figures are
+    committed under docs/img)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=100, format="png")
+    buf.seek(0)
+    with Image.open(buf) as im:
+        im.convert("RGB").quantize(colors=128).save(out, optimize=True)
 
 
 def table(panels: dict) -> str:
     rows = [
         "| panel | curve | saturation throughput (flits/node/cycle) | % of (N-1)/pi | "
-        "% of bisection bound | last stable point: accepted, latency |",
+        f"% of bisection bound | knee ({wormnet_h5.KNEE_FACTOR:g} x low-load latency): "
+        "accepted, % of (N-1)/pi, % of bisection |",
         "|---|---|---|---|---|---|",
     ]
     for key in ("a", "b"):
         buffers = {s.config.get("buffer") for s in panels[key]}
+        modes = vc_modes(panels[key])
         for s in panels[key]:
             p = wormnet_h5.saturation_point(s)
             where = f"{s.topology['spec']}"
             thr = f"{p['throughput']:.4f}" + ("" if p["saturated"] else " (not saturated)")
-            ls = p["last_stable"]
-            stable = f"{ls['accepted']:.4f}, {ls['latency_us']:.1f} \u00b5s" if ls else "-"
+            kn = p["knee"]
+            knee = (
+                f"{kn['accepted']:.4f}, {100 * kn['accepted_vs_saturation']:.1f}, "
+                f"{100 * kn['accepted_vs_bisection']:.1f} (at {kn['latency_us']:.1f} \u00b5s)"
+                if kn
+                else "-"
+            )
             rows.append(
-                f"| {key} ({where}) | {curve_label(s, key, buffers)} | {thr} | "
+                f"| {key} ({where}) | {curve_label(s, key, buffers, modes)} | {thr} | "
                 f"{100 * p['throughput_vs_saturation']:.1f} | "
-                f"{100 * p['throughput_vs_bisection']:.1f} | {stable} |"
+                f"{100 * p['throughput_vs_bisection']:.1f} | {knee} |"
             )
     return "\n".join(rows)
 

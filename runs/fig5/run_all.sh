@@ -2,16 +2,17 @@
 # Runs every Figure 5 sweep (runs/fig5/<variant>/*.toml) into a results directory, then the
 # two-seed noise check, then draws the figures and prints the saturation points.
 #
-#   runs/fig5/run_all.sh [-j N] [-o DIR] [--wormnet BIN] [--variants "paper shared b1"]
-#                        [--no-seeds] [--quick]
+#   runs/fig5/run_all.sh [-j N] [-o DIR] [--figures DIR] [--wormnet BIN]
+#                        [--variants "paper shared b1"] [--no-seeds] [--quick]
 #
 #   -j N        sweeps run at a time (default 1; each sweep is one process on one core)
 #   -o DIR      results directory (default results/fig5): DIR/<variant>/<curve>.h5 and .log,
-#               DIR/seeds/<curve>_seed2.h5, DIR/figures/*.png
+#               DIR/seeds/<curve>_seed2.h5
+#   --figures   where the PNGs go (default DIR/figures; docs/img holds the committed ones)
 #   --wormnet   the wormnet binary (default build/release/src/wormnet)
 #   --variants  which configuration folders to run (default: paper shared b1)
 #   --no-seeds  skip the second-seed runs
-#   --quick     short windows (a smoke test of the pipeline, minutes instead of hours;
+#   --quick     short windows (a smoke test of the pipeline: 2 minutes instead of 17 at -j 2;
 #               the numbers are not statistically sound)
 #
 # A sweep whose log ends in "done" is skipped, so an interrupted study resumes where it
@@ -27,16 +28,18 @@ wormnet="$root/build/release/src/wormnet"
 variants="paper shared b1"
 seeds=1
 quick=()
+figures=""
 while (($#)); do
   case "$1" in
     -j) jobs="$2"; shift 2 ;;
     -j*) jobs="${1#-j}"; shift ;;
     -o) out="$2"; shift 2 ;;
+    --figures) figures="$2"; shift 2 ;;
     --wormnet) wormnet="$2"; shift 2 ;;
     --variants) variants="$2"; shift 2 ;;
     --no-seeds) seeds=0; shift ;;
     --quick) quick=(--warmup 2000 --measure 20000 --drain-limit 20000); shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -117,7 +120,7 @@ if ((failures > 0)); then
 fi
 
 export MPLCONFIGDIR="${MPLCONFIGDIR:-$out/.matplotlib}"
-figures="$out/figures"
+figures="${figures:-$out/figures}"
 for variant in $variants; do
   inputs=("$out/$variant")
   # Routings with one VC give identical results with shared or per-VC bandwidth: the
@@ -129,6 +132,11 @@ for variant in $variants; do
   "$python" "$root/analysis/fig5.py" "${inputs[@]}" --out-dir "$figures" \
     --prefix "fig5_$variant" --table
 done
+# The effect of the VC bandwidth: both variants in one figure (same denominator per topology).
+if [[ -d $out/paper && -d $out/shared ]]; then
+  "$python" "$root/analysis/fig5.py" "$out/paper" "$out/shared" --out-dir "$figures" \
+    --prefix fig5_paper_and_shared --norm bisection
+fi
 if ((seeds)) && [[ -d $out/paper ]]; then
   "$python" "$root/analysis/compare_seeds.py" "$out/seeds"/*.h5 --against "$out/paper"
 fi

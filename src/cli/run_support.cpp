@@ -127,12 +127,13 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs)
   const SimConfig& c = o.config;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s on %s, %d VC%s x %d flits, %s %s traffic, messages of %d..%d flits, "
+                "%s on %s, %d VC%s x %d flits%s, %s %s traffic, messages of %d..%d flits, "
                 "seed %llu\n",
                 setup.routing->name().c_str(), setup.topology->spec().c_str(), vcs,
-                vcs > 1 ? "s" : "", c.network.buffer_depth, to_string(c.traffic.process),
-                to_string(c.traffic.pattern), c.traffic.length_min, c.traffic.length_max,
-                static_cast<unsigned long long>(c.measure.seed));
+                vcs > 1 ? "s" : "", c.network.buffer_depth,
+                c.network.vc_bandwidth == VcBandwidth::kPerVc ? " (a flit per cycle per VC)" : "",
+                to_string(c.traffic.process), to_string(c.traffic.pattern), c.traffic.length_min,
+                c.traffic.length_max, static_cast<unsigned long long>(c.measure.seed));
   return buf;
 }
 

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_verify_command(app));
   commands.push_back(wormnet::cli::add_run_command(app));
   commands.push_back(wormnet::cli::add_sweep_command(app));
+  commands.push_back(wormnet::cli::add_tables_command(app));
 
   try {
     app.parse(argc, argv);

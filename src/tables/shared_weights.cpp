@@ -20,6 +20,14 @@ void SharedWeights::add_route(NodeId s, NodeId d, RouteWord w) {
   });
 }
 
+void SharedWeights::add_channels(std::span<const std::uint32_t> channels) {
+  const bool shared = !delta_.empty();
+  for (std::uint32_t c : channels) {
+    ++weights_[c];
+    if (shared) ++delta_[c];
+  }
+}
+
 void SharedWeights::exchange() {
   if (delta_.empty()) return;  // one rank: nothing to share
   std::vector<std::uint64_t> total = delta_;

@@ -1,6 +1,7 @@
 #include "wormnet/tables/sssp_generator.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "wormnet/tables/route_search.hpp"
@@ -79,8 +80,13 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
   std::vector<std::uint32_t> stamp(topo.num_channels(), 0);
   std::uint32_t round_id = 0;
   std::vector<NodeId> dests;
-  std::vector<NodeId> rest;
   std::vector<RouteWord> routes;
+  std::vector<std::uint16_t> first_ports;
+  std::vector<std::size_t> left;
+  std::vector<std::size_t> rest;
+  std::vector<std::uint32_t> applied;
+  RouteSearch::RouteSet choices;
+  std::vector<std::uint32_t> option_first;  // [destination]: its first route in options
   std::uint64_t calls = 0;
   std::uint64_t groups = 0;
   std::size_t next_run = 0;
@@ -98,30 +104,75 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
         dests.clear();
         for (std::size_t i = runs[r].first; i < runs[r].last; ++i)
           dests.push_back(NodeId(pending[i].d));
-        while (!dests.empty()) {
-          routes.resize(dests.size());
-          search.build_sssp(s, dests, weights.current(), base, routes);
-          ++calls;
+        routes.resize(dests.size());
+        first_ports.resize(dests.size());
+        search.build_sssp(s, dests, weights.current(), base, routes, first_ports);
+        ++calls;
+        // Every destination's routes in BUILD_SSSP's order of preference, for the later calls.
+        choices.clear();
+        option_first.assign(1, 0);
+        for (std::size_t i = 0; i < dests.size(); ++i) {
+          search.routes_of(i, choices);
+          option_first.push_back(static_cast<std::uint32_t>(choices.size()));
+        }
+        left.resize(dests.size());
+        std::iota(left.begin(), left.end(), std::size_t{0});
+        for (bool first_round = true; !left.empty(); first_round = false) {
+          if (!first_round) ++calls;  // BUILD_SSSP again for the destinations left
           if (++round_id == 0) {
             std::fill(stamp.begin(), stamp.end(), 0);
             round_id = 1;
           }
+          std::uint16_t taken = 0;  // first ports of the routes applied in this round
           rest.clear();
-          for (std::size_t i = 0; i < dests.size(); ++i) {
-            const RoutePlan plan = plan_route(topo, s, dests[i], routes[i]);
+          applied.clear();
+          const auto w = weights.current();
+          for (std::size_t i : left) {
+            std::uint32_t pick = option_first[i];
+            if (first_round) {
+              while (choices.words[pick] != routes[i]) ++pick;
+            } else {
+              // All routes of i start on ports already taken in this round: whatever
+              // BUILD_SSSP finds crosses an applied route, so i waits for the next round.
+              if ((first_ports[i] & ~taken) == 0) {
+                rest.push_back(i);
+                continue;
+              }
+              // BUILD_SSSP's route: the first of i's routes with the least weight (each
+              // route has the same length, so the |N|^2 per edge does not change the order).
+              std::uint64_t best = ~std::uint64_t{0};
+              for (std::uint32_t o = option_first[i]; o < option_first[i + 1]; ++o) {
+                std::uint64_t sum = 0;
+                for (std::uint32_t k = choices.first[o]; k < choices.first[o + 1]; ++k) {
+                  sum += w[choices.channels[k]];
+                }
+                if (sum < best) {
+                  best = sum;
+                  pick = o;
+                }
+              }
+            }
+            const std::span<const std::uint32_t> path(
+                choices.channels.data() + choices.first[pick],
+                choices.first[pick + 1] - choices.first[pick]);
             bool crosses = false;
-            for_each_channel(topo, s, plan, [&](ChannelId c) {
-              crosses = crosses || stamp[c.value()] == round_id;
-            });
+            for (std::uint32_t c : path) crosses = crosses || stamp[c] == round_id;
             if (crosses) {
-              rest.push_back(dests[i]);
+              rest.push_back(i);
               continue;
             }
-            for_each_channel(topo, s, plan, [&](ChannelId c) { stamp[c.value()] = round_id; });
-            table.set(s, dests[i], routes[i]);
-            weights.add_route(s, dests[i], routes[i]);
+            for (std::uint32_t c : path) stamp[c] = round_id;
+            taken = static_cast<std::uint16_t>(taken | (1U << choices.first_port[pick]));
+            applied.push_back(pick);
+            table.set(s, dests[i], choices.words[pick]);
           }
-          dests.swap(rest);
+          // The round's routes were all found with the weights of its start; now they count.
+          for (std::uint32_t o : applied) {
+            weights.add_channels(
+                std::span<const std::uint32_t>(choices.channels.data() + choices.first[o],
+                                               choices.first[o + 1] - choices.first[o]));
+          }
+          left.swap(rest);
         }
       }
       weights.exchange();

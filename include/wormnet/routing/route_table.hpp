@@ -72,6 +72,16 @@ struct RoutePlan {
 /// network (no link in that direction) or the word is malformed; the plan reaches d when ok.
 RoutePlan plan_route(const Torus& topo, NodeId s, NodeId d, RouteWord w);
 
+/// Calls f(channel) for every channel of an ok plan that starts at s, in route order.
+template <class F>
+void for_each_channel(const Topology& topo, NodeId s, const RoutePlan& plan, F&& f) {
+  NodeId at = s;
+  plan.for_each_port([&](PortId p) {
+    f(topo.channel(at, p));
+    at = topo.neighbor(at, p);
+  });
+}
+
 /// Route words for every ordered pair of a torus, row = source, column = destination.
 class RouteTable {
  public:

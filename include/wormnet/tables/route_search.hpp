@@ -67,10 +67,37 @@ class RouteSearch {
   /// s: single-source shortest paths with edge weight base + weight(link), by breadth-first
   /// levels with relaxation (with base = |N|^2 > any sum of link weights, every shortest
   /// path is minimal, so each level is settled when the one before is done). Searches only
-  /// vertices on minimal paths to some destination (found backwards from the destinations)
-  /// and stops at level L. Writes routes[i] for dests[i].
+  /// the region of vertices on minimal paths to some destination (found backwards from the
+  /// destinations) and stops at level L. Writes routes[i] for dests[i], and first_ports[i]:
+  /// bit p set when some route of dests[i] starts on port p.
   void build_sssp(NodeId s, std::span<const NodeId> dests, std::span<const std::uint64_t> weights,
-                  std::uint64_t base, std::span<RouteWord> routes);
+                  std::uint64_t base, std::span<RouteWord> routes,
+                  std::span<std::uint16_t> first_ports);
+
+  /// A list of routes, each with its route word and its channels in route order.
+  struct RouteSet {
+    std::vector<RouteWord> words;
+    std::vector<std::uint32_t>
+        first;  ///< [route]: its first entry in channels; one extra at the end
+    std::vector<std::uint32_t> channels;
+    std::vector<std::uint16_t> first_port;  ///< [route]: port of its first hop
+    void clear() {
+      words.clear();
+      first.assign(1, 0);
+      channels.clear();
+      first_port.clear();
+    }
+    [[nodiscard]] std::size_t size() const { return words.size(); }
+  };
+
+  /// Appends to `out` every minimal route of dests[i] of the last build_sssp(), in the order
+  /// in which its relaxation prefers among routes of equal weight (end states in order,
+  /// then each vertex's predecessors in order: a depth-first walk backwards). So under any
+  /// link weights, the route that BUILD_SSSP returns is the first of these with the least
+  /// total weight: later BUILD_SSSP calls for the same source and destinations can be
+  /// answered from this list with the new weights (exactly the same routes; the tables
+  /// tests compare with a literal loop).
+  void routes_of(std::size_t i, RouteSet& out);
 
   /// Vertices expanded by the searches so far (for the profile).
   [[nodiscard]] std::uint64_t expanded() const { return expanded_; }
@@ -87,14 +114,27 @@ class RouteSearch {
   }
   [[nodiscard]] std::uint64_t weight(std::span<const std::uint64_t> weights, NodeId u,
                                      Direction o) const {
-    return weights[topo_.channel(u, port_of(o, n_)).value()];
+    return weights[channel_[static_cast<std::size_t>(u.value()) *
+                                static_cast<std::size_t>(topo_.num_ports()) +
+                            port_of(o, n_)]];
   }
   void next_epoch();
   /// The route word of the path that ends in vertex `last` (whose edge to U_end ends it),
   /// following parent_ back to U_begin.
   [[nodiscard]] RouteWord route_from(Vertex last) const;
-  /// Whether a dirbit or LS state at d can end a minimal route from s (sign pattern check).
-  [[nodiscard]] bool may_end_at(NodeId s, NodeId d, RoutingGraph::State q) const;
+  /// The dirbit and LS states of d that can end a minimal route from s, into `out`: the
+  /// direction-order part uses each dimension as a minimal route must (not at all where s
+  /// and d agree, in a minimal direction where they differ, or not at all when an FS or LS
+  /// step covers the dimension's single hop).
+  void end_states(NodeId s, NodeId d, std::vector<RoutingGraph::State>& out) const;
+  /// Whether a route from s may start with a non-standard FS step + dim (an added turn
+  /// exists where that step arrives), and a route to d may end with an LS step - dim.
+  [[nodiscard]] bool first_step_possible(NodeId s, int dim) const;
+  /// Necessary condition for reaching dirbit vertex (u, code) on a minimal route from s:
+  /// every dimension in the set goes from s towards u in a minimal direction, and every
+  /// other one is where s is, except one that a non-standard FS step may have covered.
+  [[nodiscard]] bool dirbit_reachable(NodeId s, NodeId u, int code) const;
+  [[nodiscard]] bool last_step_possible(NodeId d, int dim) const;
 
   const RoutingGraph& graph_;
   const Torus& topo_;
@@ -109,12 +149,37 @@ class RouteSearch {
   std::vector<std::uint32_t> stamp_;      // [vertex]: epoch when seen
   std::vector<Vertex> parent_;            // [vertex]
   std::vector<std::uint32_t> count_;      // [vertex]
-  std::vector<std::uint64_t> cost_;       // [vertex]
   std::vector<std::uint32_t> end_stamp_;  // [node]
   std::vector<Vertex> end_parent_;        // [node]
   std::vector<std::uint32_t> end_count_;  // [node]
   std::vector<Vertex> queue_;
-  std::vector<std::vector<Vertex>> levels_;
+  // BUILD_SSSP's region: slots 0.. in the order vertices were found (backwards); per slot
+  // the vertex, its predecessors (slot and channel of the step), cost, parent slot and the
+  // ports its routes can start on. levels_[l] lists the slots at distance l from s.
+  struct Pred {
+    std::uint32_t from;
+    std::uint32_t channel;
+  };
+  struct Slot {
+    Vertex vertex;
+    std::uint32_t first_pred;
+    std::uint32_t end_pred;
+    std::uint32_t parent;
+    std::uint64_t cost;
+    std::uint16_t first_ports;
+  };
+  [[nodiscard]] RouteWord route_from_slot(std::uint32_t last) const;
+  void walk_routes(std::uint32_t slot, RouteSet& out);
+  std::vector<std::vector<std::uint32_t>> levels_;
+  std::vector<Slot> slots_;
+  std::vector<Pred> preds_;
+  std::vector<std::uint32_t> slot_;       // [vertex]: slot when stamped in the current epoch
+  std::vector<std::uint32_t> dest_end_;   // [i]: first entry of dests[i] in ends_list_
+  std::vector<std::uint32_t> ends_list_;  // end-state slots of every destination
+  std::vector<RoutingGraph::State> ends_;
+  std::vector<std::uint32_t> walk_channels_;  // routes_of(): channels from d backwards
+  std::vector<RoutingGraph::State> walk_states_;
+  std::vector<std::uint32_t> channel_;  // [node * ports + port]: channel id
   struct Child {
     Vertex v;
     std::uint64_t w;

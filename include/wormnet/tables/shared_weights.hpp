@@ -24,6 +24,8 @@ class SharedWeights {
   [[nodiscard]] std::span<const std::uint64_t> current() const { return weights_; }
   /// Adds one to every link of the route of (s, d).
   void add_route(NodeId s, NodeId d, RouteWord w);
+  /// Adds one to every channel listed.
+  void add_channels(std::span<const std::uint32_t> channels);
   /// Collective: every rank's additions since the last exchange reach every rank.
   void exchange();
   [[nodiscard]] std::uint64_t exchanges() const { return exchanges_; }

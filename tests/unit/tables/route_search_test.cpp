@@ -203,7 +203,8 @@ TEST(RouteSearch, BuildSsspFindsLightestRoutes) {
         }
         if (dests.empty()) continue;
         std::vector<RouteWord> routes(dests.size());
-        search.build_sssp(NodeId(s), dests, weights, base, routes);
+        std::vector<std::uint16_t> first_ports(dests.size());
+        search.build_sssp(NodeId(s), dests, weights, base, routes, first_ports);
         for (std::size_t i = 0; i < dests.size(); ++i) {
           const auto expected = expected_routes(t, aug.turns(), NodeId(s), dests[i]);
           std::uint64_t best = ~0ULL;

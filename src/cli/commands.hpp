@@ -4,6 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
+#include <string>
+
+#include "choice_option.hpp"
+#include "wormnet/routing/routing_factory.hpp"
 
 namespace wormnet::cli {
 
@@ -11,6 +16,16 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
 };
+
+/// Declares --flow-control credit|bubble (any case) on `app`, stored into `flow`.
+inline CLI::Option* add_flow_control_option(CLI::App* app, FlowControl& flow,
+                                            const std::string& help) {
+  static const std::map<std::string, FlowControl> kNames{{"credit", FlowControl::kCredit},
+                                                         {"bubble", FlowControl::kBubble}};
+  return app->add_option("--flow-control", flow, help)
+      ->transform(choice_of(kNames))
+      ->default_str("credit");
+}
 
 Command add_info_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);

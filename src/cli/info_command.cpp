@@ -1,6 +1,5 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <string>
 
@@ -113,11 +112,7 @@ Command add_info_command(CLI::App& root) {
   app->add_option("--routing,-r", opts->routing, "routing function, for --load");
   app->add_flag("--load", opts->load,
                 "Channel loads of --routing over all ordered pairs: pi, sigma(4), saturation rate");
-  app->add_option("--flow-control", opts->flow, "credit (default) or bubble")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, FlowControl>{{"credit", FlowControl::kCredit},
-                                             {"bubble", FlowControl::kBubble}},
-          CLI::ignore_case));
+  add_flow_control_option(app, opts->flow, "credit (default) or bubble");
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {app, [opts] {
             const auto topo = make_topology(opts->topology);

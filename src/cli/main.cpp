@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "config_file.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
@@ -13,10 +14,22 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 
+/// Prints exactly one error line. CLI11 messages may carry newlines or control bytes (an
+/// enum streamed as a char, say): they are flattened so that stderr stays one line.
+void print_error(const std::string& text, const std::string& hint = "", bool speak = true) {
+  if (!speak) return;
+  std::string line;
+  for (const char ch : text) line += static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
+  std::fprintf(stderr, "wormnet: error: %s%s\n", line.c_str(), hint.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   wormnet::MpiSession mpi(&argc, &argv);
+  const wormnet::Communicator world = wormnet::Communicator::world();
+  // Every rank parses the same command line and reaches the same verdict; only rank 0 speaks.
+  const bool speak = world.is_root();
   CLI::App app{"wormnet: flit-level simulator of wormhole-switched interconnection networks"};
   app.set_version_flag("--version", std::string(WORMNET_VERSION) + " (" + WORMNET_GIT_SHA + ")");
   app.require_subcommand(1);
@@ -27,8 +40,38 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_sweep_command(app));
   commands.push_back(wormnet::cli::add_tables_command(app));
 
+  // The root takes no positional argument, so a first word that is not an option must name
+  // a subcommand; CLI11 alone would only say that a subcommand is required.
+  std::string names;
+  std::string given;
+  for (const auto& c : commands) {
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+    if (argc > 1 && c.app->get_name() == argv[1]) given = argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && given.empty()) {
+    print_error(std::string("unknown subcommand '") + argv[1] + "' (allowed: " + names + ")", "",
+                speak);
+    return kExitBadInput;
+  }
+  const std::string hint =
+      " (see 'wormnet " + (given.empty() ? std::string() : given + " ") + "--help')";
+
+  std::vector<std::string> args(argv, argv + argc);
   try {
-    app.parse(argc, argv);
+    for (const auto& c : commands) {
+      if (c.app->get_name() == given && (given == "run" || given == "sweep")) {
+        args = wormnet::cli::expand_config(args, *c.app, world);
+      }
+    }
+  } catch (const wormnet::InputError& e) {
+    print_error(e.what(), "", speak);
+    return kExitBadInput;
+  }
+
+  try {
+    // CLI11 takes the arguments in reverse order, program name excluded.
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);
+    app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -36,7 +79,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "wormnet: error: %s (see 'wormnet --help')\n", e.what());
+    // Without a subcommand CLI11 reports the missing subcommand before an unknown option:
+    // name the option instead, it is the actual mistake.
+    const auto extras = app.remaining();
+    if (given.empty() && !extras.empty()) {
+      print_error("unknown option '" + extras.front() + "'", hint, speak);
+    } else {
+      print_error(e.what(), hint, speak);
+    }
     return kExitBadInput;
   }
 
@@ -45,10 +95,13 @@ int main(int argc, char** argv) {
       if (c.app->parsed()) return c.run();
     }
   } catch (const wormnet::InputError& e) {
-    std::fprintf(stderr, "wormnet: error: %s\n", e.what());
+    print_error(e.what(), "", speak);
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "wormnet: internal error: %s\n", e.what());
+    // A broken invariant may be local to one rank: say which, and end the whole job rather
+    // than leave the other ranks waiting in a collective.
+    std::fprintf(stderr, "wormnet: internal error on rank %d: %s\n", world.rank(), e.what());
+    if (world.size() > 1) world.abort(3);
     return 3;
   }
   return kExitBadInput;

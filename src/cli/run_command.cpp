@@ -21,13 +21,17 @@ int run_one(SimOptions& o) {
   const int vcs = effective_vcs(o.config, *setup.routing);
   if (comm.is_root() && !o.quiet) {
     std::printf("wormnet run: %s", describe_config(o, setup, vcs).c_str());
+    std::printf("%s", describe_partition(o, setup).c_str());
   }
-  NullTransport transport;
-  Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, transport,
-                 setup.bounds);
-  ResultSink sink;
-  const RunSummary s = sim.run(rate, sink);
-  if (comm.is_root() && !o.quiet) std::printf("%s", format_summary(s, setup).c_str());
+  std::unique_ptr<io::ResultWriter> writer = open_results(o, setup, comm, "run", to_toml(o));
+  Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
+  ResultSink no_file;
+  const RunSummary s = sim.run(rate, writer ? static_cast<ResultSink&>(*writer) : no_file);
+  if (writer) writer->finish(s.deadlock ? io::RunStatus::kDeadlock : io::RunStatus::kComplete);
+  if (comm.is_root() && !o.quiet) {
+    std::printf("%s", format_summary(s, setup).c_str());
+    if (!o.output.empty()) std::printf("results    %s\n", o.output.c_str());
+  }
   return s.deadlock ? kExitDeadlock : kExitOk;
 }
 

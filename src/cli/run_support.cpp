@@ -1,5 +1,6 @@
 #include "run_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "wormnet/config/config_validation.hpp"
@@ -48,7 +49,13 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   validate_against(o.config, *s.topology, *s.routing);
   DestinationPattern check(*s.topology, o.config.traffic);  // throws if undefined here
   (void)check;
-  s.partition = Partition::blocks(*s.topology, comm.size());
+  if (o.partition == "metis") {
+    s.partition = Partition::metis(*s.topology, comm.size());
+  } else if (o.partition == "blocks") {
+    s.partition = Partition::blocks(*s.topology, comm.size());
+  } else {
+    s.partition = Partition::geometric(*s.topology, comm.size());
+  }
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = o.config.traffic.load_fraction > 0.0;
   if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
@@ -66,9 +73,46 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   return s;
 }
 
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml) {
+  if (o.output.empty()) return nullptr;
+  io::RunDescription d;
+  d.command = command;
+  d.config_toml = config_toml;
+  d.version = WORMNET_VERSION;
+  d.git_sha = WORMNET_GIT_SHA;
+  d.config = &o.config;
+  d.topology = setup.topology.get();
+  d.routing = setup.routing.get();
+  d.partition = &setup.partition;
+  d.bounds = setup.bounds;
+  d.vcs = effective_vcs(o.config, *setup.routing);
+  const NetworkConfig& n = o.config.network;
+  d.lookahead = static_cast<Cycle>(
+      std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency));
+  return std::make_unique<io::ResultWriter>(comm, o.output, "--output", d);
+}
+
 double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {
   (void)o;
   return is_fraction ? value * s.bounds.saturation_rate : value;
+}
+
+std::string describe_partition(const SimOptions& o, const SimSetup& setup) {
+  const Partition& p = setup.partition;
+  const NetworkConfig& n = o.config.network;
+  const long long lookahead =
+      std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency);
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "partition  %s over %d rank%s: edge cut %llu links, parts of %llu..%llu routers, "
+                "lookahead %lld cycles\n",
+                p.method().c_str(), p.parts(), p.parts() > 1 ? "s" : "",
+                static_cast<unsigned long long>(p.edge_cut(*setup.topology)),
+                static_cast<unsigned long long>(p.smallest_part()),
+                static_cast<unsigned long long>(p.largest_part()), lookahead);
+  return buf;
 }
 
 std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs) {

@@ -8,6 +8,7 @@
 #include "sim_options.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/simulation.hpp"
+#include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
@@ -36,8 +37,17 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm);
 double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_load,
                     bool is_fraction);
 
+/// The HDF5 results file of a run, or nullptr without -o. `command` = "run" / "sweep",
+/// `config_toml` = the effective configuration as CLI11 writes it.
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml);
+
 /// One block of text describing a finished load point.
 std::string format_summary(const RunSummary& s, const SimSetup& setup);
+
+/// The partition line: method, edge cut, part sizes, lookahead.
+std::string describe_partition(const SimOptions& o, const SimSetup& setup);
 
 /// The configuration line printed before a run.
 std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs);

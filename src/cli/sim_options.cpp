@@ -1,7 +1,9 @@
 #include "sim_options.hpp"
 
+#include <cstdio>
 #include <map>
 
+#include "choice_option.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -83,26 +85,27 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->capture_default_str()
       ->group("Network");
   app.add_option("--flow-control", n.flow_control, "credit or bubble (one-VC torus rings)")
-      ->transform(CLI::CheckedTransformer(kFlow, CLI::ignore_case))
-      ->capture_default_str()
+      ->transform(choice_of(kFlow))
+      ->default_str(to_string(n.flow_control))
       ->group("Network");
   app.add_option("--selection", n.selection, "priority (XYZ order) or random among free choices")
-      ->transform(CLI::CheckedTransformer(kSelections, CLI::ignore_case))
-      ->capture_default_str()
+      ->transform(choice_of(kSelections))
+      ->default_str(to_string(n.selection))
       ->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
-  app.add_option("--partition", o.partition, "how routers are spread over ranks: blocks")
+  app.add_option("--partition", o.partition,
+                 "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
       ->capture_default_str()
       ->group("Network");
 
   app.add_option("--traffic", t.pattern,
                  "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
-      ->transform(CLI::CheckedTransformer(kPatterns, CLI::ignore_case))
-      ->capture_default_str()
+      ->transform(choice_of(kPatterns))
+      ->default_str(to_string(t.pattern))
       ->group("Traffic");
   app.add_option("--process", t.process, "poisson or bernoulli message generation")
-      ->transform(CLI::CheckedTransformer(kProcesses, CLI::ignore_case))
-      ->capture_default_str()
+      ->transform(choice_of(kProcesses))
+      ->default_str(to_string(t.process))
       ->group("Traffic");
   app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
       ->capture_default_str()
@@ -148,8 +151,72 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Measurement");
   app.add_option("--seed", m.seed, "random seed")->capture_default_str()->group("Measurement");
 
+  app.add_option("--config",
+                 "TOML file of options (keys = long option names; the command "
+                 "line wins)")
+      ->group("Output");
   app.add_option("--output,-o", o.output, "HDF5 results file")->group("Output");
   app.add_flag("--quiet,-q", o.quiet, "no progress or summary on stdout")->group("Output");
+}
+
+std::string to_toml(const SimOptions& o) {
+  const NetworkConfig& n = o.config.network;
+  const TrafficConfig& t = o.config.traffic;
+  const MeasureConfig& m = o.config.measure;
+  std::string s;
+  char buf[128];
+  const auto str = [&](const char* key, const std::string& v) {
+    s += std::string(key) + " = \"" + v + "\"\n";
+  };
+  const auto num = [&](const char* key, long long v) {
+    s += std::string(key) + " = " + std::to_string(v) + "\n";
+  };
+  const auto real = [&](const char* key, double v) {
+    std::snprintf(buf, sizeof buf, "%s = %.17g\n", key, v);
+    s += buf;
+  };
+  s += "# wormnet effective configuration: readable back with --config\n";
+  str("topology", n.topology);
+  str("routing", n.routing);
+  if (!n.tables.empty()) str("tables", n.tables);
+  num("vcs", n.vcs);
+  num("buffer", n.buffer_depth);
+  num("link-latency", n.link_latency);
+  num("credit-latency", n.credit_latency);
+  num("routing-delay", n.routing_delay);
+  num("vc-alloc-delay", n.vc_alloc_delay);
+  num("switch-alloc-delay", n.switch_alloc_delay);
+  num("switch-delay", n.switch_delay);
+  str("flow-control", to_string(n.flow_control));
+  str("selection", to_string(n.selection));
+  str("partition", o.partition);
+  str("traffic", to_string(t.pattern));
+  str("process", to_string(t.process));
+  if (t.load_fraction > 0) {
+    real("load-fraction", t.load_fraction);
+  } else {
+    real("load", t.load);
+  }
+  num("length-min", t.length_min);
+  num("length-max", t.length_max);
+  real("hotspot-fraction", t.hotspot_fraction);
+  if (!t.hotspot_nodes.empty()) {
+    std::string list;
+    for (int h : t.hotspot_nodes) list += (list.empty() ? "" : ", ") + std::to_string(h);
+    s += "hotspot-nodes = [" + list + "]\n";
+  }
+  num("warmup", static_cast<long long>(m.warmup));
+  if (m.cycles > 0) {
+    num("cycles", static_cast<long long>(m.cycles));
+  } else {
+    num("measure", static_cast<long long>(m.measure));
+  }
+  num("drain-limit", static_cast<long long>(m.drain_limit));
+  num("stats-window", static_cast<long long>(m.stats_window));
+  num("deadlock-threshold", static_cast<long long>(m.deadlock_threshold));
+  real("flit-rate", m.flit_rate);
+  num("seed", static_cast<long long>(m.seed));
+  return s;
 }
 
 void finish_sim_options(SimOptions& o) {
@@ -158,8 +225,8 @@ void finish_sim_options(SimOptions& o) {
     o.config.traffic.length_min = o.length;
     o.config.traffic.length_max = o.length;
   }
-  if (o.partition != "blocks") {
-    throw InputError("--partition", o.partition, "allowed: blocks");
+  if (o.partition != "geometric" && o.partition != "blocks" && o.partition != "metis") {
+    throw InputError("--partition", o.partition, "allowed: geometric, blocks, metis");
   }
   validate_values(o.config);
 }

@@ -13,7 +13,7 @@ struct SimOptions {
   SimConfig config;
   std::string output;  ///< HDF5 file (-o); empty = no file
   int length = 0;      ///< --length N sets min and max
-  std::string partition = "blocks";
+  std::string partition = "geometric";
   bool quiet = false;
 };
 
@@ -22,6 +22,9 @@ void add_sim_options(CLI::App& app, SimOptions& o);
 
 /// Applies derived settings after parsing (--length) and checks value rules.
 void finish_sim_options(SimOptions& o);
+
+/// The effective configuration as TOML, one key per option (read back by --config).
+std::string to_toml(const SimOptions& o);
 
 /// Names used in summaries and output attributes.
 const char* to_string(TrafficPattern p);

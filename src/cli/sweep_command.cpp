@@ -74,11 +74,14 @@ int run_sweep(SweepOptions& o) {
   const int vcs = effective_vcs(o.sim.config, *setup.routing);
   if (comm.is_root() && !o.sim.quiet) {
     std::printf("wormnet sweep: %s", describe_config(o.sim, setup, vcs).c_str());
+    std::printf("%s", describe_partition(o.sim, setup).c_str());
   }
-  NullTransport transport;
-  Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm, transport,
+  std::unique_ptr<io::ResultWriter> writer =
+      open_results(o.sim, setup, comm, "sweep", to_toml(o.sim));
+  Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm,
                  setup.bounds);
-  ResultSink sink;
+  ResultSink no_file;
+  ResultSink& sink = writer ? static_cast<ResultSink&>(*writer) : no_file;
   int left_after_saturation = -1;
   bool deadlock = false;
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -98,6 +101,10 @@ int run_sweep(SweepOptions& o) {
     else if (left_after_saturation > 0)
       --left_after_saturation;
     if (left_after_saturation == 0) break;
+  }
+  if (writer) writer->finish(deadlock ? io::RunStatus::kDeadlock : io::RunStatus::kComplete);
+  if (comm.is_root() && !o.sim.quiet && !o.sim.output.empty()) {
+    std::printf("results    %s\n", o.sim.output.c_str());
   }
   return deadlock ? kExitDeadlock : kExitOk;
 }

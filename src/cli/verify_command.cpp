@@ -122,11 +122,7 @@ Command add_verify_command(CLI::App& root) {
   app->add_option("--topology,-t", opts->topology, "honeycomb:T, torus:AxB..., mesh:AxB...")
       ->required();
   app->add_option("--routing,-r", opts->routing, "routing function (see README)")->required();
-  app->add_option("--flow-control", opts->flow, "credit (default) or bubble (one-VC torus rings)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, FlowControl>{{"credit", FlowControl::kCredit},
-                                             {"bubble", FlowControl::kBubble}},
-          CLI::ignore_case));
+  add_flow_control_option(app, opts->flow, "credit (default) or bubble (one-VC torus rings)");
   app->add_flag("--json", opts->json, "Print one JSON object");
   return {app, [opts] { return run_verify(*opts); }};
 }

@@ -111,6 +111,12 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   channel_flits_.assign(link_.size(), 0);
 }
 
+std::uint64_t RankModel::links_to(int peer) const {
+  std::uint64_t n = 0;
+  for (const RemoteEnd& e : remote_) n += e.rank == peer ? 1 : 0;
+  return n;
+}
+
 void RankModel::enqueue(NodeId node, const Message& m) {
   const std::uint32_t r = local_of_[node.value()];
   require(r != kNoLink, "enqueue: the node is not on this rank");
@@ -424,6 +430,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
   const RemoteEnd& e = remote_[remote];
+  require(arrival >= window_end_, "lookahead violated: a flit would reach another rank too early");
   RemoteFlit rf;
   rf.arrival = arrival;
   rf.node = e.node;
@@ -443,6 +450,8 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const int out_port = in_port ^ 1;
   if ((target & kRemoteBit) != 0) {
     const RemoteEnd& e = remote_[target & ~kRemoteBit];
+    require(arrival >= window_end_,
+            "lookahead violated: a credit would reach another rank too early");
     outboxes_[e.rank].credits.push_back(RemoteCredit{
         arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
     return;

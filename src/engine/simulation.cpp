@@ -8,6 +8,7 @@
 
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/engine/mpi_transport.hpp"
 
 namespace wormnet {
 
@@ -108,13 +109,12 @@ std::vector<std::uint64_t> find_cycle(const std::vector<WaitEdge>& edges) {
 
 Simulation::Simulation(const SimConfig& config, const Topology& topo,
                        const RoutingFunction& routing, const Partition& partition,
-                       const Communicator& comm, Transport& transport, ThroughputBounds bounds)
+                       const Communicator& comm, ThroughputBounds bounds)
     : config_(config),
       topo_(topo),
       routing_(routing),
       partition_(partition),
       comm_(comm),
-      transport_(transport),
       bounds_(bounds),
       pattern_(topo, config.traffic) {}
 
@@ -166,8 +166,15 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
   const int vcs = effective_vcs(config_, routing_);
   RankModel model(effective, topo_, routing_, pattern_, partition_, comm_.rank(), rate, vcs);
 
-  // Lookahead: the smallest delay of anything crossing ranks, agreed by all ranks.
+  // Lookahead: the smallest delay of anything crossing ranks (every link has the same
+  // latency here, so all ranks agree without communicating).
   const Cycle lookahead = std::max<Cycle>(1, model.lookahead());
+  std::unique_ptr<Transport> transport;
+  if (comm_.size() > 1) {
+    transport = std::make_unique<MpiTransport>(comm_, model, lookahead);
+  } else {
+    transport = std::make_unique<NullTransport>();
+  }
   const Cycle measure_end = warmup + measure;
   const Cycle check_every =
       std::max<Cycle>(1, std::min(m.stats_window, std::max<Cycle>(1, m.deadlock_threshold / 2)));
@@ -204,8 +211,9 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
 
   while (!stop) {
     const Cycle chunk_end = std::min({t + lookahead, next_window, next_check});
+    model.set_window_end(chunk_end);
     for (; t < chunk_end; ++t) model.step(t);
-    transport_.exchange(model);
+    transport->exchange(model);
     for (auto& o : model.outboxes()) o.clear();
     if (t == next_window) {
       flush_window(t);

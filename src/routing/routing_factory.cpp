@@ -5,6 +5,7 @@
 #include "wormnet/routing/dateline_routing.hpp"
 #include "wormnet/routing/dimension_order_routing.hpp"
 #include "wormnet/routing/double_xy_routing.hpp"
+#include "wormnet/routing/double_xy_turn_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/routing/stojmenovic_routing.hpp"
 #include "wormnet/routing/table_routing.hpp"
@@ -53,6 +54,7 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
     if (name == "stojmenovic") return std::make_unique<StojmenovicRouting>(h);
     if (name == "xy-first") return std::make_unique<XyFirstRouting>(h);
     if (name == "double-xy") return std::make_unique<DoubleXyRouting>(h);
+    if (name == "double-xy-turn") return std::make_unique<DoubleXyTurnRouting>(h);
     if (name == "minimal-adaptive") return std::make_unique<MinimalAdaptiveRouting>(h);
     does_not_fit(name, topo, "is not implemented yet for");
   }

@@ -30,6 +30,14 @@ void ChannelDependencyGraph::for_each_successor(std::uint32_t v, F&& f) const {
   }
 }
 
+bool ChannelDependencyGraph::has_dependency(ChannelId a, VcId va, ChannelId b, VcId vb) const {
+  if (topo_ == nullptr || va >= vcs_ || vb >= vcs_) return false;
+  if (topo_->channel_source(b) != topo_->channel_dest(a)) return false;
+  const std::uint64_t bit = std::uint64_t{1} << (topo_->channel_port(b) * vcs_ + vb);
+  return (adj_[static_cast<std::size_t>(a.value()) * static_cast<std::size_t>(vcs_) + va] & bit) !=
+         0;
+}
+
 std::uint64_t ChannelDependencyGraph::num_edges() const {
   std::uint64_t n = 0;
   for (std::uint64_t bits : adj_) n += static_cast<std::uint64_t>(std::popcount(bits));

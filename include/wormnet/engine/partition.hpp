@@ -19,6 +19,15 @@ class Partition {
   /// Contiguous blocks of node ids: slabs along the slowest dimension of a torus/mesh,
   /// stripes of constant x for the honeycomb (ids are ordered by x first there).
   static Partition blocks(const Topology& topo, int parts);
+  /// Geometric partition (the default): for a torus or mesh, boxes from the factorization of
+  /// `parts` over the dimensions that cuts the fewest links; for the honeycomb, stripes of
+  /// equal node count across the x axis.
+  static Partition geometric(const Topology& topo, int parts);
+  /// Graph partition by METIS (k-way, minimum edge cut, fixed seed); available when wormnet
+  /// was built with libmetis-dev. The same on every rank (METIS is deterministic).
+  static Partition metis(const Topology& topo, int parts);
+  /// Whether metis() is available in this build.
+  static bool metis_available();
 
   [[nodiscard]] int parts() const { return parts_; }
   [[nodiscard]] int owner(NodeId n) const { return owner_[n.value()]; }
@@ -27,6 +36,9 @@ class Partition {
   /// Links whose two ends are on different ranks.
   [[nodiscard]] std::uint64_t edge_cut(const Topology& topo) const;
   [[nodiscard]] const std::string& method() const { return method_; }
+  /// Nodes of the largest and of the smallest part.
+  [[nodiscard]] std::uint64_t largest_part() const;
+  [[nodiscard]] std::uint64_t smallest_part() const;
   [[nodiscard]] const std::vector<std::uint16_t>& owners() const { return owner_; }
 
  private:

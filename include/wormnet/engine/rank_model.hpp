@@ -86,6 +86,11 @@ class RankModel {
   [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return neighbor_ranks_; }
   /// Accepts what a peer sent (arrival cycles must not be in the past).
   void receive(const Outbox& from_peer);
+  /// Links between this rank's routers and `peer`'s.
+  [[nodiscard]] std::uint64_t links_to(int peer) const;
+  /// First cycle of the next window: anything sent to another rank must arrive at or after
+  /// it (the lookahead promise, checked on every remote send).
+  void set_window_end(Cycle t) { window_end_ = t; }
 
   /// Counters since the last take_window(); resets them.
   TrafficCounters take_window();
@@ -202,6 +207,7 @@ class RankModel {
   MeasuredStats measured_;
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle last_move_ = 0;
+  Cycle window_end_ = 0;
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;

@@ -10,7 +10,7 @@
 
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/engine/partition.hpp"
-#include "wormnet/engine/transport.hpp"
+#include "wormnet/engine/rank_model.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/stats/result_sink.hpp"
@@ -28,9 +28,10 @@ struct ThroughputBounds {
 
 class Simulation {
  public:
+  /// A run over comm.size() ranks with `partition` (one part per rank); flits crossing ranks
+  /// travel through an MpiTransport, or nowhere on one rank.
   Simulation(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
-             const Partition& partition, const Communicator& comm, Transport& transport,
-             ThroughputBounds bounds);
+             const Partition& partition, const Communicator& comm, ThroughputBounds bounds);
 
   /// Simulates one load point at `rate` flits/node/cycle and reports it to `sink`.
   RunSummary run(double rate, ResultSink& sink, int point_index = 0);
@@ -47,7 +48,6 @@ class Simulation {
   const RoutingFunction& routing_;
   const Partition& partition_;
   Communicator comm_;
-  Transport& transport_;
   ThroughputBounds bounds_;
   DestinationPattern pattern_;
   std::function<bool(Cycle)> interrupt_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/ids.hpp"
 #include "wormnet/router/flit.hpp"
 
 namespace wormnet {

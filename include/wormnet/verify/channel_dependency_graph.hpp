@@ -30,6 +30,10 @@ class ChannelDependencyGraph {
     adj_[static_cast<std::size_t>(a.value()) * static_cast<std::size_t>(vcs_) + va] |=
         std::uint64_t{1} << (pb * vcs_ + vb);
   }
+  /// True when the dependency (channel a, vc va) -> (channel b, vc vb) was recorded, whether
+  /// or not it is set aside; false when b does not leave the node where a arrives. Lets tests
+  /// compare the graph with an independent enumeration of the routes.
+  [[nodiscard]] bool has_dependency(ChannelId a, VcId va, ChannelId b, VcId vb) const;
   /// Sets aside same-port dependencies (inside one ring) when looking for cycles.
   void set_aside_ring_dependencies(bool on) { set_aside_rings_ = on; }
   [[nodiscard]] bool rings_set_aside() const { return set_aside_rings_; }

@@ -178,7 +178,7 @@ TEST_P(ZeroLoad, SinglePacketLatencyMatchesTheFormula) {
       net.send(s, d, k.length);
       net.run_until(5000);
       ASSERT_EQ(net.deliveries().size(), 1U);
-      const Delivery& got = net.deliveries()[0];
+      const Delivery got = net.deliveries()[0];  // a copy: deliveries() returns by value
       const int h = got.hops;
       EXPECT_EQ(h, net.topology().distance(NodeId(s), NodeId(d)));
       const Cycle expect =

@@ -41,8 +41,7 @@ Net make_net(const std::string& topo, const std::string& routing) {
 }
 
 RecordingSink simulate(const Net& net, const SimConfig& c, double rate) {
-  NullTransport transport;
-  Simulation sim(c, *net.topo, *net.routing, net.partition, Communicator::self(), transport, {});
+  Simulation sim(c, *net.topo, *net.routing, net.partition, Communicator::self(), {});
   RecordingSink sink;
   sim.run(rate, sink);
   return sink;

@@ -1,0 +1,25 @@
+// The transport of a multi-rank run: after every window the outboxes go to the neighbour
+// ranks through persistent point-to-point requests (no barrier, no collective). Message
+// capacities are the most that can cross each cut in one window: every cut link carries at
+// most one flit and one credit per cycle in each direction.
+#pragma once
+
+#include <memory>
+
+#include "wormnet/engine/transport.hpp"
+#include "wormnet/parallel/neighbor_exchange.hpp"
+
+namespace wormnet {
+
+class MpiTransport final : public Transport {
+ public:
+  /// `window` = cycles between exchanges (at most the lookahead).
+  MpiTransport(const Communicator& comm, const RankModel& model, Cycle window);
+  void exchange(RankModel& model) override;
+
+ private:
+  std::unique_ptr<NeighborExchange> exchange_;
+  Outbox scratch_;
+};
+
+}  // namespace wormnet

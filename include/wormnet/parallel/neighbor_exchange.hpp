@@ -1,0 +1,46 @@
+// Point-to-point exchange with a fixed set of neighbour ranks through persistent MPI
+// requests: the engine's per-window traffic. Every message is a buffer of fixed capacity
+// whose first 8 bytes hold the number of payload bytes that follow; capacities are agreed
+// from the model (the most that can cross a cut in one window), so a message never
+// overflows and the requests can be set up once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "wormnet/parallel/communicator.hpp"
+
+namespace wormnet {
+
+class NeighborExchange {
+ public:
+  /// `peers` = neighbour ranks; `send_capacity[i]` / `recv_capacity[i]` = payload bytes to /
+  /// from peers[i] at most. Both ends must agree on the sizes (send of A->B = recv of B<-A).
+  NeighborExchange(const Communicator& comm, std::vector<int> peers,
+                   std::vector<std::size_t> send_capacity, std::vector<std::size_t> recv_capacity);
+  ~NeighborExchange();
+  NeighborExchange(const NeighborExchange&) = delete;
+  NeighborExchange& operator=(const NeighborExchange&) = delete;
+
+  [[nodiscard]] const std::vector<int>& peers() const { return peers_; }
+  /// Payload area for peers[i]; write at most send_capacity[i] bytes, then set_send_size().
+  [[nodiscard]] std::span<std::uint8_t> send_payload(std::size_t i);
+  void set_send_size(std::size_t i, std::size_t bytes);
+  /// Starts every receive and send and waits for all of them (no global barrier: only the
+  /// neighbours take part).
+  void exchange();
+  /// What peers[i] sent in the last exchange().
+  [[nodiscard]] std::span<const std::uint8_t> received(std::size_t i) const;
+
+ private:
+  struct Requests;
+  Communicator comm_;
+  std::vector<int> peers_;
+  std::vector<std::vector<std::uint8_t>> send_;
+  std::vector<std::vector<std::uint8_t>> recv_;
+  std::unique_ptr<Requests> requests_;
+};
+
+}  // namespace wormnet

@@ -1,0 +1,238 @@
+#include "wormnet/io/h5_file.hpp"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "h5_api.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/io/h5_error.hpp"
+
+namespace wormnet::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Access { kCreate, kReadOnly, kReadWrite };
+
+/// Hash slots of the raw-data chunk cache; with a 0-byte cache the value does not matter
+/// (HDF5's default).
+constexpr std::size_t kChunkCacheSlots = 521;
+
+/// Exit code of a job whose ranks disagree on whether a file opened (internal error).
+constexpr int kExitInconsistentOpen = 3;
+
+/// Why `path` cannot be used (as seen from this process), or "" when it looks fine. The
+/// checks run before HDF5 so that the common mistakes get a precise reason, and so that MPI-IO
+/// is never handed a directory (some MPI-IO layers print to stderr on that).
+std::string path_problem(const std::string& path, Access access) {
+  if (path.empty())
+    return access == Access::kCreate ? "cannot create file (empty path)"
+                                     : "file does not exist (empty path)";
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::file_status st = fs::status(p, ec);
+  if (access == Access::kCreate) {
+    if (fs::is_directory(st)) return "cannot create file (the path is a directory)";
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    const fs::file_status dst = fs::status(dir, ec);
+    if (!fs::exists(dst)) {
+      return "cannot create file (directory '" + dir.string() + "' does not exist)";
+    }
+    if (!fs::is_directory(dst)) {
+      return "cannot create file ('" + dir.string() + "' is not a directory)";
+    }
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+      return "cannot create file (directory '" + dir.string() + "' is not writable)";
+    }
+    if (fs::exists(st) && ::access(p.c_str(), W_OK) != 0) {
+      return "cannot create file (the existing file is not writable)";
+    }
+    return "";
+  }
+  if (!fs::exists(st)) return "file does not exist";
+  if (fs::is_directory(st)) return "is a directory, not an HDF5 file";
+  if (!fs::is_regular_file(st)) return "is not a regular file";
+  if (::access(p.c_str(), R_OK) != 0) return "file is not readable";
+  if (access == Access::kReadWrite && ::access(p.c_str(), W_OK) != 0) {
+    return "file is not writable";
+  }
+  return "";
+}
+
+/// The number after `key` in `text` ("eof = 5000, ..."), or nullopt.
+std::optional<unsigned long long> number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t begin = at + key.size();
+  const std::size_t end = text.find_first_not_of("0123456789", begin);
+  if (end == begin) return std::nullopt;
+  return std::stoull(text.substr(begin, end - begin));
+}
+
+/// The reason HDF5 gave for a failed create/open, phrased for the user. Reads the error
+/// stack, so it must come right after the failed call.
+std::string hdf5_problem(Access access) {
+  if (access == Access::kCreate) return "cannot create file (" + detail::error_detail() + ")";
+  if (detail::innermost_error_is(H5E_NOTHDF5)) return "not an HDF5 file";
+  if (detail::innermost_error_is(H5E_TRUNCATED)) {
+    // HDF5 says "truncated file: eof = <size>, sblock->base_addr = 0, stored_eof = <size>".
+    const std::string detail = detail::error_detail();
+    const auto have = number_after(detail, " eof = ");
+    const auto need = number_after(detail, "stored_eof = ");
+    if (have && need) {
+      return "HDF5 file is truncated (" + std::to_string(*have) + " of " + std::to_string(*need) +
+             " bytes present: an interrupted copy or a full disk?)";
+    }
+    return "HDF5 file is truncated (" + detail + ")";
+  }
+  return "cannot open as HDF5 (" + detail::error_detail() + ")";
+}
+
+/// File access through MPI-IO on `comm`; through HDF5's default POSIX driver when MPI is not
+/// running in this process (Communicator::self() in a serial tool or unit test).
+H5Handle file_access_list(const Communicator& comm) {
+  H5Handle fapl(detail::check_id(H5Pcreate(H5P_FILE_ACCESS), -1, "cannot create a fapl"));
+  if (MpiSession::active()) {
+    const MPI_Comm mpi = *static_cast<const MPI_Comm*>(comm.native_handle());
+    detail::check(H5Pset_fapl_mpio(fapl.id(), mpi, MPI_INFO_NULL), -1,
+                  "cannot select the MPI-IO driver");
+  } else {
+    require(comm.size() == 1, "H5File: a communicator of several ranks without MPI running");
+  }
+  // No raw-data chunk cache, as a precaution: with MPI-IO, HDF5 moves raw data around that
+  // cache anyway, but a few operations still go through it (shrinking a chunked dataset
+  // fills the cut-off part of its last chunk there), and a chunk cached by one rank would go
+  // stale as soon as another rank writes it.
+  detail::check(H5Pset_cache(fapl.id(), 0, kChunkCacheSlots, 0, 0.0), -1,
+                "cannot switch off the chunk cache");
+  return fapl;
+}
+
+/// Opens or creates `path` on every rank of `comm`: the same outcome everywhere, either a
+/// file id or an InputError with root's reason.
+H5Handle open_collectively(const Communicator& comm, const std::string& path,
+                           std::string_view option, Access access) {
+  detail::silence_hdf5_errors();
+  // Root inspects the path for everyone (on a shared file system they all see the same).
+  std::string problem = comm.is_root() ? path_problem(path, access) : std::string();
+  detail::broadcast_text(comm, problem);
+  if (!problem.empty()) throw InputError(std::string(option), path, problem);
+
+  hid_t id = H5I_INVALID_HID;
+  {
+    const H5Handle fapl = file_access_list(comm);
+    switch (access) {
+      case Access::kCreate:
+        id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
+        break;
+      case Access::kReadOnly:
+        id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.id());
+        break;
+      case Access::kReadWrite:
+        id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.id());
+        break;
+    }
+    // Read HDF5's error stack now: the next HDF5 call (releasing fapl) clears it.
+    if (id < 0) problem = hdf5_problem(access);
+  }
+  H5Eclear2(H5E_DEFAULT);
+  const bool failed_here = id < 0;
+  if (!comm.any(failed_here)) return H5Handle(id);
+  if (!failed_here) {
+    // Some ranks opened the file and others could not (a path that is not on a file system
+    // all ranks share): the ranks holding it cannot close it alone. End the job cleanly.
+    std::fprintf(stderr,
+                 "wormnet: rank %d: %s '%s': opened here but not on every rank "
+                 "(is the file system shared by all ranks?)\n",
+                 comm.rank(), std::string(option).c_str(), path.c_str());
+    comm.abort(kExitInconsistentOpen);
+  }
+  detail::broadcast_text(comm, problem);
+  throw InputError(std::string(option), path, problem);
+}
+
+}  // namespace
+
+H5File::H5File(H5Handle handle, Communicator comm, std::string path, bool read_only)
+    : handle_(std::move(handle)),
+      comm_(std::move(comm)),
+      path_(std::move(path)),
+      read_only_(read_only),
+      uncaught_at_open_(std::uncaught_exceptions()) {}
+
+H5File H5File::create(const Communicator& comm, const std::string& path, std::string_view option) {
+  return H5File(open_collectively(comm, path, option, Access::kCreate), comm, path, false);
+}
+
+H5File H5File::open_read_only(const Communicator& comm, const std::string& path,
+                              std::string_view option) {
+  return H5File(open_collectively(comm, path, option, Access::kReadOnly), comm, path, true);
+}
+
+H5File H5File::open_read_write(const Communicator& comm, const std::string& path,
+                               std::string_view option) {
+  return H5File(open_collectively(comm, path, option, Access::kReadWrite), comm, path, false);
+}
+
+H5File::~H5File() {
+  if (!handle_.valid()) return;
+  if (std::uncaught_exceptions() > uncaught_at_open_) {
+    // Unwinding: maybe on this rank only (a broken invariant on its way to MPI_Abort), and
+    // a collective close would then wait forever for the others. Leave the file to HDF5,
+    // which closes what is still open when MPI is finalized on every rank.
+    static_cast<void>(handle_.release());
+    return;
+  }
+  try {
+    close();
+  } catch (const std::exception&) {
+    // Nothing sensible to do in a destructor; close() explicitly to see the error.
+  }
+}
+
+H5Group H5File::root() const {
+  require(is_open(), "H5File::root on a closed file");
+  return H5Group(H5Handle(detail::check_id(H5Gopen2(handle_.id(), "/", H5P_DEFAULT), handle_.id(),
+                                           "cannot open the root group")),
+                 comm_);
+}
+
+void H5File::flush() const {
+  require(is_open(), "H5File::flush on a closed file");
+  if (read_only_) return;
+  detail::check(H5Fflush(handle_.id(), H5F_SCOPE_GLOBAL), handle_.id(), "cannot flush");
+}
+
+void H5File::close() {
+  if (!handle_.valid()) return;
+  const hid_t id = handle_.id();
+  // Objects opened from this file id (H5F_OBJ_LOCAL), held by H5Group / H5DataSet copies
+  // that may outlive this call: drop every reference so that the file can close. Their
+  // H5Handles then find the ids invalid and leave them alone (HDF5 1.10 numbers ids from a
+  // counter and does not hand out a closed id again).
+  const unsigned kinds =
+      H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR | H5F_OBJ_LOCAL;
+  const ssize_t open_objects = H5Fget_obj_count(id, kinds);
+  if (open_objects > 0) {
+    std::vector<hid_t> ids(static_cast<std::size_t>(open_objects));
+    const ssize_t listed = H5Fget_obj_ids(id, kinds, ids.size(), ids.data());
+    for (ssize_t k = 0; k < listed; ++k) {
+      const hid_t obj = ids[static_cast<std::size_t>(k)];
+      while (H5Iis_valid(obj) > 0 && H5Idec_ref(obj) > 0) {
+      }
+    }
+  }
+  const herr_t rc = H5Fclose(handle_.release());
+  if (rc < 0) detail::fail(-1, "cannot close '" + path_ + "'");
+}
+
+}  // namespace wormnet::io

@@ -1,0 +1,337 @@
+#include "wormnet/io/result_writer.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "wormnet/io/h5_schema.hpp"
+#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/stats/latency_histogram.hpp"
+
+namespace wormnet::io {
+
+namespace {
+
+using Cell = TimeSeriesTable::Cell;
+
+/// Runs of consecutive ids from a sorted list of ids.
+std::vector<IndexRun> runs_of(const std::vector<std::uint32_t>& ids) {
+  std::vector<IndexRun> runs;
+  for (std::uint32_t id : ids) {
+    if (!runs.empty() && runs.back().offset + runs.back().count == id) {
+      ++runs.back().count;
+    } else {
+      runs.push_back(IndexRun{id, 1});
+    }
+  }
+  return runs;
+}
+
+std::string point_name(int index) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "points/%03d", index);
+  return buf;
+}
+
+const char* kind_name(TopologyKind k) {
+  switch (k) {
+    case TopologyKind::kHoneycomb:
+      return "honeycomb";
+    case TopologyKind::kTorus:
+      return "torus";
+    case TopologyKind::kMesh:
+      return "mesh";
+  }
+  return "?";
+}
+
+void write_latency(const H5Group& g, const std::string& name, const LatencyHistogram& h) {
+  g.write_dataset<std::uint64_t>(name, h.counts());
+  const H5DataSet d = g.open_dataset(name);
+  d.set_attribute("count", h.count());
+  d.set_attribute("sum", h.sum());
+  d.set_attribute("max", h.max());
+  d.set_attribute(schema::kUnitAttr, std::string_view("packets per bucket"));
+}
+
+}  // namespace
+
+ResultWriter::ResultWriter(const Communicator& comm, const std::string& path,
+                           const std::string& option, const RunDescription& run)
+    : comm_(comm), file_(H5File::create(comm, path, option)), run_(run) {
+  const H5Group root = file_.root();
+  root.set_attribute(schema::kSchemaVersionAttr, schema::kSchemaVersion);
+  set_run_status(file_, RunStatus::kRunning);
+  root.set_attribute(schema::kWormnetVersionAttr, std::string_view(run.version));
+  root.set_attribute(schema::kGitShaAttr, std::string_view(run.git_sha));
+  root.set_attribute(schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
+  root.set_attribute(schema::kConfigAttr, std::string_view(run.config_toml));
+  root.set_attribute("command", std::string_view(run.command));
+  root.set_attribute("flit_rate", run.config->measure.flit_rate);
+  write_network(run);
+  summary_ = TimeSeriesTable::create(
+      root, "summary",
+      {{"point", ElementType::kInt64, "", "load point index (group points/NNN)"},
+       {"offered_load", ElementType::kFloat64, "flits/node/cycle", "configured offered load"},
+       {"offered_measured", ElementType::kFloat64, "flits/node/cycle",
+        "flits generated during the measurement window"},
+       {"accepted", ElementType::kFloat64, "flits/node/cycle",
+        "flits ejected during the measurement window"},
+       {"accepted_vs_saturation", ElementType::kFloat64, "",
+        "accepted / ((N-1)/pi), the routing's uniform saturation rate (0 when unknown)"},
+       {"accepted_vs_bisection", ElementType::kFloat64, "",
+        "accepted / the topology's uniform-traffic bisection bound"},
+       {"latency_mean", ElementType::kFloat64, "cycles", "creation to tail ejection, mean"},
+       {"latency_p50", ElementType::kFloat64, "cycles", "median (histogram bucket)"},
+       {"latency_p95", ElementType::kFloat64, "cycles", "95th percentile"},
+       {"latency_p99", ElementType::kFloat64, "cycles", "99th percentile"},
+       {"latency_max", ElementType::kFloat64, "cycles", "maximum"},
+       {"latency_mean_us", ElementType::kFloat64, "us", "mean latency / flit rate"},
+       {"network_mean", ElementType::kFloat64, "cycles", "head injection to tail ejection"},
+       {"queueing_mean", ElementType::kFloat64, "cycles", "creation to head injection"},
+       {"average_hops", ElementType::kFloat64, "hops", "channels crossed per packet"},
+       {"delivered", ElementType::kInt64, "packets", "labelled packets delivered"},
+       {"labelled", ElementType::kInt64, "packets", "labelled packets generated"},
+       {"saturated", ElementType::kInt64, "", "1 when flagged saturated"},
+       {"deadlock", ElementType::kInt64, "", "1 when the watchdog found a deadlock"},
+       {"cycles", ElementType::kInt64, "cycles", "cycles simulated"},
+       {"wall_seconds", ElementType::kFloat64, "s", "wall-clock time of the point"}},
+      64);
+  file_.flush();
+}
+
+ResultWriter::~ResultWriter() = default;
+
+void ResultWriter::write_network(const RunDescription& run) {
+  const Topology& topo = *run.topology;
+  const Partition& part = *run.partition;
+  const H5Group root = file_.root();
+  const std::vector<std::uint32_t> mine = part.nodes_of(comm_.rank());
+  const RowDistribution node_rows(topo.num_nodes(), runs_of(mine));
+
+  const H5Group t = root.create_group("topology");
+  t.set_attribute("spec", std::string_view(topo.spec()));
+  t.set_attribute("kind", std::string_view(kind_name(topo.kind())));
+  t.set_attribute("nodes", static_cast<std::uint64_t>(topo.num_nodes()));
+  t.set_attribute("links", static_cast<std::uint64_t>(topo.num_links()));
+  t.set_attribute("channels", static_cast<std::uint64_t>(topo.num_channels()));
+  t.set_attribute("ports", static_cast<std::int64_t>(topo.num_ports()));
+  t.set_attribute("diameter", static_cast<std::int64_t>(topo.diameter()));
+  t.set_attribute("bisection_bound", run.bounds.bisection);
+  std::vector<std::string> labels;
+  for (int p = 0; p < topo.num_ports(); ++p)
+    labels.push_back(Topology::port_label(static_cast<PortId>(p)));
+  t.set_attribute("port_labels", std::span<const std::string>(labels));
+
+  const int ncoords = topo.coords(NodeId(0)).n;
+  std::vector<std::int32_t> coords;
+  coords.reserve(mine.size() * static_cast<std::size_t>(ncoords));
+  for (std::uint32_t n : mine) {
+    const Coord c = topo.coords(NodeId(n));
+    for (int i = 0; i < ncoords; ++i) coords.push_back(c[i]);
+  }
+  t.write_distributed<std::int32_t>("coords", node_rows, coords,
+                                    {static_cast<std::uint64_t>(ncoords)});
+
+  // Channels are numbered by (source node, port): a rank's channels are its nodes' ranges.
+  std::vector<IndexRun> channel_runs;
+  std::vector<std::uint32_t> src;
+  std::vector<std::uint32_t> dst;
+  std::vector<std::uint8_t> port;
+  for (const IndexRun& r : node_rows.runs()) {
+    const auto first = topo.first_channel(NodeId(static_cast<std::uint32_t>(r.offset)));
+    const auto last =
+        r.offset + r.count < topo.num_nodes()
+            ? topo.first_channel(NodeId(static_cast<std::uint32_t>(r.offset + r.count)))
+            : topo.num_channels();
+    channel_runs.push_back(IndexRun{first, last - first});
+    for (std::uint32_t c = first; c < last; ++c) {
+      src.push_back(topo.channel_source(ChannelId(c)).value());
+      dst.push_back(topo.channel_dest(ChannelId(c)).value());
+      port.push_back(topo.channel_port(ChannelId(c)));
+    }
+  }
+  const RowDistribution channel_rows(topo.num_channels(), channel_runs);
+  t.write_distributed<std::uint32_t>("channel_source", channel_rows, src);
+  t.write_distributed<std::uint32_t>("channel_dest", channel_rows, dst);
+  t.write_distributed<std::uint8_t>("channel_port", channel_rows, port);
+
+  const H5Group p = root.create_group("partition");
+  p.set_attribute("method", std::string_view(part.method()));
+  p.set_attribute("ranks", static_cast<std::int64_t>(part.parts()));
+  p.set_attribute("edge_cut", part.edge_cut(topo));
+  p.set_attribute("largest_part", part.largest_part());
+  p.set_attribute("smallest_part", part.smallest_part());
+  p.set_attribute("lookahead", static_cast<std::uint64_t>(run.lookahead));
+  std::vector<std::uint32_t> owner(mine.size(), static_cast<std::uint32_t>(comm_.rank()));
+  p.write_distributed<std::uint32_t>("owner", node_rows, owner);
+
+  const H5Group r = root.create_group("routing");
+  r.set_attribute("name", std::string_view(run.routing->name()));
+  r.set_attribute("description", std::string_view(run.routing->description()));
+  r.set_attribute("vcs", static_cast<std::int64_t>(run.vcs));
+  r.set_attribute("minimal", static_cast<std::int64_t>(run.routing->minimal() ? 1 : 0));
+  r.set_attribute(
+      "bubble_flow_control",
+      static_cast<std::int64_t>(run.routing->needs_bubble() ||
+                                        run.config->network.flow_control == FlowControl::kBubble
+                                    ? 1
+                                    : 0));
+  r.set_attribute("saturation_rate", run.bounds.saturation_rate);
+}
+
+void ResultWriter::begin_point(int index, double offered_load) {
+  point_index_ = index;
+  offered_load_ = offered_load;
+  point_ = file_.root().create_group(point_name(index));
+  point_->set_attribute("index", static_cast<std::int64_t>(index));
+  point_->set_attribute("offered_load", offered_load);
+  series_ = TimeSeriesTable::create(
+      *point_, "timeseries",
+      {{"cycle_end", ElementType::kInt64, "cycles", "first cycle after the window"},
+       {"cycles", ElementType::kInt64, "cycles", "window length"},
+       {"created_flits", ElementType::kInt64, "flits", "generated by the sources"},
+       {"injected_flits", ElementType::kInt64, "flits", "entered injection buffers"},
+       {"ejected_flits", ElementType::kInt64, "flits", "left the network"},
+       {"ejected_packets", ElementType::kInt64, "packets", "tails ejected"},
+       {"flit_hops", ElementType::kInt64, "flits", "flits that crossed a network channel"},
+       {"latency_mean", ElementType::kFloat64, "cycles",
+        "mean latency of the packets ejected in the window"},
+       {"flits_in_network", ElementType::kInt64, "flits", "in buffers and links at the end"},
+       {"flits_at_sources", ElementType::kInt64, "flits", "waiting at sources at the end"},
+       {"messages_at_sources", ElementType::kInt64, "messages", "waiting at sources at the end"},
+       {"offered", ElementType::kFloat64, "flits/node/cycle", "created_flits / (N cycles)"},
+       {"accepted", ElementType::kFloat64, "flits/node/cycle", "ejected_flits / (N cycles)"}},
+      TimeSeriesTable::kDefaultChunkRows);
+  file_.flush();
+}
+
+void ResultWriter::window(const WindowRow& row) {
+  const TrafficCounters& c = row.counters;
+  const double node_cycles =
+      static_cast<double>(run_.topology->num_nodes()) * static_cast<double>(row.cycles);
+  const auto i64 = [](std::uint64_t v) { return Cell{static_cast<std::int64_t>(v)}; };
+  series_->append(
+      {i64(row.cycle_end), i64(row.cycles), i64(c.created_flits), i64(c.injected_flits),
+       i64(c.ejected_flits), i64(c.ejected_packets), i64(c.flit_hops),
+       Cell{c.ejected_packets
+                ? static_cast<double>(c.latency_sum) / static_cast<double>(c.ejected_packets)
+                : 0.0},
+       i64(row.flits_in_network), i64(row.flits_at_sources), i64(row.messages_at_sources),
+       Cell{static_cast<double>(c.created_flits) / node_cycles},
+       Cell{static_cast<double>(c.ejected_flits) / node_cycles}});
+  file_.flush();
+}
+
+void ResultWriter::end_point(
+    const RunSummary& s, const MeasuredStats& measured,
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  const H5Group& g = *point_;
+  const auto lat = [&](const char* prefix, const LatencySummary& l) {
+    const std::string p(prefix);
+    g.set_attribute(p + "_mean", l.mean);
+    g.set_attribute(p + "_p50", l.p50);
+    g.set_attribute(p + "_p95", l.p95);
+    g.set_attribute(p + "_p99", l.p99);
+    g.set_attribute(p + "_max", l.max);
+  };
+  g.set_attribute("offered_measured", s.offered_measured);
+  g.set_attribute("accepted", s.accepted);
+  g.set_attribute("accepted_vs_saturation", s.accepted_vs_saturation);
+  g.set_attribute("accepted_vs_bisection", s.accepted_vs_bisection);
+  lat("latency", s.latency);
+  lat("network", s.network);
+  lat("queueing", s.queueing);
+  g.set_attribute("average_hops", s.average_hops);
+  g.set_attribute("labelled_packets", s.measured_packets);
+  g.set_attribute("delivered_packets", s.delivered_packets);
+  g.set_attribute("saturated", static_cast<std::int64_t>(s.saturated ? 1 : 0));
+  g.set_attribute("saturation_reason", std::string_view(s.saturation_reason));
+  g.set_attribute("deadlock", static_cast<std::int64_t>(s.deadlock ? 1 : 0));
+  g.set_attribute("cycles", static_cast<std::uint64_t>(s.cycles));
+  g.set_attribute("flit_hops", s.flit_hops);
+  g.set_attribute("wall_seconds", s.wall_seconds);
+  g.set_attribute("packet_cycles", measured.packet_cycles);
+
+  // Latency histograms (identical on every rank after the merge; root writes them).
+  const H5Group h = g.create_group("latency_histogram");
+  std::vector<std::uint64_t> lower(LatencyHistogram::kBuckets);
+  for (int b = 0; b < LatencyHistogram::kBuckets; ++b) {
+    lower[static_cast<std::size_t>(b)] = LatencyHistogram::lower_bound(b);
+  }
+  h.write_dataset<std::uint64_t>("bucket_lower", lower);
+  h.open_dataset("bucket_lower").set_attribute(schema::kUnitAttr, std::string_view("cycles"));
+  write_latency(h, "total", measured.total);
+  write_latency(h, "network", measured.network);
+  write_latency(h, "queueing", measured.queueing);
+
+  // Per-channel counts, each rank at its channels' global ids.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> mine = channel_flits;
+  std::sort(mine.begin(), mine.end());
+  std::vector<std::uint32_t> ids;
+  std::vector<std::uint64_t> flits;
+  std::vector<double> utilization;
+  const double window = static_cast<double>(
+      run_.config->measure.cycles > 0 ? run_.config->measure.cycles - run_.config->measure.warmup
+                                      : run_.config->measure.measure);
+  for (const auto& [c, f] : mine) {
+    ids.push_back(c);
+    flits.push_back(f);
+    utilization.push_back(static_cast<double>(f) / window);
+  }
+  const RowDistribution rows(run_.topology->num_channels(), runs_of(ids));
+  g.write_distributed<std::uint64_t>("channel_flits", rows, flits);
+  g.open_dataset("channel_flits")
+      .set_attribute(schema::kDescriptionAttr,
+                     std::string_view("flits that crossed each channel in the measurement window"));
+  g.write_distributed<double>("channel_utilization", rows, utilization);
+  g.open_dataset("channel_utilization")
+      .set_attribute(schema::kDescriptionAttr,
+                     std::string_view("channel_flits / window cycles (1 = busy every cycle)"));
+
+  if (s.deadlock) {
+    const H5Group d = g.create_group("deadlock");
+    d.set_attribute("cycle", static_cast<std::uint64_t>(s.deadlock_cycle));
+    std::vector<std::string> hops;
+    std::vector<std::int64_t> vcs;
+    for (const auto& hop : s.deadlock_cycle_hops) {
+      hops.push_back(hop.channel);
+      vcs.push_back(hop.vc);
+    }
+    d.set_attribute("channels", std::span<const std::string>(hops));
+    d.set_attribute("vcs", std::span<const std::int64_t>(vcs));
+  }
+
+  const double us = s.flit_rate > 0 ? s.latency.mean / s.flit_rate : 0.0;
+  summary_->append({Cell{static_cast<std::int64_t>(point_index_)},
+                    Cell{offered_load_},
+                    Cell{s.offered_measured},
+                    Cell{s.accepted},
+                    Cell{s.accepted_vs_saturation},
+                    Cell{s.accepted_vs_bisection},
+                    Cell{s.latency.mean},
+                    Cell{static_cast<double>(s.latency.p50)},
+                    Cell{static_cast<double>(s.latency.p95)},
+                    Cell{static_cast<double>(s.latency.p99)},
+                    Cell{static_cast<double>(s.latency.max)},
+                    Cell{us},
+                    Cell{s.network.mean},
+                    Cell{s.queueing.mean},
+                    Cell{s.average_hops},
+                    Cell{static_cast<std::int64_t>(s.delivered_packets)},
+                    Cell{static_cast<std::int64_t>(s.measured_packets)},
+                    Cell{static_cast<std::int64_t>(s.saturated ? 1 : 0)},
+                    Cell{static_cast<std::int64_t>(s.deadlock ? 1 : 0)},
+                    Cell{static_cast<std::int64_t>(s.cycles)},
+                    Cell{s.wall_seconds}});
+  series_.reset();
+  point_.reset();
+  file_.flush();
+}
+
+void ResultWriter::finish(RunStatus status) {
+  summary_.reset();
+  set_run_status(file_, status);
+  file_.close();
+}
+
+}  // namespace wormnet::io

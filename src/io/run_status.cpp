@@ -1,0 +1,54 @@
+#include "wormnet/io/run_status.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "wormnet/io/h5_error.hpp"
+#include "wormnet/io/h5_file.hpp"
+#include "wormnet/io/h5_schema.hpp"
+
+namespace wormnet::io {
+
+namespace {
+
+constexpr std::array<std::pair<RunStatus, std::string_view>, 5> kNames{{
+    {RunStatus::kRunning, "running"},
+    {RunStatus::kComplete, "complete"},
+    {RunStatus::kDeadlock, "deadlock"},
+    {RunStatus::kInterrupted, "interrupted"},
+    {RunStatus::kFailed, "failed"},
+}};
+
+}  // namespace
+
+std::string_view to_string(RunStatus status) {
+  for (const auto& [s, name] : kNames) {
+    if (s == status) return name;
+  }
+  return "unknown";
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view text) {
+  for (const auto& [s, name] : kNames) {
+    if (name == text) return s;
+  }
+  return std::nullopt;
+}
+
+void set_run_status(const H5File& file, RunStatus status) {
+  file.root().set_attribute(schema::kStatusAttr, to_string(status));
+  file.flush();
+}
+
+RunStatus run_status(const H5File& file) {
+  const std::string text = file.root().attribute<std::string>(schema::kStatusAttr);
+  const std::optional<RunStatus> status = parse_run_status(text);
+  if (!status) {
+    throw H5Error(file.path() + ": attribute '" + std::string(schema::kStatusAttr) + "' is '" +
+                  text + "', not one of running, complete, deadlock, interrupted, failed");
+  }
+  return *status;
+}
+
+}  // namespace wormnet::io

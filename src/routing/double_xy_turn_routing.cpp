@@ -1,0 +1,63 @@
+#include "wormnet/routing/double_xy_turn_routing.hpp"
+
+#include "wormnet/routing/honeycomb_offsets.hpp"
+
+namespace wormnet {
+
+namespace {
+
+constexpr int kX = 0;
+constexpr int kY = 1;
+constexpr int kZ = 2;
+constexpr VcMask kVc0 = 1;
+constexpr VcMask kVc1 = 2;
+
+/// Virtual network (0 or 1) of the channel a head arrived on; 0 at the source.
+int arrival_network(const RouteRequest& request) {
+  if (request.in_port == kInjectionPort) return 0;
+  // in_port is the port at this node; the packet travelled in the reverse direction.
+  const PortId travelled = Topology::reverse_port(request.in_port);
+  if (Topology::port_dim(travelled) == kZ) return Topology::port_sign(travelled) > 0 ? 0 : 1;
+  return request.in_vc == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int DoubleXyTurnRouting::route_class(int dx, int dy, int dz) {
+  if (dz < 0 && dx > 0 && dy <= 0) return 1;
+  if (dz < 0 && dx >= 0 && dy > 0) return 2;
+  if (dz <= 0 && dx < 0 && dy > 0) return 3;
+  if (dz > 0 && dx < 0 && dy >= 0) return 4;
+  if (dz > 0 && dx <= 0 && dy < 0) return 5;  // printed "Y > 0": see the header
+  if (dz >= 0 && dx > 0 && dy < 0) return 6;
+  return 0;
+}
+
+RouteState DoubleXyTurnRouting::initial_state(NodeId src, NodeId dst) const {
+  const Coord s = topo_.coords(src);
+  const Coord d = topo_.coords(dst);
+  const int c = route_class(d[0] - s[0], d[1] - s[1], d[2] - s[2]);
+  return c == 2 ? kNet1 : (c == 5 ? kNet0 : kOpen);
+}
+
+void DoubleXyTurnRouting::route(const RouteRequest& request, RouteOptions& out) const {
+  const HoneycombOffsets o = honeycomb_offsets(topo_, request.node, request.dest);
+  // Network 0 may still be left for network 1 only when no Z+ hop remains.
+  const int network = request.state == kOpen   ? arrival_network(request)
+                      : request.state == kNet0 ? 0
+                                               : 1;
+  const bool may_switch = request.state == kOpen && network == 0 && o.d[kZ] <= 0;
+  for (int i = kX; i <= kZ; ++i) {
+    const PortId p = honeycomb_port(i, o.black);
+    if (!o.reduces(i) || !topo_.has_port(request.node, p)) continue;
+    if (i == kZ) {
+      // One Z channel (VC 0): Z+ belongs to network 0, Z- to network 1.
+      if (o.black ? network == 0 : (network == 1 || may_switch)) out.add(p, kVc0, request.state);
+    } else {
+      const VcMask own = network == 0 ? kVc0 : kVc1;
+      out.add(p, may_switch ? static_cast<VcMask>(kVc0 | kVc1) : own, request.state);
+    }
+  }
+}
+
+}  // namespace wormnet

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""Command-line tests of the wormnet binary: bad input, exit codes and the JSON outputs.
+
+Run by ctest, one test case class per ctest test:
+    cli_test.py --wormnet PATH [BadInput|Verify|Info ...]
+Standard library only. Expected values come from closed forms (H_t has 6t^2 nodes and
+9t^2 - 3t links, ...) and hand-worked cases, never from an earlier run of the program.
+"""
+import json
+import subprocess
+import sys
+import unittest
+
+WORMNET = "wormnet"
+
+
+def run(*args):
+    """Runs wormnet with args; returns (exit code, stdout, stderr)."""
+    p = subprocess.run([WORMNET, *args], capture_output=True, text=True, timeout=300,
+                       check=False)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_json(test, *args, code=0):
+    """Runs wormnet with --json, checks the exit code and parses the one JSON object."""
+    rc, out, err = run(*args, "--json")
+    test.assertEqual(rc, code, err)
+    test.assertEqual(err, "")
+    test.assertEqual(out.count("\n"), 1, "one line of JSON expected")
+    return json.loads(out)
+
+
+class BadInput(unittest.TestCase):
+    """Each bad input: exit code 2, nothing on stdout, exactly one line on stderr that names
+    the option and the value given (and what is allowed), no crash or trace."""
+
+    def expect_one_line(self, args, *named):
+        rc, out, err = run(*args)
+        self.assertEqual(rc, 2, f"{args}: exit code {rc}, stderr {err!r}")
+        self.assertEqual(out, "", f"{args}: stdout should be empty")
+        self.assertTrue(err.endswith("\n"), f"{args}: {err!r}")
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 1, f"{args}: {err!r}")
+        line = lines[0]
+        self.assertTrue(line.startswith("wormnet: error: "), line)
+        self.assertTrue(line.isprintable(), f"control characters in {line!r}")
+        for word in named:
+            self.assertIn(word, line, f"{args}")
+        for trace in ("terminate called", "what():", "Aborted", "internal error", "#0 ",
+                      "Traceback", "Sanitizer"):
+            self.assertNotIn(trace, err)
+
+    def test_honeycomb_zero(self):
+        self.expect_one_line(["info", "--topology", "honeycomb:0"], "--topology", "honeycomb:0",
+                             "[1,")
+
+    def test_honeycomb_negative(self):
+        self.expect_one_line(["verify", "-t", "honeycomb:-3", "-r", "stojmenovic"], "--topology",
+                             "honeycomb:-3", "[1,")
+
+    def test_honeycomb_not_a_number(self):
+        self.expect_one_line(["info", "-t", "honeycomb:six"], "--topology", "honeycomb:six")
+
+    def test_torus_trailing_x(self):
+        self.expect_one_line(["info", "-t", "torus:8x"], "--topology", "torus:8x", "sizes")
+
+    def test_torus_size_one(self):
+        self.expect_one_line(["info", "-t", "torus:4x1"], "--topology", "torus:4x1", ">= 2")
+
+    def test_torus_size_zero(self):
+        self.expect_one_line(["info", "-t", "torus:0x4"], "--topology", "torus:0x4", ">= 2")
+
+    def test_seven_dimensions(self):
+        self.expect_one_line(["info", "-t", "torus:2x2x2x2x2x2x2"], "--topology",
+                             "torus:2x2x2x2x2x2x2", "6")
+        self.expect_one_line(["verify", "-t", "mesh:2x2x2x2x2x2x2", "-r", "xy"], "--topology",
+                             "mesh:2x2x2x2x2x2x2", "6")
+
+    def test_unknown_topology_kind(self):
+        self.expect_one_line(["info", "-t", "hypercube:4"], "--topology", "hypercube:4",
+                             "honeycomb", "torus", "mesh")
+
+    def test_routing_that_does_not_fit_the_topology(self):
+        self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "dor"], "--routing", "dor",
+                             "honeycomb:3", "stojmenovic")
+        self.expect_one_line(["verify", "-t", "torus:4x4", "-r", "stojmenovic"], "--routing",
+                             "stojmenovic", "dor-dateline")
+        self.expect_one_line(["info", "--load", "-t", "mesh:4x4", "-r", "angara"], "--routing",
+                             "angara", "west-first")
+
+    def test_unknown_routing(self):
+        self.expect_one_line(["verify", "-t", "mesh:4x4", "-r", "zigzag"], "--routing", "zigzag",
+                             "xy")
+
+    def test_unknown_option(self):
+        self.expect_one_line(["info", "-t", "honeycomb:3", "--bogus"], "--bogus", "info --help")
+        self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "stojmenovic", "--frob=1"],
+                             "--frob")
+        self.expect_one_line(["--bogus"], "--bogus")
+
+    def test_unexpected_argument(self):
+        self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "stojmenovic", "extra"],
+                             "extra")
+
+    def test_unknown_subcommand(self):
+        self.expect_one_line(["frobnicate"], "frobnicate", "info", "verify")
+        self.expect_one_line(["frobnicate", "-t", "honeycomb:3"], "frobnicate")
+
+    def test_missing_subcommand(self):
+        self.expect_one_line([], "subcommand")
+
+    def test_missing_required_option(self):
+        self.expect_one_line(["verify", "-t", "honeycomb:3"], "--routing", "required")
+        self.expect_one_line(["verify", "-r", "stojmenovic"], "--topology", "required")
+        self.expect_one_line(["info"], "--topology", "required")
+
+    def test_option_without_its_value(self):
+        self.expect_one_line(["info", "-t"], "--topology")
+
+    def test_load_without_routing(self):
+        self.expect_one_line(["info", "-t", "honeycomb:3", "--load"], "--load", "--routing")
+
+    def test_bad_flow_control(self):
+        self.expect_one_line(["verify", "-t", "torus:4x4", "-r", "dor", "--flow-control", "foo"],
+                             "--flow-control", "foo", "credit", "bubble")
+
+    def test_bad_choice_names_the_choices(self):
+        # Enum options: the message lists the names (CLI11's own transformer printed the
+        # enum values as raw bytes, a NUL cutting the message short).
+        for option, names in (("--traffic", ("uniform", "tornado", "all-to-all")),
+                              ("--process", ("poisson", "bernoulli")),
+                              ("--selection", ("priority", "random")),
+                              ("--flow-control", ("credit", "bubble"))):
+            self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
+                                  "nonsense"], option, "nonsense", *names)
+
+    def test_help_and_version_are_not_errors(self):
+        for args in (["--help"], ["info", "--help"], ["verify", "--help"], ["run", "--help"],
+                     ["--version"]):
+            rc, out, err = run(*args)
+            self.assertEqual(rc, 0, args)
+            self.assertNotEqual(out, "", args)
+            self.assertEqual(err, "", args)
+            for line in out.splitlines():
+                self.assertTrue(line.isprintable(), f"{args}: {line!r}")
+
+
+def honeycomb_adjacent(a, b):
+    """Stojmenovic's rule, independent of the program: differ by 1 in exactly one coordinate."""
+    diffs = [abs(x - y) for x, y in zip(a, b)]
+    return sorted(diffs) == [0, 0, 1]
+
+
+class Verify(unittest.TestCase):
+    """wormnet verify: exit code 0 = deadlock-free, 1 = cycle; the JSON object."""
+
+    def test_exit_codes(self):
+        for topo, routing, extra, code in [
+                ("honeycomb:3", "double-xy", [], 0),
+                ("honeycomb:3", "xy-first", [], 0),
+                ("honeycomb:3", "stojmenovic", [], 1),
+                ("honeycomb:1", "minimal-adaptive", [], 1),
+                ("mesh:4x4", "west-first", [], 0),
+                ("torus:3x3", "dor", [], 0),
+                ("torus:4x4", "dor", [], 1),
+                ("torus:4x4", "dor", ["--flow-control", "bubble"], 0),
+                ("torus:4x4", "dor-dateline", [], 0),
+                ("torus:4x4", "angara", [], 0)]:
+            rc, out, err = run("verify", "-t", topo, "-r", routing, *extra)
+            self.assertEqual(rc, code, f"{topo} {routing} {extra}: {err}")
+            self.assertEqual(err, "")
+            self.assertIn("DEADLOCK-FREE" if code == 0 else "CYCLE", out)
+
+    def test_json_deadlock_free(self):
+        j = run_json(self, "verify", "-t", "honeycomb:4", "-r", "double-xy")
+        self.assertIs(j["deadlock_free"], True)
+        self.assertEqual(j["cycle"], [])
+
+    def test_json_cycle_is_a_closed_chain_of_links(self):
+        j = run_json(self, "verify", "-t", "honeycomb:3", "-r", "stojmenovic", code=1)
+        self.assertIs(j["deadlock_free"], False)
+        cycle = j["cycle"]
+        self.assertEqual(len(cycle), 6)  # the girth of H_t
+        for i, step in enumerate(cycle):
+            self.assertEqual(set(step), {"from", "to", "direction", "vc"})
+            self.assertTrue(honeycomb_adjacent(step["from"], step["to"]), step)
+            self.assertEqual(step["to"], cycle[(i + 1) % len(cycle)]["from"])
+            self.assertEqual(step["vc"], 0)
+
+    def test_json_torus_cycle_runs_round_the_smallest_big_ring(self):
+        j = run_json(self, "verify", "-t", "torus:3x5", "-r", "dor", code=1)
+        self.assertEqual(len(j["cycle"]), 5)
+        self.assertEqual(len({s["direction"] for s in j["cycle"]}), 1)
+        self.assertIn(j["cycle"][0]["direction"], ("Y+", "Y-"))
+
+    def test_bubble_is_said(self):
+        rc, out, _ = run("verify", "-t", "torus:4x4x4", "-r", "angara")
+        self.assertEqual(rc, 0)
+        self.assertIn("bubble flow control", out)
+        j = run_json(self, "verify", "-t", "torus:4x4x4", "-r", "angara")
+        self.assertIs(j["deadlock_free"], True)
+        self.assertIs(j["rings_set_aside"], True)
+
+
+class Info(unittest.TestCase):
+    """wormnet info [--load]: the JSON keys and their values."""
+
+    def test_honeycomb_counts(self):
+        for t in (1, 2, 6):
+            j = run_json(self, "info", "-t", f"honeycomb:{t}")
+            self.assertEqual(j["nodes"], 6 * t * t)
+            self.assertEqual(j["links"], 9 * t * t - 3 * t)
+            self.assertEqual(j["channels"], 2 * (9 * t * t - 3 * t))
+            self.assertEqual(j["diameter"], 4 * t - 1)
+            self.assertIsInstance(j["average_distance"], float)
+        # H_1 is a hexagon: from each node 2 at distance 1, 2 at 2, 1 at 3: mean 9/5.
+        j = run_json(self, "info", "-t", "honeycomb:1")
+        self.assertAlmostEqual(j["average_distance"], 9 / 5, places=12)
+
+    def test_torus_and_mesh_counts(self):
+        # 8x8x8 torus: mean ring distance over all ordered pairs (s = d included) is k/4 = 2
+        # per dimension, so over s != d: 3 * 2 * N / (N - 1).
+        j = run_json(self, "info", "-t", "torus:8x8x8")
+        self.assertEqual((j["nodes"], j["links"], j["channels"], j["diameter"]),
+                         (512, 1536, 3072, 12))
+        self.assertAlmostEqual(j["average_distance"], 6 * 512 / 511, places=12)
+        # 16x16 mesh: per coordinate, ordered value pairs sum k(k^2-1)/3 = 1360, times k^2
+        # for the other coordinate, 2 coordinates, over N(N-1) = 256 * 255 pairs: 32/3.
+        j = run_json(self, "info", "-t", "mesh:16x16")
+        self.assertEqual((j["nodes"], j["links"], j["channels"], j["diameter"]),
+                         (256, 480, 960, 30))
+        self.assertAlmostEqual(j["average_distance"], 32 / 3, places=12)
+
+    def test_text_output(self):
+        rc, out, err = run("info", "-t", "honeycomb:6")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"nodes\s+216\n")
+        self.assertRegex(out, r"links\s+306\n")
+        self.assertRegex(out, r"diameter\s+23 hops")
+
+    def test_load_keys_and_hand_worked_values(self):
+        # DOR on a 4-ring (derived in tests/unit/verify/channel_loads_test.cpp): + channels
+        # carry 3, - channels 1; perfect 2, sigma4 1, saturation (4-1)/3 = 1.
+        j = run_json(self, "info", "--load", "-t", "torus:4", "-r", "dor")
+        for key, value in (("pi", 3.0), ("sigma4", 1.0), ("min_load", 1.0),
+                           ("perfect_load", 2.0), ("saturation_rate", 1.0)):
+            self.assertAlmostEqual(j[key], value, places=12, msg=key)
+        # H_1 under stojmenovic: 5 clockwise, 4 counter-clockwise (worked in the unit test).
+        j = run_json(self, "info", "--load", "-t", "honeycomb:1", "-r", "stojmenovic")
+        for key, value in (("pi", 5.0), ("sigma4", 0.5), ("min_load", 4.0),
+                           ("perfect_load", 4.5), ("saturation_rate", 1.0)):
+            self.assertAlmostEqual(j[key], value, places=12, msg=key)
+        # The topology keys are still there.
+        self.assertEqual(j["nodes"], 6)
+
+    def test_load_text(self):
+        rc, out, err = run("info", "--load", "-t", "mesh:4x4", "-r", "xy")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"pi = 16\.0+ ")
+
+
+def main():
+    global WORMNET
+    args = sys.argv[1:]
+    if len(args) < 2 or args[0] != "--wormnet":
+        sys.exit("usage: cli_test.py --wormnet PATH [unittest arguments]")
+    WORMNET = args[1]
+    unittest.main(argv=[sys.argv[0], "-v", *args[2:]])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs one simulation case at 1, 2, 3 and 4 MPI ranks and checks that every statistic,
+histogram, per-channel count and deadlock report in the HDF5 files is bit-identical.
+
+Only the fields that describe the execution rather than the model may differ: the rank count,
+the partition, the git revision and the wall-clock times.
+
+usage: rank_determinism_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR CASE
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+CASES = {
+    # name: (subcommand, arguments, expected exit code)
+    "honeycomb_uniform_low": ("run", ["-t", "honeycomb:4", "-r", "double-xy", "--traffic", "uniform",
+                                      "--load", "0.03", "--length-min", "4", "--length-max", "30",
+                                      "--warmup", "500", "--measure", "3000"], 0),
+    "honeycomb_sweep_to_saturation": ("sweep", ["-t", "honeycomb:4", "-r", "double-xy-turn",
+                                                "--loads", "0.04,0.3", "--length", "8",
+                                                "--warmup", "300", "--measure", "2000",
+                                                "--drain-limit", "1500", "--after-saturation", "0"], 0),
+    "torus_transpose_low": ("run", ["-t", "torus:8x4", "-r", "dor-dateline", "--traffic", "transpose",
+                                    "--load", "0.05", "--length", "6", "--warmup", "300",
+                                    "--measure", "3000"], 0),
+    "torus_tornado_saturated": ("run", ["-t", "torus:5x6", "-r", "dor", "--flow-control", "bubble",
+                                        "--buffer", "8", "--length", "4", "--traffic", "tornado",
+                                        "--load", "0.6", "--warmup", "300", "--measure", "2000",
+                                        "--drain-limit", "1000"], 0),
+    "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
+                                   "--length-min", "10", "--length-max", "200", "--load", "0.3",
+                                   "--deadlock-threshold", "500"], 4),
+}
+
+# Fields that describe how the run was executed, not what the model did.
+EXECUTION_ATTRS = {"ranks", "git_sha", "wall_seconds"}
+EXECUTION_GROUPS = {"partition"}
+EXECUTION_COLUMNS = {"wall_seconds"}
+
+
+def contents(path):
+    """Every dataset and attribute of the file except the execution fields, as a dict."""
+    out = {}
+    with h5py.File(path, "r") as f:
+        for k, v in f.attrs.items():
+            if k not in EXECUTION_ATTRS:
+                out["/@" + k] = v
+
+        def visit(name, obj):
+            top = name.split("/")[0]
+            if top in EXECUTION_GROUPS:
+                return
+            for k, v in obj.attrs.items():
+                if k not in EXECUTION_ATTRS:
+                    out[name + "@" + k] = v
+            if isinstance(obj, h5py.Dataset) and name.split("/")[-1] not in EXECUTION_COLUMNS:
+                out[name] = obj[()]
+
+        f.visititems(visit)
+    return out
+
+
+def same(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
+    return a == b
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--wormnet", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("case", choices=sorted(CASES))
+    args = p.parse_args()
+    command, options, expected = CASES[args.case]
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    files = {}
+    for ranks in (1, 2, 3, 4):
+        path = os.path.join(args.out, f"{args.case}_np{ranks}.h5")
+        cmd = [args.mpiexec, "-n", str(ranks), "--oversubscribe", args.wormnet, command, *options,
+               "--quiet", "-o", path]
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+        if r.returncode != expected:
+            print(f"{ranks} ranks: exit {r.returncode}, expected {expected}\n{r.stdout}\n{r.stderr}")
+            return 1
+        files[ranks] = contents(path)
+    reference = files[1]
+    if not any(k.endswith("channel_flits") for k in reference):
+        print("no per-channel counts in the file")
+        return 1
+    failures = 0
+    for ranks in (2, 3, 4):
+        other = files[ranks]
+        if set(other) != set(reference):
+            print(f"{ranks} ranks: different objects: {sorted(set(other) ^ set(reference))}")
+            failures += 1
+            continue
+        for key in sorted(reference):
+            if not same(reference[key], other[key]):
+                print(f"{ranks} ranks: {key} differs from the 1-rank run")
+                failures += 1
+    with h5py.File(os.path.join(args.out, f"{args.case}_np1.h5"), "r") as f:
+        status = f.attrs["status"]
+        print(f"{args.case}: status {status}, {len(reference)} objects identical at 1..4 ranks"
+              if failures == 0 else f"{failures} differences")
+        if expected == 4 and ("points/000/deadlock" not in f):
+            print("deadlock case without a deadlock report")
+            return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,6 +44,11 @@ void add_generator_options(CLI::App& app, TableGeneratorArgs& args) {
                  "genetic: relative drop of the best sigma(4,R) that counts as a gain")
       ->capture_default_str()
       ->group("Genetic algorithm");
+  app.add_option("--good-enough", g.good_enough,
+                 "genetic: stop when the best sigma(4,R) falls below this fraction of the first "
+                 "generation's")
+      ->capture_default_str()
+      ->group("Genetic algorithm");
   app.add_option("--max-generations", g.max_generations, "genetic: hard limit")
       ->capture_default_str()
       ->group("Genetic algorithm");
@@ -67,6 +72,9 @@ void finish_generator_options(TableGeneratorArgs& args) {
   if (g.patience < 1) throw InputError("--patience", std::to_string(g.patience), "must be >= 1");
   if (!(g.min_gain >= 0.0 && g.min_gain < 1.0)) {
     throw InputError("--min-gain", num(g.min_gain), "must be in [0, 1)");
+  }
+  if (!(g.good_enough >= 0.0 && g.good_enough < 1.0)) {
+    throw InputError("--good-enough", num(g.good_enough), "must be in [0, 1)");
   }
   if (g.max_generations < 0) {
     throw InputError("--max-generations", std::to_string(g.max_generations), "must be >= 0");

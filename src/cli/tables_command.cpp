@@ -13,6 +13,7 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/tables/table_check.hpp"
+#include "wormnet/tables/table_file.hpp"
 #include "wormnet/tables/table_limits.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -114,6 +115,17 @@ int run_tables(TablesOptions& o) {
   const Communicator comm = Communicator::world();
   const tables::GeneratedTable g = tables::generate_table(topo, o.generator.options, comm);
   const tables::TableReport report = tables::check_table(*g.table, g.turns, comm);
+  if (!o.output.empty()) {
+    tables::TableFileContents contents;
+    contents.table = g.table.get();
+    contents.turns = &g.turns;
+    contents.stats = &g.stats;
+    contents.report = &report;
+    contents.options = o.generator.options;
+    contents.version = WORMNET_VERSION;
+    contents.git_sha = WORMNET_GIT_SHA;
+    tables::write_table_file(o.output, "-o", contents, comm);
+  }
   if (comm.is_root() && !o.quiet) {
     if (o.json) {
       print_json(topo, g, report, o);

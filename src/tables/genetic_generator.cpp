@@ -165,7 +165,8 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
   std::vector<std::size_t> parent_of(kids);
   int stale = 0;
   int generation = 0;
-  while (generation < ga.max_generations && stale < ga.patience && best > 0.0) {
+  const double enough = ga.good_enough * stats.initial_sigma4;
+  while (generation < ga.max_generations && stale < ga.patience && best > enough) {
     ++generation;
     const std::uint64_t gen_stream =
         kInitStreams + pop_size + static_cast<std::uint64_t>(generation) * (kids + 1);
@@ -241,7 +242,7 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
                       std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(pop_size)));
     children.assign(kids, Chromosome{});
     const double now = population[0].fitness;
-    const bool gained = now < best && (best - now) >= ga.min_gain * best;
+    const bool gained = now < best && (best - now) > ga.min_gain * best;
     stale = gained ? 0 : stale + 1;
     best = now;
   }

@@ -1,6 +1,7 @@
 #include "wormnet/tables/table_generator.hpp"
 
 #include <chrono>
+#include <ctime>
 
 #include "wormnet/tables/bfs_generator.hpp"
 #include "wormnet/tables/genetic_generator.hpp"
@@ -26,6 +27,7 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options
   using Clock = std::chrono::steady_clock;
   comm.barrier();
   const auto t0 = Clock::now();
+  const std::clock_t c0 = std::clock();
   GeneratedTable out;
   const CdgAugmentation augmentation(topo, options.candidates);
   out.turns = augmentation.turns();
@@ -47,6 +49,8 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options
   const auto t2 = Clock::now();
   st.augmentation_seconds = comm.max(std::chrono::duration<double>(t1 - t0).count());
   st.seconds = comm.max(std::chrono::duration<double>(t2 - t0).count());
+  st.cpu_seconds =
+      comm.max(static_cast<double>(std::clock() - c0) / static_cast<double>(CLOCKS_PER_SEC));
   st.added_turns = out.turns.count();
   st.ranks = comm.size();
   return out;

@@ -24,12 +24,15 @@ enum class TableAlgorithm : std::uint8_t {
 /// The genetic algorithm's parameters (defaults: the paper's values and our reading of its
 /// stopping rule, see docs/tables.md).
 struct GeneticOptions {
-  int population = 100;        ///< chromosomes kept per generation
-  int children = 100;          ///< children per generation (from children/2 crossovers)
-  double mutation = 0.02;      ///< probability that a child's gene is changed
-  int patience = 30;           ///< stop after this many generations without enough gain
-  double min_gain = 0.05;      ///< a generation gains enough when it lowers the best
-                               ///< sigma(4, R) by at least this fraction
+  int population = 100;    ///< chromosomes kept per generation
+  int children = 100;      ///< children per generation (from children/2 crossovers)
+  double mutation = 0.02;  ///< probability that a child's gene is changed
+  int patience = 30;       ///< stop after this many consecutive generations without a gain
+  /// A generation gains when it lowers the best sigma(4, R) by more than this fraction of
+  /// it (0: any improvement counts).
+  double min_gain = 0.0;
+  /// Stop when the best sigma(4, R) falls below this fraction of the first generation's.
+  double good_enough = 0.05;
   int max_generations = 1000;  ///< hard limit
   int max_variants = 255;      ///< routes kept per pair (a gene is one byte)
 };
@@ -47,6 +50,7 @@ struct GeneratorOptions {
 /// What a generation did (the same on every rank).
 struct GenerationStats {
   double seconds = 0.0;                ///< wall time, augmentation included (max over ranks)
+  double cpu_seconds = 0.0;            ///< CPU time of the same (max over ranks)
   double augmentation_seconds = 0.0;   ///< CDG augmentation and routing graph
   std::uint64_t added_turns = 0;       ///< FS/LS turns the augmentation added
   std::uint64_t exchanges = 0;         ///< weight exchanges between ranks

@@ -47,7 +47,15 @@ class GenePool {
     pair_.push_back(pair);
     offset_.push_back(static_cast<std::uint32_t>(words_.size()));
     count_.push_back(static_cast<std::uint8_t>(routes.size()));
-    words_.insert(words_.end(), routes.begin(), routes.end());
+    const NodeId s(static_cast<std::uint32_t>(pair / n_));
+    const NodeId d(static_cast<std::uint32_t>(pair % n_));
+    for (RouteWord w : routes) {
+      words_.push_back(w);
+      // The route's channels, kept: loads change by whole routes many times per generation.
+      for_each_channel(topo_, s, plan_route(topo_, s, d, w),
+                       [&](ChannelId c) { channels_.push_back(c.value()); });
+      first_channel_.push_back(static_cast<std::uint32_t>(channels_.size()));
+    }
   }
   [[nodiscard]] std::size_t size() const { return pair_.size(); }
   [[nodiscard]] std::uint8_t variants(std::size_t g) const { return count_[g]; }
@@ -66,10 +74,15 @@ class GenePool {
   }
   /// Adds `sign` to the load of every channel of gene g's route v.
   void add_load(std::size_t g, std::uint8_t v, std::int64_t sign, std::int64_t* loads) const {
-    const NodeId s(static_cast<std::uint32_t>(pair_[g] / n_));
-    const NodeId d(static_cast<std::uint32_t>(pair_[g] % n_));
-    const RoutePlan plan = plan_route(topo_, s, d, route(g, v));
-    for_each_channel(topo_, s, plan, [&](ChannelId c) { loads[c.value()] += sign; });
+    const std::size_t r = offset_[g] + v;
+    for (std::uint32_t k = first_channel_[r]; k < first_channel_[r + 1]; ++k) {
+      loads[channels_[k]] += sign;
+    }
+  }
+  /// Moves gene g from route `from` to route `to` in `loads`.
+  void swap_load(std::size_t g, std::uint8_t from, std::uint8_t to, std::int64_t* loads) const {
+    add_load(g, to, 1, loads);
+    add_load(g, from, -1, loads);
   }
   [[nodiscard]] std::uint64_t pair(std::size_t g) const { return pair_[g]; }
 
@@ -82,6 +95,8 @@ class GenePool {
   std::vector<std::uint32_t> offset_;
   std::vector<std::uint8_t> count_;
   std::vector<RouteWord> words_;
+  std::vector<std::uint32_t> first_channel_{0};  // [route]: first entry in channels_
+  std::vector<std::uint32_t> channels_;
 };
 
 }  // namespace
@@ -187,17 +202,20 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
       parent_of[2 * k + 1] = b;
       std::int64_t* d1 = &delta[2 * k * channels];
       std::int64_t* d2 = &delta[(2 * k + 1) * channels];
-      // Two-point crossover: the pairs in [p1, p2) come from the other parent.
-      for (std::size_t g = pool.lower_bound(p1); g < pool.lower_bound(p2); ++g) {
+      // Two-point crossover: the pairs in [p1, p2) come from the other parent. The second
+      // child's change is the first one's, negated.
+      const std::size_t g1 = pool.lower_bound(p1);
+      const std::size_t g2 = pool.lower_bound(p2);
+      for (std::size_t g = g1; g < g2; ++g) {
         const std::uint8_t va = c1.genes[g];
         const std::uint8_t vb = c2.genes[g];
         if (va == vb) continue;
         c1.genes[g] = vb;
         c2.genes[g] = va;
-        pool.add_load(g, vb, 1, d1);
-        pool.add_load(g, va, -1, d1);
-        pool.add_load(g, va, 1, d2);
-        pool.add_load(g, vb, -1, d2);
+        pool.swap_load(g, va, vb, d1);
+      }
+      if (g1 < g2) {
+        for (std::size_t i = 0; i < channels; ++i) d2[i] = -d1[i];
       }
     }
     // Mutation: the mutated pairs of a child are a Bernoulli(rate) process over all pair
@@ -222,8 +240,7 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
         const auto step = static_cast<std::uint8_t>(1 + static_cast<int>(choice * (count - 1)));
         const auto now = static_cast<std::uint8_t>((old + step) % count);
         children[j].genes[gi] = now;
-        pool.add_load(gi, now, 1, dj);
-        pool.add_load(gi, old, -1, dj);
+        pool.swap_load(gi, old, now, dj);
       }
     }
     comm.sum(delta);

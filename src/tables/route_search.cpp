@@ -242,7 +242,7 @@ void RouteSearch::bfs_routes(NodeId s, std::span<const std::uint64_t> weights,
 }
 
 void RouteSearch::count_routes(NodeId s, std::span<std::uint32_t> counts,
-                               std::span<RouteWord> unique) {
+                               std::span<RouteWord> unique, EdgeSet set) {
   next_epoch();
   queue_.clear();
   const Vertex b = vertex(s, graph_.begin_state());
@@ -254,28 +254,27 @@ void RouteSearch::count_routes(NodeId s, std::span<std::uint32_t> counts,
     const NodeId u = node_of(x);
     const std::uint32_t here = count_[x];
     ++expanded_;
-    graph_.for_each_edge(
-        u, state_of(x), EdgeSet::kCanonical, [&](Direction o, RoutingGraph::State next) {
-          if (o == RoutingGraph::kEndStep) {
-            if (u == s) return;
-            if (end_stamp_[u.value()] != epoch_) {
-              end_stamp_[u.value()] = epoch_;
-              end_parent_[u.value()] = x;
-              end_count_[u.value()] = 0;
-            }
-            end_count_[u.value()] = std::min(kManyRoutes, end_count_[u.value()] + here);
-            return;
-          }
-          if (!minimal_step(s, u, o)) return;
-          const Vertex y = vertex(topo_.neighbor(u, port_of(o, n_)), next);
-          if (stamp_[y] != epoch_) {
-            stamp_[y] = epoch_;
-            parent_[y] = x;
-            count_[y] = 0;
-            queue_.push_back(y);
-          }
-          count_[y] = std::min(kManyRoutes, count_[y] + here);
-        });
+    graph_.for_each_edge(u, state_of(x), set, [&](Direction o, RoutingGraph::State next) {
+      if (o == RoutingGraph::kEndStep) {
+        if (u == s) return;
+        if (end_stamp_[u.value()] != epoch_) {
+          end_stamp_[u.value()] = epoch_;
+          end_parent_[u.value()] = x;
+          end_count_[u.value()] = 0;
+        }
+        end_count_[u.value()] = std::min(kManyRoutes, end_count_[u.value()] + here);
+        return;
+      }
+      if (!minimal_step(s, u, o)) return;
+      const Vertex y = vertex(topo_.neighbor(u, port_of(o, n_)), next);
+      if (stamp_[y] != epoch_) {
+        stamp_[y] = epoch_;
+        parent_[y] = x;
+        count_[y] = 0;
+        queue_.push_back(y);
+      }
+      count_[y] = std::min(kManyRoutes, count_[y] + here);
+    });
   }
   for (std::uint32_t d = 0; d < topo_.num_nodes(); ++d) {
     if (d == s.value()) {

@@ -56,8 +56,11 @@ class RouteSearch {
   void bfs_routes(NodeId s, std::span<const std::uint64_t> weights, std::span<RouteWord> row);
 
   /// Number of minimal routes from s to every node (saturating at kManyRoutes), and the route
-  /// of every pair that has exactly one (kNoRoute elsewhere).
-  void count_routes(NodeId s, std::span<std::uint32_t> counts, std::span<RouteWord> unique);
+  /// of every pair that has exactly one (kNoRoute elsewhere). With EdgeSet::kLiteral the
+  /// count is of routing-graph paths, which counts a route once more for every
+  /// order-preserving FS/LS split of it (kept to compare with the paper's route counts).
+  void count_routes(NodeId s, std::span<std::uint32_t> counts, std::span<RouteWord> unique,
+                    EdgeSet set = EdgeSet::kCanonical);
 
   /// Every minimal route from s to d, in a fixed order, at most `limit` of them. Needs the
   /// search state of count_routes(s, ...) (the vertices reachable from s).

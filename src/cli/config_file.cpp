@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/checkpoint_file.hpp"
 
 namespace wormnet::cli {
 
@@ -173,10 +174,26 @@ std::vector<std::string> expand_config(const std::vector<std::string>& args, con
       rest.push_back(args[i]);
     }
   }
-  if (!found) return args;
-  // Rank 0 reads; every rank gets the same text or the same error.
   std::string text;
   std::string error;
+  if (!found) {
+    // `--restart DIR` alone continues with the configuration saved in the checkpoint.
+    for (std::size_t i = 2; i + 1 < args.size(); ++i) {
+      if (args[i] == "--restart") {
+        text = io::read_checkpoint_progress(comm, args[i + 1], "--restart").config_toml;
+        path = io::checkpoint_path(args[i + 1]);
+        const std::vector<std::string> explicit_args(rest.begin() + 2, rest.end());
+        std::vector<std::string> expanded(rest.begin(), rest.begin() + 2);
+        for (std::string& t : config_to_args(text, path, sub, explicit_args)) {
+          expanded.push_back(std::move(t));
+        }
+        expanded.insert(expanded.end(), rest.begin() + 2, rest.end());
+        return expanded;
+      }
+    }
+    return args;
+  }
+  // Rank 0 reads; every rank gets the same text or the same error.
   if (comm.is_root()) {
     std::ifstream f(path, std::ios::binary);
     if (!f) {

@@ -80,10 +80,10 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   return s;
 }
 
-std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
-                                               const Communicator& comm, const std::string& command,
-                                               const std::string& config_toml) {
-  if (o.output.empty()) return nullptr;
+io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
+                                const Communicator& comm, const std::string& command,
+                                const std::string& config_toml) {
+  (void)comm;
   io::RunDescription d;
   d.command = command;
   d.config_toml = config_toml;
@@ -98,7 +98,15 @@ std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSet
   const NetworkConfig& n = o.config.network;
   d.lookahead = static_cast<Cycle>(
       std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency));
-  return std::make_unique<io::ResultWriter>(comm, o.output, "--output", d);
+  return d;
+}
+
+std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
+                                               const Communicator& comm, const std::string& command,
+                                               const std::string& config_toml) {
+  if (o.output.empty()) return nullptr;
+  return std::make_unique<io::ResultWriter>(comm, o.output, "--output",
+                                            describe_run(o, setup, comm, command, config_toml));
 }
 
 double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {
@@ -167,6 +175,12 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += "speed      " + std::to_string(s.cycles) + " cycles in " + fixed(s.wall_seconds, 3) +
          " s: " + sci(static_cast<double>(s.router_cycles) / secs) + " router-cycles/s, " +
          sci(static_cast<double>(s.flit_hops) / secs) + " flit-hops/s\n";
+  const double routers = static_cast<double>(setup.topology->num_nodes());
+  out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +
+         " bytes/router of model state; peak resident " +
+         fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) +
+         " MiB over all ranks = " + fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) +
+         " bytes/router\n";
   return out;
 }
 

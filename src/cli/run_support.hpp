@@ -37,6 +37,11 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm);
 double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_load,
                     bool is_fraction);
 
+/// What the results file records about the run (its network, routing, configuration).
+io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
+                                const Communicator& comm, const std::string& command,
+                                const std::string& config_toml);
+
 /// The HDF5 results file of a run, or nullptr without -o. `command` = "run" / "sweep",
 /// `config_toml` = the effective configuration as CLI11 writes it.
 std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,

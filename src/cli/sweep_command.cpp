@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "batch_control.hpp"
 #include "commands.hpp"
-#include "run_support.hpp"
+#include "simulation_driver.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/engine/simulation.hpp"
@@ -18,6 +19,7 @@ namespace {
 
 struct SweepOptions {
   SimOptions sim;
+  BatchOptions batch;
   std::vector<double> loads;
   std::string range;         ///< start:stop:step
   bool relative = false;     ///< loads are fractions of (N-1)/pi
@@ -51,13 +53,14 @@ std::vector<double> expand_range(const std::string& text) {
 }
 
 int run_sweep(SweepOptions& o) {
-  finish_sim_options(o.sim);
   if (!o.range.empty() && !o.loads.empty()) {
     throw InputError("--load-range", o.range, "give either --loads or --load-range, not both");
   }
-  std::vector<double> points = o.range.empty() ? o.loads : expand_range(o.range);
-  if (points.empty()) throw InputError("--loads", "(none)", "give --loads or --load-range");
-  for (double p : points) {
+  SimulationRequest request;
+  request.command = "sweep";
+  request.points = o.range.empty() ? o.loads : expand_range(o.range);
+  if (request.points.empty()) throw InputError("--loads", "(none)", "give --loads or --load-range");
+  for (double p : request.points) {
     if (!(p > 0.0 && p <= 1.0)) {
       throw InputError(o.range.empty() ? "--loads" : "--load-range", std::to_string(p),
                        "every load must be in (0, 1]");
@@ -66,47 +69,25 @@ int run_sweep(SweepOptions& o) {
   if (o.after_saturation < 0) {
     throw InputError("--after-saturation", std::to_string(o.after_saturation), "must be >= 0");
   }
-  const Communicator comm = Communicator::world();
-  SimSetup setup = build_setup(o.sim, comm);
-  if (o.relative && setup.bounds.saturation_rate <= 0) {
-    throw InputError("--relative", "set", "needs the load analysis (network too large)");
-  }
-  const int vcs = effective_vcs(o.sim.config, *setup.routing);
-  if (comm.is_root() && !o.sim.quiet) {
-    std::printf("wormnet sweep: %s", describe_config(o.sim, setup, vcs).c_str());
-    std::printf("%s", describe_partition(o.sim, setup).c_str());
-  }
-  std::unique_ptr<io::ResultWriter> writer =
-      open_results(o.sim, setup, comm, "sweep", to_toml(o.sim));
-  Simulation sim(o.sim.config, *setup.topology, *setup.routing, setup.partition, comm,
-                 setup.bounds);
-  ResultSink no_file;
-  ResultSink& sink = writer ? static_cast<ResultSink&>(*writer) : no_file;
-  int left_after_saturation = -1;
-  bool deadlock = false;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const double rate = offered_rate(o.sim, setup, points[i], o.relative);
-    const RunSummary s = sim.run(rate, sink, static_cast<int>(i));
-    if (comm.is_root() && !o.sim.quiet) {
-      std::printf("point %zu: offered %.5f accepted %.5f latency %.2f cycles (%.3f us)%s\n", i,
-                  s.offered_load, s.accepted, s.latency.mean, s.latency.mean / s.flit_rate,
-                  s.deadlock ? "  DEADLOCK" : (s.saturated ? "  saturated" : ""));
+  request.relative = o.relative;
+  request.after_saturation = o.after_saturation;
+  // The sweep's own keys, so that a restart checks them too (and --config reads them back).
+  std::string toml;
+  char buf[64];
+  if (!o.range.empty()) {
+    toml += "load-range = \"" + o.range + "\"\n";
+  } else {
+    std::string list;
+    for (double p : o.loads) {
+      std::snprintf(buf, sizeof buf, "%.17g", p);
+      list += (list.empty() ? "" : ", ") + std::string(buf);
     }
-    if (s.deadlock) {
-      deadlock = true;
-      break;
-    }
-    if (left_after_saturation < 0 && s.saturated)
-      left_after_saturation = o.after_saturation;
-    else if (left_after_saturation > 0)
-      --left_after_saturation;
-    if (left_after_saturation == 0) break;
+    toml += "loads = [" + list + "]\n";
   }
-  if (writer) writer->finish(deadlock ? io::RunStatus::kDeadlock : io::RunStatus::kComplete);
-  if (comm.is_root() && !o.sim.quiet && !o.sim.output.empty()) {
-    std::printf("results    %s\n", o.sim.output.c_str());
-  }
-  return deadlock ? kExitDeadlock : kExitOk;
+  toml += std::string("relative = ") + (o.relative ? "true" : "false") + "\n";
+  toml += "after-saturation = " + std::to_string(o.after_saturation) + "\n";
+  request.extra_toml = toml;
+  return run_simulation(o.sim, o.batch, request);
 }
 
 }  // namespace
@@ -115,6 +96,7 @@ Command add_sweep_command(CLI::App& root) {
   auto opts = std::make_shared<SweepOptions>();
   CLI::App* app = root.add_subcommand("sweep", "Simulate a list or range of offered loads");
   add_sim_options(*app, opts->sim);
+  add_batch_options(*app, opts->batch);
   app->add_option("--loads", opts->loads, "offered loads, comma separated")
       ->delimiter(',')
       ->group("Sweep");

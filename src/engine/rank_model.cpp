@@ -97,8 +97,6 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   vc_allocator_ = VcAllocator(routers, static_cast<std::uint32_t>(terminal_ports * vcs_));
   switch_allocator_ = SwitchAllocator(routers, terminal_ports);
   injection_.assign(routers, Injection{});
-  if (partition.parts() > 1)
-    inbound_slot_.assign(static_cast<std::size_t>(routers) * inputs_.vcs_per_router(), 0);
   // Arrivals are due at most max(delay) cycles ahead: a power-of-two ring of buckets.
   wheel_.resize(std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1)));
   wheel_mask_ = wheel_.size() - 1;
@@ -140,6 +138,7 @@ bool RankModel::idle(std::uint32_t r) const {
 }
 
 void RankModel::step(Cycle t) {
+  now_ = t + 1;
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
   wheel_flits_ -= slot.flits.size();
@@ -311,6 +310,7 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
     s.out_vc = vc_of_[ol];
     s.ready = t + vc_alloc_delay_;
     outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
+    outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
     Packet& p = packets_[inputs_.front(i).packet()];
     p.state = next_state[k];
     if (s.out_port != ports_) ++p.hops;
@@ -437,6 +437,7 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   rf.port = static_cast<std::uint8_t>(in_port);
   rf.vc = static_cast<std::uint8_t>(vc);
   rf.kind = f.kind();
+  rf.packet_id = packets_[f.packet()].id;
   if (f.head()) rf.packet = packets_[f.packet()];
   outboxes_[e.rank].flits.push_back(rf);
   if (f.tail()) packets_.release(f.packet());
@@ -466,8 +467,18 @@ void RankModel::receive(const Outbox& from_peer) {
     const int local_vc = rf.port * vcs_ + rf.vc;
     const std::uint32_t i = inputs_.index(r, local_vc);
     Flit f = Flit::with_kind(0, rf.kind);
-    if (f.head()) inbound_slot_[i] = packets_.allocate(rf.packet);
-    f.set_packet(inbound_slot_[i]);
+    // The head brings its packet's record; the body and tail that follow on the same input
+    // VC (wormhole: no other packet can interleave there) belong to the same packet.
+    if (f.head()) {
+      f.set_packet(packets_.allocate(rf.packet));
+      if (!f.tail()) inbound_[i] = f.packet();
+    } else {
+      const auto it = inbound_.find(i);
+      require(it != inbound_.end() && packets_[it->second].id == rf.packet_id,
+              "a body flit arrived from another rank without its head");
+      f.set_packet(it->second);
+      if (f.tail()) inbound_.erase(it);
+    }
     wheel_[rf.arrival & wheel_mask_].flits.push_back(
         Arrival{r, static_cast<std::uint16_t>(local_vc), f});
     ++wheel_flits_;
@@ -583,7 +594,7 @@ std::size_t RankModel::bytes() const {
                   switch_allocator_.bytes() + packets_.capacity_bytes() + sources_.bytes();
   b += nodes_.capacity() * 4 + local_of_.capacity() * 4 + link_.capacity() * 4 +
        remote_.capacity() * sizeof(RemoteEnd) + injection_.capacity() * sizeof(Injection) +
-       inbound_slot_.capacity() * 4 + is_active_.capacity() + active_.capacity() * 4 +
+       inbound_.size() * 32 + is_active_.capacity() + active_.capacity() * 4 +
        channel_flits_.capacity() * 8;
   for (const WheelSlot& w : wheel_) {
     b += w.flits.capacity() * sizeof(Arrival) + w.credits.capacity() * 4;

@@ -1,5 +1,7 @@
 #include "wormnet/engine/simulation.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -156,7 +158,16 @@ std::vector<DeadlockHop> Simulation::describe_deadlock(const RankModel& model) c
   return hops;
 }
 
-RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
+Cycle Simulation::check_interval() const {
+  // Checks are cheap (a few integers reduced over the ranks): often enough for a prompt stop
+  // on a signal or when the drain completes, rarely enough to cost nothing per cycle.
+  constexpr Cycle kControlInterval = 128;
+  const MeasureConfig& m = config_.measure;
+  return std::max<Cycle>(1, std::min({m.stats_window, std::max<Cycle>(1, m.deadlock_threshold / 2),
+                                      kControlInterval}));
+}
+
+RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const Resume* resume) {
   const auto wall_start = std::chrono::steady_clock::now();
   const MeasureConfig& m = config_.measure;
   const Cycle warmup = m.warmup;
@@ -176,8 +187,7 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
     transport = std::make_unique<NullTransport>();
   }
   const Cycle measure_end = warmup + measure;
-  const Cycle check_every =
-      std::max<Cycle>(1, std::min(m.stats_window, std::max<Cycle>(1, m.deadlock_threshold / 2)));
+  const Cycle check_every = check_interval();
 
   sink.begin_point(point_index, rate);
   RunSummary s;
@@ -189,6 +199,14 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
   Cycle next_window = m.stats_window;
   Cycle next_check = check_every;
   bool stop = false;
+  if (resume != nullptr) {
+    model.restore(resume->model, comm_.is_root());
+    t = resume->loop.cycle;
+    window_start = resume->loop.window_start;
+    next_window = resume->loop.next_window;
+    next_check = resume->loop.next_check;
+    flit_hops = resume->loop.flit_hops;
+  }
 
   auto flush_window = [&](Cycle now) {
     TrafficCounters w = model.take_window();
@@ -239,7 +257,21 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
       s.saturation_reason = "drain limit reached with labelled packets undelivered";
       stop = true;
     }
-    if (!stop && interrupt_ && interrupt_(t)) stop = true;
+    if (!stop && hooks_ != nullptr) {
+      const RunHooks::Action action = hooks_->at_check(t);
+      if (action != RunHooks::Action::kContinue) {
+        hooks_->save(LoopState{t, window_start, next_window, next_check, flit_hops},
+                     model.snapshot());
+      }
+      if (action == RunHooks::Action::kCheckpointAndStop) {
+        s.interrupted = true;
+        stop = true;
+      }
+    }
+  }
+  if (s.interrupted) {  // the point goes on after a restart: nothing final to report yet
+    s.cycles = t;
+    return s;
   }
   if (t != window_start) flush_window(t);
 
@@ -283,6 +315,10 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index) {
     s.saturated = true;
     s.saturation_reason = "accepted traffic below 95% of offered";
   }
+  s.model_bytes = comm_.sum(static_cast<std::uint64_t>(model.bytes()));
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  s.peak_rss_bytes = comm_.sum(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U);  // KiB
   s.wall_seconds = comm_.max(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   sink.end_point(s, merged, model.channel_flits());

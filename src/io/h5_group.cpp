@@ -98,6 +98,12 @@ H5Group H5Group::open_group(std::string_view path) const {
                  communicator());
 }
 
+void H5Group::remove(std::string_view path) const {
+  const std::string p(path);
+  if (!exists(p)) return;
+  check(H5Ldelete(native_id(), p.c_str(), H5P_DEFAULT), native_id(), "cannot remove '" + p + "'");
+}
+
 H5Group H5Group::require_group(std::string_view path) const {
   return exists(path) ? open_group(path) : create_group(path);
 }

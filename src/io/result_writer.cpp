@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_schema.hpp"
 #include "wormnet/io/row_distribution.hpp"
 #include "wormnet/stats/latency_histogram.hpp"
@@ -99,6 +100,33 @@ ResultWriter::ResultWriter(const Communicator& comm, const std::string& path,
   file_.flush();
 }
 
+ResultWriter::ResultWriter(const Communicator& comm, H5File file, const RunDescription& run)
+    : comm_(comm), file_(std::move(file)), run_(run) {}
+
+std::unique_ptr<ResultWriter> ResultWriter::reopen(const Communicator& comm,
+                                                   const std::string& path,
+                                                   const std::string& option,
+                                                   const RunDescription& run,
+                                                   std::uint64_t summary_rows) {
+  H5File file = H5File::open_read_write(comm, path, option);
+  const H5Group root = file.root();
+  if (!root.has_attribute(schema::kSchemaVersionAttr) || !root.has_group("summary") ||
+      root.attribute<std::int64_t>(schema::kSchemaVersionAttr) != schema::kSchemaVersion) {
+    throw InputError(
+        option, path,
+        "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion));
+  }
+  std::unique_ptr<ResultWriter> w(new ResultWriter(comm, std::move(file), run));
+  set_run_status(w->file_, RunStatus::kRunning);
+  w->summary_ = TimeSeriesTable::open(root, "summary");
+  if (w->summary_->rows() < summary_rows) {
+    throw InputError(option, path, "holds fewer finished points than the checkpoint records");
+  }
+  w->summary_->truncate(summary_rows);
+  w->file_.flush();
+  return w;
+}
+
 ResultWriter::~ResultWriter() = default;
 
 void ResultWriter::write_network(const RunDescription& run) {
@@ -182,6 +210,28 @@ void ResultWriter::write_network(const RunDescription& run) {
 void ResultWriter::begin_point(int index, double offered_load) {
   point_index_ = index;
   offered_load_ = offered_load;
+  if (resume_rows_) {
+    // Continue the interrupted point: keep the windows before the checkpoint, drop anything
+    // written after it (later windows, end-of-point results, later points).
+    const H5Group root = file_.root();
+    for (int later = index + 1; root.has_group(point_name(later)); ++later) {
+      root.remove(point_name(later));
+    }
+    point_ = root.open_group(point_name(index));
+    for (const char* name :
+         {"channel_flits", "channel_utilization", "latency_histogram", "deadlock"}) {
+      point_->remove(name);
+    }
+    series_ = TimeSeriesTable::open(*point_, "timeseries");
+    if (series_->rows() < *resume_rows_) {
+      throw InputError("--restart", file_.path(),
+                       "the results file holds fewer windows than the checkpoint records");
+    }
+    series_->truncate(*resume_rows_);
+    resume_rows_.reset();
+    file_.flush();
+    return;
+  }
   point_ = file_.root().create_group(point_name(index));
   point_->set_attribute("index", static_cast<std::int64_t>(index));
   point_->set_attribute("offered_load", offered_load);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "wormnet/core/error.hpp"
 
@@ -54,6 +55,14 @@ RowDistribution::RowDistribution(std::uint64_t global_rows, std::vector<IndexRun
 RowDistribution RowDistribution::contiguous(std::uint64_t global_rows, std::uint64_t offset,
                                             std::uint64_t count) {
   return RowDistribution(global_rows, {IndexRun{offset, count}});
+}
+
+RowDistribution RowDistribution::of_rows(std::uint64_t global_rows,
+                                         std::span<const std::uint64_t> rows) {
+  std::vector<IndexRun> runs;
+  runs.reserve(rows.size());
+  for (const std::uint64_t r : rows) runs.push_back({r, 1});
+  return RowDistribution(global_rows, std::move(runs));
 }
 
 RowDistribution RowDistribution::block(std::uint64_t global_rows, int rank, int ranks) {

@@ -13,13 +13,14 @@ TrafficSources::TrafficSources(const std::vector<std::uint32_t>& nodes,
       traffic_(traffic),
       mean_gap_(0.5 * (traffic.length_min + traffic.length_max) / rate),
       message_rate_(rate / (0.5 * (traffic.length_min + traffic.length_max))),
+      rate_(rate),
       measure_begin_(measure_begin),
       measure_end_(measure_end),
       sources_(nodes.size()),
       queues_(nodes.size()) {
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     sources_[i].rng = RandomStream(seed, nodes[i]);
-    if (!(rate > 0.0) || pattern_.silent(NodeId(nodes[i]))) continue;  // rate 0: scripted only
+    if (!generates(i)) continue;  // rate 0 (scripted traffic only) or a silent node
     sources_[i].next_time = 0.0;
     schedule(i);
   }
@@ -62,6 +63,35 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
     }
   }
   schedule(local);
+}
+
+bool TrafficSources::generates(std::uint32_t local) const {
+  return rate_ > 0.0 && !pattern_.silent(NodeId(nodes_[local]));
+}
+
+TrafficSources::GeneratorState TrafficSources::generator(std::uint32_t local) const {
+  const Source& s = sources_[local];
+  return GeneratorState{s.rng.counter(), s.next_time, s.sequence};
+}
+
+TrafficSources::Counts TrafficSources::counts() const {
+  return Counts{created_flits_, created_packets_, measured_packets_, measured_flits_};
+}
+
+void TrafficSources::restore(const std::vector<GeneratorState>& generators, const Counts& counts) {
+  due_ = {};
+  for (std::uint32_t i = 0; i < sources_.size(); ++i) {
+    Source& s = sources_[i];
+    s.rng = RandomStream::restore(s.rng.key(), generators[i].counter);
+    s.next_time = generators[i].next_time;
+    s.sequence = generators[i].sequence;
+    queues_[i] = SourceQueue{};
+    if (generates(i)) due_.push(Due{static_cast<Cycle>(s.next_time), i});
+  }
+  created_flits_ = counts.created_flits;
+  created_packets_ = counts.created_packets;
+  measured_packets_ = counts.measured_packets;
+  measured_flits_ = counts.measured_flits;
 }
 
 std::size_t TrafficSources::bytes() const {

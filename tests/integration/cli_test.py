@@ -259,6 +259,99 @@ class Info(unittest.TestCase):
         self.assertRegex(out, r"pi = 16\.0+ ")
 
 
+class RunBadInput(BadInput):
+    """Bad simulation options: the same one-line contract, and no results file is left
+    behind that could be taken for a finished run."""
+
+    base = ["run", "-t", "honeycomb:3", "-r", "double-xy", "--warmup", "100", "--measure", "200"]
+
+    def test_load_out_of_range(self):
+        for value in ("0", "-0.1", "1.5", "nan"):
+            self.expect_one_line([*self.base, "--load", value], "--load", "(0, 1]")
+
+    def test_load_fraction_out_of_range(self):
+        self.expect_one_line([*self.base, "--load-fraction", "2"], "--load-fraction", "(0, 1]")
+
+    def test_min_length_above_max(self):
+        self.expect_one_line([*self.base, "--length-min", "50", "--length-max", "10"],
+                             "--length-min", "50", "--length-max")
+
+    def test_warmup_longer_than_the_run(self):
+        self.expect_one_line(["run", "-t", "honeycomb:3", "-r", "double-xy", "--warmup", "5000",
+                              "--cycles", "3000"], "--warmup", "5000", "--cycles")
+
+    def test_fewer_vcs_than_the_routing_needs(self):
+        self.expect_one_line([*self.base, "--vcs", "1"], "--vcs", "1", "double-xy", "2")
+
+    def test_bubble_buffers_smaller_than_two_packets(self):
+        self.expect_one_line(["run", "-t", "torus:4x4", "-r", "angara", "--buffer", "8",
+                              "--length", "20"], "--buffer", "8", "40")
+        self.expect_one_line(["run", "-t", "torus:4x4", "-r", "dor", "--flow-control", "bubble",
+                              "--buffer", "3", "--length", "2"], "--buffer", "3", "4")
+
+    def test_unwritable_output_path_leaves_no_file(self):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "no", "such", "dir", "out.h5")
+            self.expect_one_line([*self.base, "-o", missing], "out.h5")
+            self.assertFalse(os.path.exists(missing))
+            self.expect_one_line([*self.base, "-o", d], d)
+            os.chmod(d, 0o500)
+            try:
+                if os.geteuid() != 0:  # root may write anywhere
+                    target = os.path.join(d, "out.h5")
+                    self.expect_one_line([*self.base, "-o", target], "out.h5")
+                    self.assertFalse(os.path.exists(target))
+            finally:
+                os.chmod(d, 0o700)
+
+    def test_pattern_undefined_on_the_topology(self):
+        self.expect_one_line(["run", "-t", "torus:3x5", "-r", "dor-dateline", "--traffic",
+                              "transpose"], "--traffic", "transpose", "torus:3x5")
+
+    def test_hotspot_outside_the_network(self):
+        self.expect_one_line([*self.base, "--traffic", "hotspot", "--hotspot-nodes", "999"],
+                             "--hotspot-nodes", "999")
+
+    def test_sweep_loads(self):
+        sweep = ["sweep", "-t", "honeycomb:3", "-r", "double-xy"]
+        self.expect_one_line([*sweep, "--loads", "0,0.1"], "--loads", "(0, 1]")
+        self.expect_one_line([*sweep, "--load-range", "0.1:0.05:0.01"], "--load-range",
+                             "0.1:0.05:0.01")
+        self.expect_one_line([*sweep, "--load-range", "a:b:c"], "--load-range", "a:b:c")
+        self.expect_one_line([*sweep, "--loads", "0.1", "--load-range", "0.1:0.2:0.1"],
+                             "--load-range")
+        self.expect_one_line([*sweep], "--loads")
+
+    def test_config_files(self):
+        import os
+        import tempfile
+        cases = {
+            "unknown.toml": ('topology = "honeycomb:3"\nbogus = 3\n', "unknown key 'bogus'"),
+            "twice.toml": ('load = 0.1\nload = 0.2\n', "'load' given twice"),
+            "type.toml": ('load = "a lot"\n', "--load"),
+            "syntax.toml": ("load 0.1\n", "key = value"),
+            "section.toml": ('[sweep]\nload = 0.1\n', "[run]"),
+        }
+        with tempfile.TemporaryDirectory() as d:
+            for name, (text, word) in cases.items():
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    f.write(text)
+                self.expect_one_line(["run", "--config", path], word)
+            garbage = os.path.join(d, "garbage.toml")
+            with open(garbage, "wb") as f:
+                f.write(bytes(range(256)) * 4)
+            self.expect_one_line(["run", "--config", garbage], "--config", "garbage.toml")
+            self.expect_one_line(["run", "--config", os.path.join(d, "missing.toml")],
+                                 "--config", "missing.toml")
+            h5 = os.path.join(d, "not_toml.h5")
+            with open(h5, "wb") as f:
+                f.write(b"\x89HDF\r\n\x1a\n" + bytes(64))
+            self.expect_one_line(["run", "--config", h5], "--config", "not_toml.h5")
+
+
 def main():
     global WORMNET
     args = sys.argv[1:]

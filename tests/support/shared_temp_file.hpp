@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -13,7 +14,9 @@
 namespace wormnet::test {
 
 /// Root creates a unique empty file "<tmp>/wormnet-<stem>-XXXXXX.h5" and broadcasts its name;
-/// the destructor (collective) removes it. Tests running at the same time never collide.
+/// the destructor (collective) removes it, unless WORMNET_KEEP_TEMP is set (to inspect the
+/// file after a failure; pass it to the ranks with mpiexec -x). Tests running at the same
+/// time never collide.
 class SharedTempFile {
  public:
   SharedTempFile(const Communicator& comm, std::string_view stem) : comm_(comm) {

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
@@ -32,8 +34,9 @@ struct RemoteFlit {
   std::uint32_t node = 0;  ///< receiving router (global id)
   std::uint8_t port = 0;   ///< receiving input port
   std::uint8_t vc = 0;
-  std::uint32_t kind = 0;  ///< Flit::kind(): head / tail bits
-  Packet packet;           ///< valid for heads only
+  std::uint32_t kind = 0;       ///< Flit::kind(): head / tail bits
+  std::uint64_t packet_id = 0;  ///< Packet::id, so the receiver finds the packet's record
+  Packet packet;                ///< valid for heads only
 };
 
 /// A credit crossing to another rank.
@@ -110,6 +113,14 @@ class RankModel {
   [[nodiscard]] std::uint64_t measured_created_flits() const { return sources_.measured_flits(); }
   /// Wait-for edges among the input VCs of this rank (valid when the network is stalled).
   [[nodiscard]] std::vector<WaitEdge> wait_for_edges() const;
+  /// The state of this rank's routers, partition-independent (see ModelSnapshot). Taken at a
+  /// window boundary, after the exchange (outboxes empty).
+  [[nodiscard]] ModelSnapshot snapshot() const;
+  /// Replaces the state with the union of snapshots `all` (as read from a checkpoint: rows of
+  /// this rank's routers, every list entry of any rank); the counters of `all` are global
+  /// totals, kept by rank `keeper` only. The configuration must be the one that wrote it.
+  void restore(const ModelSnapshot& all, bool keeper);
+
   /// Bytes of model state held by this rank (buffers, tables, queues).
   [[nodiscard]] std::size_t bytes() const;
   [[nodiscard]] std::uint32_t num_local_routers() const {
@@ -143,6 +154,13 @@ class RankModel {
   };
 
   void wake(std::uint32_t r);
+  /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
+  /// from now_).
+  [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
+    const Cycle base = now_ & ~static_cast<Cycle>(wheel_mask_);
+    const Cycle c = base + w;
+    return c < now_ ? c + wheel_.size() : c;
+  }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void inject(std::uint32_t r, Cycle t);
   void step_router(std::uint32_t r, Cycle t);
@@ -193,7 +211,9 @@ class RankModel {
   PacketTable packets_;
   TrafficSources sources_;
   std::vector<Injection> injection_;
-  std::vector<std::uint32_t> inbound_slot_;  ///< [input VC]: packet slot of remote flits
+  /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
+  /// local packet slot.
+  std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
@@ -208,6 +228,7 @@ class RankModel {
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle last_move_ = 0;
   Cycle window_end_ = 0;
+  Cycle now_ = 0;                       ///< first cycle not yet simulated
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;

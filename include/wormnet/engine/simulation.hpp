@@ -26,6 +26,33 @@ struct ThroughputBounds {
   double bisection = 0.0;        ///< topology's uniform-traffic bisection bound
 };
 
+/// The driver's loop state at a control check: with a ModelSnapshot, what a checkpoint holds.
+struct LoopState {
+  Cycle cycle = 0;         ///< next cycle to simulate
+  Cycle window_start = 0;  ///< first cycle of the open statistics window
+  Cycle next_window = 0;
+  Cycle next_check = 0;
+  std::uint64_t flit_hops = 0;  ///< flit hops of the closed windows
+};
+
+/// A run to continue from a checkpoint.
+struct Resume {
+  LoopState loop;
+  ModelSnapshot model;  ///< this rank's rows, every list entry, global counters
+};
+
+/// Batch-job control, consulted at every control check (collectively). Implemented above the
+/// engine (the command line decides about signals, wall time and checkpoint files).
+class RunHooks {
+ public:
+  enum class Action { kContinue, kCheckpoint, kCheckpointAndStop };
+  virtual ~RunHooks() = default;
+  /// Must return the same action on every rank.
+  virtual Action at_check(Cycle t) = 0;
+  /// Saves a checkpoint (collective): the loop state and this rank's snapshot.
+  virtual void save(const LoopState& loop, const ModelSnapshot& mine) = 0;
+};
+
 class Simulation {
  public:
   /// A run over comm.size() ranks with `partition` (one part per rank); flits crossing ranks
@@ -33,12 +60,17 @@ class Simulation {
   Simulation(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
              const Partition& partition, const Communicator& comm, ThroughputBounds bounds);
 
-  /// Simulates one load point at `rate` flits/node/cycle and reports it to `sink`.
-  RunSummary run(double rate, ResultSink& sink, int point_index = 0);
+  /// Simulates one load point at `rate` flits/node/cycle and reports it to `sink`; continues
+  /// from `resume` when given (the sink then continues its point too).
+  RunSummary run(double rate, ResultSink& sink, int point_index = 0,
+                 const Resume* resume = nullptr);
 
-  /// Called at every control check with the current cycle; returning true stops the run
-  /// early (interrupts). Collective: must give the same answer on every rank.
-  void set_interrupt(std::function<bool(Cycle)> check) { interrupt_ = std::move(check); }
+  /// Batch-job control (checkpoints, stops); none by default.
+  void set_hooks(RunHooks* hooks) { hooks_ = hooks; }
+
+  /// Cycles between control checks (deadlock, drain, hooks): a pure function of the
+  /// configuration, so every rank and every restart checks at the same cycles.
+  [[nodiscard]] Cycle check_interval() const;
 
  private:
   std::vector<DeadlockHop> describe_deadlock(const RankModel& model) const;
@@ -50,7 +82,7 @@ class Simulation {
   Communicator comm_;
   ThroughputBounds bounds_;
   DestinationPattern pattern_;
-  std::function<bool(Cycle)> interrupt_;
+  RunHooks* hooks_ = nullptr;
 };
 
 }  // namespace wormnet

@@ -27,6 +27,10 @@ class H5Group : public H5Object {
   /// Collective. Opens `path` when it exists, creates it otherwise.
   H5Group require_group(std::string_view path) const;
 
+  /// Collective. Unlinks the object at `path` (group or dataset) when it exists; used to redo
+  /// the part of a run written after its last checkpoint. The space is not reclaimed.
+  void remove(std::string_view path) const;
+
   /// Whether an object (group or dataset) exists at `path`; false when a group on the way
   /// is missing.
   [[nodiscard]] bool exists(std::string_view path) const;

@@ -42,6 +42,12 @@ class ResultWriter final : public ResultSink {
   /// run's description; the file's status is "running" until finish(). Collective.
   ResultWriter(const Communicator& comm, const std::string& path, const std::string& option,
                const RunDescription& run);
+  /// Reopens the results file of a run continued from a checkpoint: keeps its first
+  /// `summary_rows` finished points; the interrupted point continues (resume_point()).
+  /// InputError naming `option` when the file is missing or not a wormnet results file.
+  static std::unique_ptr<ResultWriter> reopen(const Communicator& comm, const std::string& path,
+                                              const std::string& option, const RunDescription& run,
+                                              std::uint64_t summary_rows);
   ~ResultWriter() override;
   ResultWriter(const ResultWriter&) = delete;
   ResultWriter& operator=(const ResultWriter&) = delete;
@@ -55,7 +61,15 @@ class ResultWriter final : public ResultSink {
   /// Records the final status and closes the file. Collective.
   void finish(RunStatus status);
 
+  /// The next begin_point() continues that point's group, keeping `series_rows` windows
+  /// (written before the checkpoint) and dropping what came after.
+  void resume_point(std::uint64_t series_rows) { resume_rows_ = series_rows; }
+  /// Rows written so far: windows of the open point, finished points.
+  [[nodiscard]] std::uint64_t series_rows() const { return series_ ? series_->rows() : 0; }
+  [[nodiscard]] std::uint64_t summary_rows() const { return summary_ ? summary_->rows() : 0; }
+
  private:
+  ResultWriter(const Communicator& comm, H5File file, const RunDescription& run);
   void write_network(const RunDescription& run);
 
   Communicator comm_;
@@ -64,6 +78,7 @@ class ResultWriter final : public ResultSink {
   std::optional<H5Group> point_;
   std::optional<TimeSeriesTable> series_;
   std::optional<TimeSeriesTable> summary_;
+  std::optional<std::uint64_t> resume_rows_;
   int point_index_ = 0;
   double offered_load_ = 0.0;
 };

@@ -38,6 +38,10 @@ class RowDistribution {
   /// One run [offset, offset + count).
   static RowDistribution contiguous(std::uint64_t global_rows, std::uint64_t offset,
                                     std::uint64_t count);
+  /// Single rows in any order (e.g. the global channel ids a rank holds), each a run of one:
+  /// local data hold one row per id, in the order of `rows`. Ids that follow each other merge
+  /// into longer runs of the file selection.
+  static RowDistribution of_rows(std::uint64_t global_rows, std::span<const std::uint64_t> rows);
   /// The even block split of `global_rows` over `ranks`: rank r holds rows
   /// [floor(r*G/P), floor((r+1)*G/P)).
   static RowDistribution block(std::uint64_t global_rows, int rank, int ranks);

@@ -34,6 +34,17 @@ class SwitchAllocator {
         static_cast<std::uint8_t>(in_port);
   }
   [[nodiscard]] std::size_t bytes() const { return last_vc_.capacity() + last_port_.capacity(); }
+  /// Round-robin state (checkpoints): last VC of an input port, last input of an output port.
+  [[nodiscard]] std::uint8_t last_vc(std::uint32_t router, int port) const {
+    return last_vc_[router * ports_ + static_cast<std::uint32_t>(port)];
+  }
+  [[nodiscard]] std::uint8_t last_port(std::uint32_t router, int port) const {
+    return last_port_[router * ports_ + static_cast<std::uint32_t>(port)];
+  }
+  void set_last(std::uint32_t router, int port, std::uint8_t vc, std::uint8_t input) {
+    last_vc_[router * ports_ + static_cast<std::uint32_t>(port)] = vc;
+    last_port_[router * ports_ + static_cast<std::uint32_t>(port)] = input;
+  }
 
  private:
   std::uint32_t ports_ = 0;

@@ -47,6 +47,13 @@ class VcAllocator {
     }
   }
   [[nodiscard]] std::size_t bytes() const { return last_.capacity(); }
+  /// Round-robin state (checkpoints): the last input VC granted by output VC o.
+  [[nodiscard]] std::uint8_t last(std::uint32_t router, std::uint32_t o) const {
+    return last_[router * per_router_ + o];
+  }
+  void set_last(std::uint32_t router, std::uint32_t o, std::uint8_t v) {
+    last_[router * per_router_ + o] = v;
+  }
 
  private:
   std::uint32_t per_router_ = 0;

@@ -42,12 +42,15 @@ struct RunSummary {
   bool saturated = false;
   std::string saturation_reason;
   bool deadlock = false;
+  bool interrupted = false;  ///< stopped early by a batch-job hook (checkpoint written)
   Cycle deadlock_cycle = 0;
   std::vector<DeadlockHop> deadlock_cycle_hops;
   Cycle cycles = 0;                 ///< simulated cycles
   std::uint64_t flit_hops = 0;      ///< flits that crossed a network channel, whole run
   std::uint64_t router_cycles = 0;  ///< routers x cycles simulated
   double wall_seconds = 0.0;
+  std::uint64_t model_bytes = 0;     ///< model state over all ranks (buffers, tables, queues)
+  std::uint64_t peak_rss_bytes = 0;  ///< peak resident memory, summed over ranks
   double flit_rate = 20.0;  ///< flits/us, to convert cycles to microseconds
 };
 

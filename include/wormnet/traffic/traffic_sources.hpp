@@ -79,6 +79,26 @@ class TrafficSources {
   [[nodiscard]] std::uint64_t measured_flits() const { return measured_flits_; }
   [[nodiscard]] std::size_t bytes() const;
 
+  // Checkpoint support.
+  /// One node's generator: its stream position, next generation instant and message count.
+  struct GeneratorState {
+    std::uint64_t counter = 0;
+    double next_time = 0.0;
+    std::uint64_t sequence = 0;
+  };
+  /// Cumulative counts (additive over ranks).
+  struct Counts {
+    std::uint64_t created_flits = 0;
+    std::uint64_t created_packets = 0;
+    std::uint64_t measured_packets = 0;
+    std::uint64_t measured_flits = 0;
+  };
+  [[nodiscard]] GeneratorState generator(std::uint32_t local) const;
+  [[nodiscard]] Counts counts() const;
+  /// Replaces every generator's state and the counts, empties the queues (refill them with
+  /// queue(local).push()) and reschedules every generator at its stored next instant.
+  void restore(const std::vector<GeneratorState>& generators, const Counts& counts);
+
  private:
   struct Due {
     Cycle cycle;
@@ -93,6 +113,7 @@ class TrafficSources {
     std::uint64_t sequence = 0;
   };
   void generate(std::uint32_t local, Cycle t);
+  [[nodiscard]] bool generates(std::uint32_t local) const;
   void schedule(std::uint32_t local);
 
   const std::vector<std::uint32_t>& nodes_;
@@ -100,6 +121,7 @@ class TrafficSources {
   TrafficConfig traffic_;
   double mean_gap_;      ///< mean cycles between messages of one node
   double message_rate_;  ///< messages per node per cycle (Bernoulli probability)
+  double rate_;          ///< offered load, flits/node/cycle
   Cycle measure_begin_;
   Cycle measure_end_;
   std::vector<Source> sources_;

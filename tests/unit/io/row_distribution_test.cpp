@@ -52,6 +52,16 @@ TEST(RowDistribution, SortedRunsNeedNoCopyAndEmptyRunsVanish) {
   EXPECT_TRUE(none.file_runs().empty());
 }
 
+TEST(RowDistribution, SingleRowsInAnyOrder) {
+  const std::vector<std::uint64_t> ids{9, 3, 4, 0, 5};
+  const RowDistribution d = RowDistribution::of_rows(12, ids);
+  EXPECT_EQ(d.local_rows(), 5U);
+  EXPECT_EQ(d.file_runs(), (std::vector<IndexRun>{{0, 1}, {3, 3}, {9, 1}}));
+  EXPECT_EQ(to_file(d, {90, 30, 40, 0, 50}, 1), (std::vector<std::int32_t>{0, 30, 40, 50, 90}));
+  const std::vector<std::uint64_t> twice{2, 2};
+  EXPECT_THROW(static_cast<void>(RowDistribution::of_rows(12, twice)), InvariantError);
+}
+
 TEST(RowDistribution, RefusesOverlapsAndRowsOutsideTheArray) {
   EXPECT_THROW(RowDistribution(10, {{0, 5}, {4, 2}}), InvariantError);
   EXPECT_THROW(RowDistribution(10, {{4, 2}, {0, 5}}), InvariantError);  // in any order

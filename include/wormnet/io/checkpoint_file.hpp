@@ -1,0 +1,54 @@
+// Coordinated checkpoints: every rank's model snapshot in one HDF5 file, written at a window
+// boundary, rows at global router ids, so any rank count can read it back. The file is written
+// under a temporary name and renamed into place only when complete: a half-written checkpoint
+// never replaces a good one. Layout: docs/checkpoints.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wormnet/engine/model_snapshot.hpp"
+#include "wormnet/parallel/communicator.hpp"
+
+namespace wormnet::io {
+
+/// Where the run stands, besides the model (the driver's loop state and the output's).
+struct RunProgress {
+  std::string command;      ///< "run" or "sweep"
+  std::string config_toml;  ///< the effective configuration; a restart must match it
+  std::string version;      ///< wormnet version that wrote the checkpoint
+  std::string output;       ///< results file being written ("" = none)
+  std::int64_t point = 0;   ///< load point (sweeps)
+  double rate = 0.0;        ///< offered load of that point, flits/node/cycle
+  std::int64_t left_after_saturation = -1;  ///< sweep: points still to run after saturation
+  std::uint64_t cycle = 0;                  ///< next cycle to simulate
+  std::uint64_t window_start = 0;           ///< first cycle of the open statistics window
+  std::uint64_t next_window = 0;
+  std::uint64_t next_check = 0;
+  std::uint64_t flit_hops = 0;     ///< flit hops of the closed windows
+  std::uint64_t series_rows = 0;   ///< time-series rows written for this point
+  std::uint64_t summary_rows = 0;  ///< summary rows written (finished points)
+};
+
+/// Path of the checkpoint in `dir`.
+std::string checkpoint_path(const std::string& dir);
+
+/// Collective. Writes `mine` (this rank's snapshot) and `progress` (root's) to
+/// dir/checkpoint.h5, atomically. InputError naming `option` when dir cannot be written.
+void write_checkpoint(const Communicator& comm, const std::string& dir, const std::string& option,
+                      const RunProgress& progress, const ModelSnapshot& mine);
+
+/// Collective. The progress record of the checkpoint in `dir`. InputError naming `option`
+/// when there is none, or it is not a wormnet checkpoint of this version.
+RunProgress read_checkpoint_progress(const Communicator& comm, const std::string& dir,
+                                     const std::string& option);
+
+/// Collective. The model for this rank: rows of `routers` (ascending global ids), every list
+/// entry, and the global counters. The shape must match ports / vcs / depth.
+ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
+                                    const std::string& option,
+                                    const std::vector<std::uint32_t>& routers, std::uint32_t ports,
+                                    std::uint32_t vcs, std::uint32_t depth);
+
+}  // namespace wormnet::io

@@ -1,0 +1,250 @@
+#include "batch_control.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "wormnet/core/error.hpp"
+
+namespace wormnet::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_requested = 0;  // set by the signal handler only
+
+extern "C" void on_stop_signal(int /*signal*/) {
+  g_stop_requested = 1;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string clock_text(double s) {
+  if (!(s >= 0) || s > 1e8) return "--:--:--";
+  const auto total = static_cast<long long>(s);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", total / 3600, total / 60 % 60, total % 60);
+  return buf;
+}
+
+}  // namespace
+
+void add_batch_options(CLI::App& app, BatchOptions& o) {
+  app.add_option("--checkpoint-every", o.checkpoint_every,
+                 "coordinated checkpoint every N cycles, or every Nm / Nh of wall-clock time")
+      ->group("Batch");
+  app.add_option("--checkpoint-dir", o.checkpoint_dir,
+                 "checkpoint directory (default: <output>.checkpoint, or wormnet.checkpoint)")
+      ->group("Batch");
+  app.add_option("--restart", o.restart, "continue the run saved in this checkpoint directory")
+      ->group("Batch");
+  app.add_option("--walltime", o.walltime,
+                 "HH:MM:SS job time limit: checkpoint and stop cleanly before it")
+      ->group("Batch");
+  app.add_option("--stop-at-cycle", o.stop_at_cycle,
+                 "checkpoint and stop at the first control check from this cycle")
+      ->group("Batch");
+  app.add_option("--progress-interval", o.progress_seconds,
+                 "seconds between progress lines when stdout is not a terminal")
+      ->capture_default_str()
+      ->group("Batch");
+}
+
+BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
+  BatchPlan p;
+  if (!o.checkpoint_every.empty()) {
+    const std::string& v = o.checkpoint_every;
+    const char unit = v.back();
+    const std::string digits = (unit == 'm' || unit == 'h') ? v.substr(0, v.size() - 1) : v;
+    std::size_t used = 0;
+    long long n = 0;
+    try {
+      n = std::stoll(digits, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (digits.empty() || used != digits.size() || n <= 0) {
+      throw InputError("--checkpoint-every", v,
+                       "expected a positive number of cycles, or minutes / hours as Nm / Nh");
+    }
+    if (unit == 'm') {
+      p.every_seconds = 60.0 * static_cast<double>(n);
+    } else if (unit == 'h') {
+      p.every_seconds = 3600.0 * static_cast<double>(n);
+    } else {
+      p.every_cycles = static_cast<std::uint64_t>(n);
+    }
+  }
+  if (!o.walltime.empty()) {
+    int h = 0;
+    int m = 0;
+    int s = 0;
+    char extra = 0;
+    if (std::sscanf(o.walltime.c_str(), "%d:%d:%d%c", &h, &m, &s, &extra) != 3 || h < 0 || m < 0 ||
+        m > 59 || s < 0 || s > 59 || (h == 0 && m == 0 && s == 0)) {
+      throw InputError("--walltime", o.walltime, "expected HH:MM:SS (e.g. 23:30:00), above zero");
+    }
+    p.walltime_seconds = 3600.0 * h + 60.0 * m + s;
+  }
+  if (!(o.progress_seconds > 0)) {
+    throw InputError("--progress-interval", std::to_string(o.progress_seconds), "must be > 0 s");
+  }
+  p.progress_seconds = o.progress_seconds;
+  p.stop_at_cycle = o.stop_at_cycle;
+  p.dir = !o.checkpoint_dir.empty() ? o.checkpoint_dir
+          : !o.restart.empty()      ? o.restart
+          : !output.empty()         ? output + ".checkpoint"
+                                    : std::string("wormnet.checkpoint");
+  return p;
+}
+
+void install_stop_signals() {
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGUSR1, on_stop_signal);
+}
+
+BatchControl::BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
+                           io::ResultWriter* writer, bool quiet, Cycle planned_cycles)
+    : comm_(comm),
+      plan_(std::move(plan)),
+      base_(std::move(base)),
+      writer_(writer),
+      quiet_(quiet),
+      terminal_(isatty(STDOUT_FILENO) != 0),
+      planned_cycles_(planned_cycles),
+      start_(std::chrono::steady_clock::now()),
+      last_checkpoint_(start_),
+      last_progress_(start_),
+      last_check_(start_) {}
+
+void BatchControl::set_point(int index, double rate, std::int64_t left_after_saturation) {
+  base_.point = index;
+  base_.rate = rate;
+  base_.left_after_saturation = left_after_saturation;
+}
+
+RunHooks::Action BatchControl::at_check(Cycle t) {
+  check_seconds_ = seconds_since(last_check_);
+  last_check_ = std::chrono::steady_clock::now();
+  if (next_checkpoint_cycle_ == 0 && plan_.every_cycles > 0) {
+    next_checkpoint_cycle_ = (t / plan_.every_cycles + 1) * plan_.every_cycles;
+  }
+  // Wall-clock decisions are rank 0's (clocks differ); signals may reach any rank.
+  std::uint64_t flags[3] = {g_stop_requested != 0 ? 1U : 0U, 0, 0};
+  if (comm_.is_root()) {
+    const double elapsed = seconds_since(start_);
+    if (plan_.walltime_seconds > 0) {
+      const double margin = std::max({2 * check_seconds_, 2 * checkpoint_seconds_,
+                                      std::min(0.05 * plan_.walltime_seconds, 300.0)});
+      if (elapsed + margin >= plan_.walltime_seconds) flags[1] = 1;
+    }
+    if (plan_.every_seconds > 0 && seconds_since(last_checkpoint_) >= plan_.every_seconds)
+      flags[2] = 1;
+  }
+  comm_.max(std::span<std::uint64_t>(flags, 3));
+  const bool stop =
+      flags[0] != 0 || flags[1] != 0 || (plan_.stop_at_cycle > 0 && t >= plan_.stop_at_cycle);
+  bool checkpoint = flags[2] != 0;
+  if (plan_.every_cycles > 0 && t >= next_checkpoint_cycle_) {
+    checkpoint = true;
+    next_checkpoint_cycle_ = (t / plan_.every_cycles + 1) * plan_.every_cycles;
+  }
+  progress(t, false);
+  if (stop) return Action::kCheckpointAndStop;
+  return checkpoint ? Action::kCheckpoint : Action::kContinue;
+}
+
+void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {
+  const auto t0 = std::chrono::steady_clock::now();
+  io::RunProgress p = base_;
+  p.cycle = loop.cycle;
+  p.window_start = loop.window_start;
+  p.next_window = loop.next_window;
+  p.next_check = loop.next_check;
+  p.flit_hops = loop.flit_hops;
+  p.series_rows = writer_ != nullptr ? writer_->series_rows() : 0;
+  p.summary_rows = writer_ != nullptr ? writer_->summary_rows() : 0;
+  std::string error;
+  if (comm_.is_root()) {
+    std::error_code ec;
+    std::filesystem::create_directories(plan_.dir, ec);
+    if (ec) error = "cannot create the directory: " + ec.message();
+  }
+  comm_.broadcast(error, 0);
+  if (!error.empty()) throw InputError("--checkpoint-dir", plan_.dir, error);
+  io::write_checkpoint(comm_, plan_.dir, "--checkpoint-dir", p, mine);
+  checkpoint_seconds_ = seconds_since(t0);
+  last_checkpoint_ = std::chrono::steady_clock::now();
+  if (comm_.is_root() && !quiet_) {
+    if (live_line_) std::printf("\n");
+    live_line_ = false;
+    std::printf("checkpoint %s at cycle %llu (%.2f s)\n", io::checkpoint_path(plan_.dir).c_str(),
+                static_cast<unsigned long long>(loop.cycle), checkpoint_seconds_);
+    std::fflush(stdout);
+  }
+}
+
+void BatchControl::progress(Cycle t, bool force) {
+  if (quiet_ || !comm_.is_root()) return;
+  const double since = seconds_since(last_progress_);
+  if (!force && since < (terminal_ ? 0.5 : plan_.progress_seconds)) return;
+  last_progress_ = std::chrono::steady_clock::now();
+  const double elapsed = seconds_since(start_);
+  const Cycle done = t - std::min(t, point_start_cycle_);
+  const Cycle todo = planned_cycles_ > done ? planned_cycles_ - done : 0;
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  const double percent =
+      planned_cycles_ > 0
+          ? std::min(99.9, 100.0 * static_cast<double>(t) / static_cast<double>(planned_cycles_))
+          : 0.0;
+  char line[256];
+  std::snprintf(
+      line, sizeof line,
+      "point %lld  cycle %llu  %5.1f%%  elapsed %s  eta %s%s  accepted %.5f  latency %.1f",
+      static_cast<long long>(base_.point), static_cast<unsigned long long>(t), percent,
+      clock_text(elapsed).c_str(),
+      clock_text(rate > 0 ? static_cast<double>(todo) / rate : -1).c_str(),
+      todo == 0 ? " (draining)" : "", accepted_, latency_);
+  if (terminal_) {
+    std::printf("\r%-110s", line);
+    live_line_ = true;
+  } else {
+    std::printf("progress   %s\n", line);
+  }
+  std::fflush(stdout);
+}
+
+void BatchControl::finish_progress() {
+  if (live_line_ && comm_.is_root()) std::printf("\r%-110s\r", "");
+  live_line_ = false;
+  std::fflush(stdout);
+}
+
+void BatchControl::begin_point(int index, double offered_load) {
+  (writer_ != nullptr ? static_cast<ResultSink&>(*writer_) : no_file_)
+      .begin_point(index, offered_load);
+}
+
+void BatchControl::window(const WindowRow& row) {
+  const double nodes_cycles = static_cast<double>(row.cycles);
+  (void)nodes_cycles;
+  latency_ = row.counters.ejected_packets ? static_cast<double>(row.counters.latency_sum) /
+                                                static_cast<double>(row.counters.ejected_packets)
+                                          : 0.0;
+  accepted_ = row.counters.ejected_flits;  // flits per window; scaled in the line below
+  accepted_ = row.cycles > 0 ? accepted_ / static_cast<double>(row.cycles) : 0.0;
+  if (writer_ != nullptr) writer_->window(row);
+}
+
+void BatchControl::end_point(
+    const RunSummary& summary, const MeasuredStats& measured,
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  finish_progress();
+  if (writer_ != nullptr) writer_->end_point(summary, measured, channel_flits);
+}
+
+}  // namespace wormnet::cli

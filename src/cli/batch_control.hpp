@@ -1,0 +1,98 @@
+// Batch-job operation of the simulation commands: periodic coordinated checkpoints, a clean
+// stop on SIGTERM / SIGUSR1 or before the wall-time limit (checkpoint, flush, close, exit 5),
+// restart from a checkpoint, and the progress line.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "wormnet/engine/simulation.hpp"
+#include "wormnet/io/checkpoint_file.hpp"
+#include "wormnet/io/result_writer.hpp"
+#include "wormnet/parallel/communicator.hpp"
+#include "wormnet/stats/result_sink.hpp"
+
+namespace wormnet::cli {
+
+/// Exit code of a run stopped cleanly before its end (signal, wall time, --stop-at-cycle):
+/// a checkpoint was written and the results file says "interrupted".
+inline constexpr int kExitInterrupted = 5;
+
+struct BatchOptions {
+  std::string checkpoint_every;     ///< "N" cycles, or "Nm" / "Nh" of wall-clock time
+  std::string checkpoint_dir;       ///< default: <output>.checkpoint, or wormnet.checkpoint
+  std::string restart;              ///< checkpoint directory to continue from
+  std::string walltime;             ///< HH:MM:SS
+  std::uint64_t stop_at_cycle = 0;  ///< checkpoint and stop at the first check from this cycle
+  double progress_seconds = 60.0;   ///< plain progress line interval when not on a terminal
+};
+
+/// Declares --checkpoint-every, --checkpoint-dir, --restart, --walltime, --stop-at-cycle,
+/// --progress-interval on `app`.
+void add_batch_options(CLI::App& app, BatchOptions& o);
+
+/// The parsed batch settings, validated (InputError for a bad value).
+struct BatchPlan {
+  std::uint64_t every_cycles = 0;   ///< 0 = no periodic checkpoint by cycles
+  double every_seconds = 0.0;       ///< 0 = no periodic checkpoint by wall time
+  double walltime_seconds = 0.0;    ///< 0 = no limit
+  std::uint64_t stop_at_cycle = 0;  ///< 0 = none
+  std::string dir;                  ///< where checkpoints go
+  double progress_seconds = 60.0;
+};
+BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
+
+/// Installs the SIGTERM / SIGUSR1 handlers (they only set a flag read at control checks).
+void install_stop_signals();
+
+/// The run's hooks and the sink between the simulation and the results file: decides at every
+/// control check (collectively) whether to checkpoint or stop, writes checkpoints, and prints
+/// progress on rank 0.
+class BatchControl final : public RunHooks, public ResultSink {
+ public:
+  BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
+               io::ResultWriter* writer, bool quiet, Cycle planned_cycles);
+
+  /// The point being simulated (its index and offered load) and, for sweeps, what is left.
+  void set_point(int index, double rate, std::int64_t left_after_saturation);
+
+  Action at_check(Cycle t) override;
+  void save(const LoopState& loop, const ModelSnapshot& mine) override;
+
+  void begin_point(int index, double offered_load) override;
+  void window(const WindowRow& row) override;
+  void end_point(
+      const RunSummary& summary, const MeasuredStats& measured,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
+
+  /// Ends the live progress line (rank 0, terminal).
+  void finish_progress();
+
+ private:
+  void progress(Cycle t, bool force);
+
+  Communicator comm_;
+  BatchPlan plan_;
+  io::RunProgress base_;
+  io::ResultWriter* writer_;
+  ResultSink no_file_;
+  bool quiet_;
+  bool terminal_;
+  Cycle planned_cycles_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_checkpoint_;
+  std::chrono::steady_clock::time_point last_progress_;
+  double checkpoint_seconds_ = 0.0;  ///< how long the last checkpoint took
+  double check_seconds_ = 0.0;       ///< wall time between the last two checks
+  std::chrono::steady_clock::time_point last_check_;
+  Cycle next_checkpoint_cycle_ = 0;
+  Cycle point_start_cycle_ = 0;
+  double accepted_ = 0.0;  ///< of the last window
+  double latency_ = 0.0;
+  bool live_line_ = false;
+};
+
+}  // namespace wormnet::cli

@@ -1,0 +1,269 @@
+// Checkpoint support of RankModel: the partition-independent snapshot and its restore.
+#include <algorithm>
+#include <unordered_map>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/engine/rank_model.hpp"
+
+namespace wormnet {
+
+ModelSnapshot RankModel::snapshot() const {
+  ModelSnapshot s;
+  s.ports = static_cast<std::uint32_t>(ports_);
+  s.vcs = static_cast<std::uint32_t>(vcs_);
+  s.depth = static_cast<std::uint32_t>(depth_);
+  const std::uint32_t pv = s.port_vcs();
+  const auto routers = static_cast<std::uint32_t>(nodes_.size());
+  s.routers = nodes_;
+  std::vector<std::uint32_t> slots;  // packet slots referenced, for the packet list
+  const auto id_of = [&](std::uint32_t slot) {
+    slots.push_back(slot);
+    return packets_[slot].id;
+  };
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (std::uint32_t lv = 0; lv < pv; ++lv) {
+      const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
+      const InputVcState& st = inputs_.state(i);
+      s.ivc_ready.push_back(st.ready);
+      s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |
+                           static_cast<std::uint64_t>(st.stage) << 16 |
+                           static_cast<std::uint64_t>(st.out_port) << 24 |
+                           static_cast<std::uint64_t>(st.out_vc) << 32);
+      for (std::uint32_t k = 0; k < s.depth; ++k) {
+        if (k < st.count) {
+          const Flit& f = inputs_.at(i, k);
+          s.flit_packet.push_back(id_of(f.packet()));
+          s.flit_kind.push_back(static_cast<std::uint8_t>(f.kind()));
+        } else {
+          s.flit_packet.push_back(ModelSnapshot::kNoPacket);
+          s.flit_kind.push_back(0);
+        }
+      }
+      const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
+      s.ovc_credits.push_back(outputs_.credits(o));
+      s.ovc_owner.push_back(outputs_.owner(o));
+      const bool owned = outputs_.owner(o) != OutputUnit::kFree;
+      s.ovc_packet.push_back(owned ? id_of(outputs_.owner_packet(o)) : ModelSnapshot::kNoPacket);
+      s.va_last.push_back(vc_allocator_.last(r, lv));
+      // A stream crosses the link when the owner's head has left already.
+      const int q = port_of_[lv];
+      if (owned && q != ports_) {
+        const std::uint32_t owner = inputs_.index(r, outputs_.owner(o));
+        const InputVcState& os = inputs_.state(owner);
+        const bool head_waiting = os.count > 0 && inputs_.front(owner).head() &&
+                                  inputs_.front(owner).packet() == outputs_.owner_packet(o);
+        if (!head_waiting) {
+          const NodeId next = topo_.neighbor(NodeId(nodes_[r]), static_cast<PortId>(q));
+          s.streams.push_back(ModelSnapshot::Stream{
+              next.value(), static_cast<std::uint32_t>((q ^ 1) * vcs_ + vc_of_[lv]),
+              id_of(outputs_.owner_packet(o))});
+        }
+      }
+    }
+    for (int p = 0; p <= ports_; ++p) {
+      s.sa_last_vc.push_back(switch_allocator_.last_vc(r, p));
+      s.sa_last_port.push_back(switch_allocator_.last_port(r, p));
+    }
+    const Injection& inj = injection_[r];
+    s.injection.push_back(inj.length != 0 ? id_of(inj.packet) : ModelSnapshot::kNoPacket);
+    s.injection.push_back(inj.sent);
+    s.injection.push_back(inj.length);
+    s.injection.push_back(inj.vc);
+    const TrafficSources::GeneratorState g = sources_.generator(r);
+    s.source_counter.push_back(g.counter);
+    s.source_next_time.push_back(g.next_time);
+    s.source_sequence.push_back(g.sequence);
+    for (int p = 0; p < ports_; ++p) {
+      s.channel_flits.push_back(
+          channel_flits_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                         static_cast<std::size_t>(p)]);
+    }
+    // Queued messages, oldest first.
+    SourceQueue copy = sources_.queue(r);
+    while (!copy.empty()) {
+      const Message& m = copy.front();
+      s.messages.push_back(ModelSnapshot::QueuedMessage{nodes_[r], m.created, m.dest, m.length,
+                                                        m.measured, m.sequence});
+      copy.pop();
+    }
+  }
+  // Wheel: flits and credits on local links (remote ones were exchanged and received).
+  for (std::size_t w = 0; w < wheel_.size(); ++w) {
+    for (const Arrival& a : wheel_[w].flits) {
+      s.flits_in_flight.push_back(ModelSnapshot::InFlightFlit{
+          arrival_cycle(w), nodes_[a.router], a.local_vc, id_of(a.flit.packet()), a.flit.kind()});
+    }
+    for (std::uint32_t o : wheel_[w].credits) {
+      const std::uint32_t r = o / outputs_.vcs_per_router();
+      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{arrival_cycle(w), nodes_[r],
+                                                                  o % outputs_.vcs_per_router()});
+    }
+  }
+  // Streams coming in from other ranks are recorded by their senders; the slots they hold
+  // keep their records alive here.
+  for (const auto& [ivc, slot] : inbound_) {
+    (void)ivc;
+    id_of(slot);
+  }
+  std::sort(slots.begin(), slots.end());
+  slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+  for (std::uint32_t slot : slots) s.packets.push_back(packets_[slot]);
+
+  s.window = window_;
+  s.measured = measured_;
+  const TrafficSources::Counts c = sources_.counts();
+  s.created_flits = c.created_flits;
+  s.created_packets = c.created_packets;
+  s.measured_created_packets = c.measured_packets;
+  s.measured_created_flits = c.measured_flits;
+  s.created_flits_seen = created_flits_seen_;
+  s.created_packets_seen = created_packets_seen_;
+  s.ejected_packets = ejected_packets_;
+  s.scripted_packets = scripted_packets_;
+  s.last_move = last_move_;
+  return s;
+}
+
+void RankModel::restore(const ModelSnapshot& all, bool keeper) {
+  require(all.ports == static_cast<std::uint32_t>(ports_) &&
+              all.vcs == static_cast<std::uint32_t>(vcs_) &&
+              all.depth == static_cast<std::uint32_t>(depth_),
+          "checkpoint: network shape differs from the configuration");
+  require(all.routers == nodes_, "checkpoint: rows do not match this rank's routers");
+  const std::uint32_t pv = all.port_vcs();
+  const auto routers = static_cast<std::uint32_t>(nodes_.size());
+  const auto mine = [&](std::uint32_t global) { return local_of_[global] != kNoLink; };
+
+  // One slot per packet this rank needs, with the freshest record (the head's copy has the
+  // most hops; the other copies never change after the head left them).
+  std::unordered_map<std::uint64_t, const Packet*> freshest;
+  for (const Packet& p : all.packets) {
+    auto [it, inserted] = freshest.emplace(p.id, &p);
+    if (!inserted && p.hops > it->second->hops) it->second = &p;
+  }
+  packets_ = PacketTable{};
+  std::unordered_map<std::uint64_t, std::uint32_t> slot_of;
+  const auto slot = [&](std::uint64_t id) {
+    const auto it = slot_of.find(id);
+    if (it != slot_of.end()) return it->second;
+    const auto f = freshest.find(id);
+    require(f != freshest.end(), "checkpoint: a flit refers to a packet it does not hold");
+    const std::uint32_t s = packets_.allocate(*f->second);
+    slot_of.emplace(id, s);
+    return s;
+  };
+
+  inputs_ = InputUnit(routers, ports_ + 1, vcs_, depth_);
+  outputs_ = OutputUnit(routers, ports_ + 1, vcs_, depth_);
+  std::vector<TrafficSources::GeneratorState> generators(routers);
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (std::uint32_t lv = 0; lv < pv; ++lv) {
+      const std::size_t row = static_cast<std::size_t>(r) * pv + lv;
+      const std::uint64_t meta = all.ivc_meta[row];
+      const auto count = static_cast<std::uint32_t>(meta & 0xFFFF);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        const std::size_t f = row * all.depth + k;
+        inputs_.push(r, static_cast<int>(lv),
+                     Flit::with_kind(slot(all.flit_packet[f]), all.flit_kind[f]));
+      }
+      const auto stage = static_cast<VcStage>((meta >> 16) & 0xFF);
+      inputs_.set_stage(r, static_cast<int>(lv), stage);
+      InputVcState& st = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
+      st.ready = all.ivc_ready[row];
+      st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
+      st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
+      const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
+      outputs_.set_credits(o, static_cast<std::uint16_t>(all.ovc_credits[row]));
+      outputs_.set_owner(o, all.ovc_owner[row]);
+      if (all.ovc_packet[row] != ModelSnapshot::kNoPacket) {
+        outputs_.set_owner_packet(o, slot(all.ovc_packet[row]));
+      }
+      vc_allocator_.set_last(r, lv, all.va_last[row]);
+    }
+    for (int p = 0; p <= ports_; ++p) {
+      const std::size_t row = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_ + 1) +
+                              static_cast<std::size_t>(p);
+      switch_allocator_.set_last(r, p, all.sa_last_vc[row], all.sa_last_port[row]);
+    }
+    Injection& inj = injection_[r];
+    const std::uint64_t* in = &all.injection[4 * static_cast<std::size_t>(r)];
+    inj = Injection{};
+    if (in[0] != ModelSnapshot::kNoPacket) {
+      inj.packet = slot(in[0]);
+      inj.sent = static_cast<std::uint16_t>(in[1]);
+      inj.length = static_cast<std::uint16_t>(in[2]);
+      inj.vc = static_cast<std::uint8_t>(in[3]);
+    }
+    generators[r] = TrafficSources::GeneratorState{all.source_counter[r], all.source_next_time[r],
+                                                   all.source_sequence[r]};
+    for (int p = 0; p < ports_; ++p) {
+      const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                            static_cast<std::size_t>(p);
+      channel_flits_[k] = all.channel_flits[k];
+    }
+  }
+
+  TrafficSources::Counts counts;
+  if (keeper) {
+    counts = TrafficSources::Counts{all.created_flits, all.created_packets,
+                                    all.measured_created_packets, all.measured_created_flits};
+  }
+  sources_.restore(generators, counts);
+  for (const ModelSnapshot::QueuedMessage& m : all.messages) {
+    if (!mine(m.router)) continue;
+    Message msg;
+    msg.created = m.created;
+    msg.dest = m.dest;
+    msg.length = static_cast<std::uint16_t>(m.length);
+    msg.measured = static_cast<std::uint8_t>(m.measured);
+    msg.sequence = m.sequence;
+    sources_.queue(local_of_[m.router]).push(msg);
+  }
+
+  for (WheelSlot& w : wheel_) {
+    w.flits.clear();
+    w.credits.clear();
+  }
+  wheel_flits_ = 0;
+  for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
+    if (!mine(f.router)) continue;
+    wheel_[f.arrival & wheel_mask_].flits.push_back(
+        Arrival{local_of_[f.router], static_cast<std::uint16_t>(f.local_vc),
+                Flit::with_kind(slot(f.packet), f.kind)});
+    ++wheel_flits_;
+  }
+  for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
+    if (!mine(c.router)) continue;
+    wheel_[c.arrival & wheel_mask_].credits.push_back(
+        outputs_.index(local_of_[c.router], static_cast<int>(c.local_vc)));
+  }
+  // Streams whose sender is now on another rank: later flits find their packet through
+  // inbound_ (a stream from a router of this rank needs nothing: flits carry the slot).
+  inbound_.clear();
+  for (const ModelSnapshot::Stream& st : all.streams) {
+    if (!mine(st.router)) continue;
+    const std::uint32_t r = local_of_[st.router];
+    const int port = port_of_[st.local_vc];
+    if ((link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+               static_cast<std::size_t>(port)] &
+         kRemoteBit) == 0) {
+      continue;
+    }
+    inbound_[inputs_.index(r, static_cast<int>(st.local_vc))] = slot(st.packet);
+  }
+
+  window_ = keeper ? all.window : TrafficCounters{};
+  measured_ = keeper ? all.measured : MeasuredStats{};
+  created_flits_seen_ = keeper ? all.created_flits_seen : 0;
+  created_packets_seen_ = keeper ? all.created_packets_seen : 0;
+  ejected_packets_ = keeper ? all.ejected_packets : 0;
+  scripted_packets_ = keeper ? all.scripted_packets : 0;
+  last_move_ = all.last_move;
+  for (std::uint32_t r = 0; r < routers; ++r) is_active_[r] = 0;
+  active_.clear();
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    if (!idle(r)) wake(r);
+  }
+}
+
+}  // namespace wormnet

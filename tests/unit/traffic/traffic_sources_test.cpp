@@ -1,0 +1,69 @@
+#include "wormnet/traffic/traffic_sources.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "wormnet/topology/torus.hpp"
+
+namespace wormnet {
+namespace {
+
+struct Generated {
+  std::uint64_t messages = 0;
+  std::uint64_t flits = 0;
+  int min_length = 1 << 30;
+  int max_length = 0;
+};
+
+Generated generate(InjectionProcess process, double rate, int lmin, int lmax, Cycle cycles) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c;
+  c.process = process;
+  c.length_min = lmin;
+  c.length_max = lmax;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(16);
+  for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
+  TrafficSources s(nodes, c, d, rate, 42, 0, cycles);
+  s.generate_until(cycles - 1, [](std::uint32_t) {});
+  Generated g;
+  for (std::uint32_t i = 0; i < 16; ++i) {
+    SourceQueue& q = s.queue(i);
+    while (!q.empty()) {
+      ++g.messages;
+      g.flits += q.front().length;
+      g.min_length = std::min<int>(g.min_length, q.front().length);
+      g.max_length = std::max<int>(g.max_length, q.front().length);
+      EXPECT_LT(q.front().created, cycles);
+      EXPECT_NE(q.front().dest, i);
+      q.pop();
+    }
+  }
+  EXPECT_EQ(g.flits, s.created_flits());
+  return g;
+}
+
+TEST(TrafficSources, PoissonAndBernoulliOfferTheConfiguredLoad) {
+  // Messages per node per cycle = rate / mean length; over 16 nodes x T cycles the count is
+  // Poisson (Bernoulli: binomial), so it lies within 4 standard deviations of its mean.
+  const double rate = 0.2;
+  const Cycle cycles = 40000;
+  for (auto process : {InjectionProcess::kPoisson, InjectionProcess::kBernoulli}) {
+    const Generated g = generate(process, rate, 4, 4, cycles);
+    const double mean = 16.0 * cycles * rate / 4.0;
+    EXPECT_NEAR(static_cast<double>(g.messages), mean, 4 * std::sqrt(mean));
+  }
+}
+
+TEST(TrafficSources, LengthsAreUniformBetweenMinAndMax) {
+  const Generated g = generate(InjectionProcess::kPoisson, 0.3, 10, 200, 60000);
+  EXPECT_EQ(g.min_length, 10);
+  EXPECT_EQ(g.max_length, 200);
+  const double mean = static_cast<double>(g.flits) / static_cast<double>(g.messages);
+  // Uniform on 10..200: mean 105, standard deviation ~55; error of the mean ~55/sqrt(n).
+  EXPECT_NEAR(mean, 105.0, 4 * 55.0 / std::sqrt(static_cast<double>(g.messages)));
+}
+
+}  // namespace
+}  // namespace wormnet

@@ -1,16 +1,18 @@
 #!/usr/bin/python3
 """The Angara paper's Figure 5 from a `wormnet tables-study` HDF5 file.
 
-    /usr/bin/python3 analysis/tables_study.py STUDY.h5 [--compare OTHER.h5] [--figure F.png]
-                                              [--report R.md]
+    /usr/bin/python3 analysis/tables_study.py STUDY.h5 [STUDY2.h5 ...] [--compare OTHER.h5 ...]
+                                              [--figure F.png] [--report R.md]
 
 Groups the systems of each dimension count by the edge-forwarding index pi of the SSSP and
 the genetic tables against the BFS table (less / equal / greater), and reports per group the
 number of systems and the ratio of the total pi (sum of the algorithm's pi over the group's
 systems divided by the sum of BFS's), next to the paper's figures. Draws the groups and the
 generation time against the node count (Figure 5a-f). With --compare (the same study run on
-another number of ranks) it also reports the total pi of each algorithm against this file's
-and the speed-up. Reads only the HDF5 files written by wormnet.
+another number of ranks; systems are matched by dimension count and number, so it may hold
+a prefix of the study or fewer algorithms) it also reports the total pi of each algorithm
+against this file's and the speed-up. Several files (e.g. one per dimension count, or a
+study's part run separately) are read as one. Reads only the HDF5 files written by wormnet.
 """
 import argparse
 import sys
@@ -41,6 +43,23 @@ def read_study(path):
         attrs = {k: f.attrs[k] for k in f.attrs}
     if attrs.get("status") != "complete":
         print(f"note: {path} has status {attrs.get('status')!r}: {n} systems so far")
+    return data, attrs
+
+
+def read_studies(paths):
+    """Several study files as one: columns concatenated (algorithms common to all files)."""
+    parts = [read_study(p) for p in paths]
+    algs = [str(a) for a in parts[0][1]["algorithms"]]
+    for _, attrs in parts[1:]:
+        algs = [a for a in algs if a in [str(b) for b in attrs["algorithms"]]]
+    keys = set.intersection(*(set(d) for d, _ in parts))
+    data = {k: np.concatenate([d[k] for d, _ in parts]) for k in keys}
+    attrs = dict(parts[0][1])
+    attrs["algorithms"] = algs
+    for k in ("min_size", "max_size", "seed", "ranks"):
+        values = {str(a[k]) for _, a in parts}
+        if len(values) > 1:
+            sys.exit(f"the study files differ in {k}: {sorted(values)}")
     return data, attrs
 
 
@@ -117,17 +136,26 @@ def report(d, attrs, algs):
 
 
 def compare(d, e, algs, other_ranks, ranks):
-    lines = [f"## {other_ranks} ranks against {ranks}: total pi and speed-up", "",
-             "| algorithm | total pi ratio | worst system | systems worse by > 2% | speed-up (total wall time) |",
-             "|---|---|---|---|---|"]
-    n = min(len(d["nodes"]), len(e["nodes"]))
-    for a in algs:
-        p1 = d[f"{a}_pi"][:n]
-        p2 = e[f"{a}_pi"][:n]
-        rel = p2 / p1
-        speed = d[f"{a}_seconds"][:n].sum() / e[f"{a}_seconds"][:n].sum()
-        lines.append(f"| {a} | {p2.sum() / p1.sum():.4f} | {rel.max():.3f} | "
-                     f"{int((rel > 1.02).sum())} of {n} | {speed:.2f} |")
+    """Systems of e matched to d's by (dims, index); the algorithms both ran."""
+    where = {(int(k), int(i)): j for j, (k, i) in enumerate(zip(d["dims"], d["index"]))}
+    pairs = [(where[(int(k), int(i))], j) for j, (k, i) in enumerate(zip(e["dims"], e["index"]))
+             if (int(k), int(i)) in where]
+    mine = np.array([p for p, _ in pairs], dtype=int)
+    theirs = np.array([q for _, q in pairs], dtype=int)
+    lines = [f"## {other_ranks} ranks against {ranks}: total pi and speed-up "
+             f"({len(pairs)} systems)", "",
+             "| algorithm | dims | total pi ratio | worst system | systems worse by > 2% | "
+             "speed-up (total wall time) |",
+             "|---|---|---|---|---|---|"]
+    for a in (a for a in algs if f"{a}_pi" in e):
+        for dims in sorted(set(int(x) for x in d["dims"][mine])):
+            sel = d["dims"][mine] == dims
+            p1 = d[f"{a}_pi"][mine][sel]
+            p2 = e[f"{a}_pi"][theirs][sel]
+            rel = p2 / p1
+            speed = d[f"{a}_seconds"][mine][sel].sum() / e[f"{a}_seconds"][theirs][sel].sum()
+            lines.append(f"| {a} | {dims}D | {p2.sum() / p1.sum():.4f} | {rel.max():.3f} | "
+                         f"{int((rel > 1.02).sum())} of {len(p1)} | {speed:.2f} |")
     lines.append("")
     return lines
 
@@ -172,16 +200,16 @@ def figure(d, algs, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("study")
-    ap.add_argument("--compare", help="the same study on another number of ranks")
+    ap.add_argument("study", nargs="+")
+    ap.add_argument("--compare", nargs="+", help="the same study on another number of ranks")
     ap.add_argument("--figure", help="PNG file for Figure 5")
     ap.add_argument("--report", help="markdown file for the tables (default: stdout only)")
     args = ap.parse_args()
-    d, attrs = read_study(args.study)
-    algs = [str(a) for a in attrs["algorithms"]]
+    d, attrs = read_studies(args.study)
+    algs = attrs["algorithms"]
     lines = report(d, attrs, algs)
     if args.compare:
-        e, eattrs = read_study(args.compare)
+        e, eattrs = read_studies(args.compare)
         lines += compare(d, e, algs, int(eattrs["ranks"]), int(attrs["ranks"]))
     text = "\n".join(lines)
     print(text)

@@ -195,7 +195,7 @@ def figure(d, algs, path):
         a1.set_title(f"{dims}D: run time")
         a1.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=80)
 
 
 def main():

@@ -22,7 +22,8 @@ void add_generator_options(CLI::App& app, TableGeneratorArgs& args) {
   tables::GeneticOptions& g = o.genetic;
   app.add_option("--seed", o.seed, "random seed (genetic algorithm)")->capture_default_str();
   app.add_option("--sync", o.sync_sources,
-                 "sources each rank routes between weight exchanges (several ranks)")
+                 "sources each rank routes between weight exchanges (several ranks; 0: 1 up to "
+                 "255 nodes, then nodes/128)")
       ->capture_default_str();
   app.add_option("--turn-candidates", args.candidates,
                  "CDG augmentation candidates: usable (FS/LS turns) or all (paper's literal text)")
@@ -57,8 +58,9 @@ void add_generator_options(CLI::App& app, TableGeneratorArgs& args) {
 void finish_generator_options(TableGeneratorArgs& args) {
   tables::GeneratorOptions& o = args.options;
   const tables::GeneticOptions& g = o.genetic;
-  if (o.sync_sources < 1) {
-    throw InputError("--sync", std::to_string(o.sync_sources), "must be >= 1 source");
+  if (o.sync_sources < 0) {
+    throw InputError("--sync", std::to_string(o.sync_sources),
+                     "must be >= 1 source, or 0 for automatic");
   }
   if (g.population < 2) {
     throw InputError("--population", std::to_string(g.population), "must be >= 2");

@@ -95,7 +95,7 @@ void print_json(const Torus& topo, const tables::GeneratedTable& g, const tables
       .field("algorithm", tables::to_string(o.generator.options.algorithm));
   j.field("nodes", topo.num_nodes()).field("channels", topo.num_channels());
   j.field("ranks", st.ranks).field("seed", o.generator.options.seed);
-  j.field("sync", o.generator.options.sync_sources);
+  j.field("sync", g.stats.sync);
   j.field("pi", m.pi).field("sigma4", m.sigma4).field("min_load", m.min_load);
   j.field("perfect_load", m.perfect_load).field("max_route_length", m.max_route_length);
   j.field("mean_route_length", m.mean_route_length).field("saturation_rate", m.saturation_rate);

@@ -32,7 +32,7 @@ void write_generation(const io::H5Group& g, const GenerationStats& st, const Gen
   g.set_attribute("final_sigma4", st.final_sigma4);
   g.set_attribute("ranks", static_cast<std::int64_t>(st.ranks));
   g.set_attribute("seed", o.seed);
-  g.set_attribute("sync", static_cast<std::int64_t>(o.sync_sources));
+  g.set_attribute("sync", static_cast<std::int64_t>(st.sync));
   g.set_attribute(
       "turn_candidates",
       std::string_view(o.candidates == CdgAugmentation::Candidates::kAll ? "all" : "usable"));

@@ -1,5 +1,6 @@
 #include "wormnet/tables/table_generator.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -22,8 +23,14 @@ const char* to_string(TableAlgorithm a) {
   return "?";
 }
 
-GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options,
+int auto_sync_sources(std::uint32_t nodes) {
+  return static_cast<int>(std::max<std::uint32_t>(1, nodes / 128));
+}
+
+GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& requested,
                               const Communicator& comm) {
+  GeneratorOptions options = requested;
+  if (options.sync_sources <= 0) options.sync_sources = auto_sync_sources(topo.num_nodes());
   using Clock = std::chrono::steady_clock;
   comm.barrier();
   const auto t0 = Clock::now();
@@ -53,6 +60,7 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options
       comm.max(static_cast<double>(std::clock() - c0) / static_cast<double>(CLOCKS_PER_SEC));
   st.added_turns = out.turns.count();
   st.ranks = comm.size();
+  st.sync = options.sync_sources;
   return out;
 }
 

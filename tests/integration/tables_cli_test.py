@@ -132,7 +132,7 @@ class Tables(unittest.TestCase):
                              "--mutation", "2")
         self.expect_one_line(["tables", "-t", TOPO, "-a", "genetic", "--children", "3"],
                              "--children", "3", "even")
-        self.expect_one_line(["tables", "-t", TOPO, "-a", "sssp", "--sync", "0"], "--sync")
+        self.expect_one_line(["tables", "-t", TOPO, "-a", "sssp", "--sync", "-1"], "--sync")
         self.expect_one_line(["tables", "-t", TOPO, "-a", "sssp", "-o", "/nonexistent/t.h5"],
                              "-o", "/nonexistent/t.h5")
 

@@ -5,8 +5,8 @@
 # next to SSSP for reference. Times are wormnet's own (routing graph, CDG augmentation and
 # generation, max over ranks; the proof and the file are not included), the best of
 # --repeat runs for the small tori. On several ranks the weights are exchanged every --sync
-# sources (see docs/tables.md); 8, the default, means about 1,300 allreduces on 8x8x8x8,
-# 64 about 700 at the same pi, so the 2-rank case is timed with both. Waiting ranks yield the
+# sources (see docs/tables.md), automatically N/64 = 64 on 8x8x8x8 (about 700 allreduces);
+# the 2-rank case is also timed with 8 (about 1,300) to show what the exchanges cost. Waiting ranks yield the
 # core (mpi_yield_when_idle), which matters when the cores are shared. On a loaded machine
 # the wall time exceeds the CPU time; both are printed. Builds nothing and is not a test.
 #   usage: runs/bench_tables.sh path/to/wormnet [repeat] [mpiexec]
@@ -65,4 +65,4 @@ done
 bench torus:8x8x8x8 bfs 1 1
 bench torus:8x8x8x8 sssp 1 1
 bench torus:8x8x8x8 sssp 2 1
-bench torus:8x8x8x8 sssp 2 1 --sync 64
+bench torus:8x8x8x8 sssp 2 1 --sync 8

@@ -23,7 +23,7 @@ void add_generator_options(CLI::App& app, TableGeneratorArgs& args) {
   app.add_option("--seed", o.seed, "random seed (genetic algorithm)")->capture_default_str();
   app.add_option("--sync", o.sync_sources,
                  "sources each rank routes between weight exchanges (several ranks; 0: 1 up to "
-                 "255 nodes, then nodes/128)")
+                 "127 nodes, then nodes/64)")
       ->capture_default_str();
   app.add_option("--turn-candidates", args.candidates,
                  "CDG augmentation candidates: usable (FS/LS turns) or all (paper's literal text)")

@@ -24,7 +24,7 @@ const char* to_string(TableAlgorithm a) {
 }
 
 int auto_sync_sources(std::uint32_t nodes) {
-  return static_cast<int>(std::max<std::uint32_t>(1, nodes / 128));
+  return static_cast<int>(std::max<std::uint32_t>(1, nodes / 64));
 }
 
 GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& requested,

@@ -67,8 +67,8 @@ struct GenerationStats {
   int ranks = 1;
 };
 
-/// The automatic --sync: one source per rank between exchanges up to 255 nodes, then N/128
-/// (32 on 8x8x8x8). Few sources keep the P-rank tables close to the one-rank table on small
+/// The automatic --sync: one source per rank between exchanges up to 127 nodes, then N/64
+/// (64 on 8x8x8x8). Few sources keep the P-rank tables close to the one-rank table on small
 /// tori (2D BFS drifts by 2% at 8); more keep the number of allreduces down on large ones.
 [[nodiscard]] int auto_sync_sources(std::uint32_t nodes);
 

@@ -58,4 +58,4 @@ py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$py" "$here/analysis/tables_study.py" "${files[@]}" --report "$out/study.md" \
-  --figure "$out/study.png"
+  --figure "$out/study.png" --time cpu

@@ -31,5 +31,7 @@ Command add_info_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
 Command add_run_command(CLI::App& root);
 Command add_sweep_command(CLI::App& root);
+Command add_tables_command(CLI::App& root);
+Command add_tables_study_command(CLI::App& root);
 
 }  // namespace wormnet::cli

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "routing_setup.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -21,6 +22,7 @@ struct InfoOptions {
   FlowControl flow = FlowControl::kCredit;
   bool load = false;
   bool json = false;
+  std::string tables;
 };
 
 /// Load analysis of a routing on the topology (the Angara paper's metrics).
@@ -113,6 +115,7 @@ Command add_info_command(CLI::App& root) {
   app->add_flag("--load", opts->load,
                 "Channel loads of --routing over all ordered pairs: pi, sigma(4), saturation rate");
   add_flow_control_option(app, opts->flow, "credit (default) or bubble");
+  app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {app, [opts] {
             const auto topo = make_topology(opts->topology);
@@ -120,7 +123,11 @@ Command add_info_command(CLI::App& root) {
               throw InputError("--load", "set", "needs --routing");
             }
             std::unique_ptr<RoutingFunction> routing;
-            if (!opts->routing.empty()) routing = make_routing(opts->routing, *topo, opts->flow);
+            if (!opts->routing.empty()) {
+              routing = make_cli_routing(opts->routing, opts->tables, *topo, opts->flow,
+                                         Communicator::world())
+                            .routing;
+            }
             const TopologyMetrics m = compute_metrics(*topo);
             LoadInfo li;
             if (opts->load) {

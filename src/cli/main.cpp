@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_verify_command(app));
   commands.push_back(wormnet::cli::add_run_command(app));
   commands.push_back(wormnet::cli::add_sweep_command(app));
+  commands.push_back(wormnet::cli::add_tables_command(app));
+  commands.push_back(wormnet::cli::add_tables_study_command(app));
 
   // The root takes no positional argument, so a first word that is not an option must name
   // a subcommand; CLI11 alone would only say that a subcommand is required.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "routing_setup.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
@@ -45,7 +46,9 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
 SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   SimSetup s;
   s.topology = make_topology(o.config.network.topology);
-  s.routing = make_routing(o.config.network.routing, *s.topology, o.config.network.flow_control);
+  CliRouting routing = make_cli_routing(o.config.network.routing, o.config.network.tables,
+                                        *s.topology, o.config.network.flow_control, comm);
+  s.routing = std::move(routing.routing);
   validate_against(o.config, *s.topology, *s.routing);
   DestinationPattern check(*s.topology, o.config.traffic);  // throws if undefined here
   (void)check;
@@ -58,7 +61,11 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   }
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = o.config.traffic.load_fraction > 0.0;
-  if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
+  if (routing.table_saturation_rate > 0.0) {
+    // A table's loads come with it (the table check): no per-pair routing analysis needed.
+    s.bounds.saturation_rate = routing.table_saturation_rate;
+    s.bounds_from_loads = true;
+  } else if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
     if (need && s.topology->num_nodes() > 5 * kAutoLoadAnalysisNodes) {
       throw InputError("--load-fraction", std::to_string(o.config.traffic.load_fraction),
                        "needs the load analysis, limited to " +

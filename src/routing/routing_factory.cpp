@@ -8,6 +8,7 @@
 #include "wormnet/routing/double_xy_turn_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/routing/stojmenovic_routing.hpp"
+#include "wormnet/routing/table_routing.hpp"
 #include "wormnet/routing/west_first_routing.hpp"
 #include "wormnet/routing/xy_first_routing.hpp"
 
@@ -20,7 +21,7 @@ std::vector<std::string> routing_names(const Topology& topo) {
     case TopologyKind::kMesh:
       return {"xy", "west-first"};
     case TopologyKind::kTorus:
-      return {"dor", "dor-dateline", "angara"};
+      return {"dor", "dor-dateline", "angara", "table"};
   }
   return {};
 }
@@ -42,7 +43,8 @@ std::string join(const std::vector<std::string>& names) {
 }  // namespace
 
 std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
-                                              FlowControl flow) {
+                                              FlowControl flow,
+                                              std::shared_ptr<const RouteTable> table) {
   bool known = false;
   for (const auto& n : routing_names(topo)) known = known || n == name;
   if (!known) does_not_fit(name, topo, "is not a routing for");
@@ -66,6 +68,17 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
   }
   if (name == "dor-dateline") return std::make_unique<DatelineRouting>(t);
   if (name == "angara") return std::make_unique<AngaraRouting>(t);
+  if (name == "table") {
+    if (!table) {
+      throw InputError("--tables", "",
+                       "routing table needs a tables file (wormnet tables -o FILE)");
+    }
+    if (&table->topology() != &t && table->topology().spec() != t.spec()) {
+      throw InputError("--tables", table->topology().spec(),
+                       "the routing table was built for another topology than " + t.spec());
+    }
+    return std::make_unique<TableRouting>(std::move(table));
+  }
   does_not_fit(name, topo, "is not a routing for");
 }
 

@@ -58,7 +58,8 @@ std::uint64_t ChannelDependencyGraph::num_set_aside() const {
 
 // Iterative Tarjan: returns the component of every vertex; `components` = how many.
 std::vector<std::uint32_t> ChannelDependencyGraph::strongly_connected_components(
-    std::uint32_t& components) const {
+    std::uint32_t& components, bool all_edges) const {
+  const bool skip_rings = set_aside_rings_ && !all_edges;
   constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
   const auto n = static_cast<std::uint32_t>(adj_.size());
   std::vector<std::uint32_t> index(n, kUnset);
@@ -89,7 +90,7 @@ std::vector<std::uint32_t> ChannelDependencyGraph::strongly_connected_components
         const auto b = static_cast<std::uint32_t>(std::countr_zero(f.remaining));
         f.remaining &= f.remaining - 1;
         const auto port = static_cast<PortId>(b / vcs);
-        if (set_aside_rings_ && port == in_port) continue;
+        if (skip_rings && port == in_port) continue;
         const std::uint32_t w =
             topo_->channel(topo_->channel_dest(c), port).value() * vcs + b % vcs;
         if (index[w] == kUnset) {
@@ -133,6 +134,54 @@ std::uint64_t ChannelDependencyGraph::vertices_on_cycles() const {
     if (size[comp[v]] > 1 || self) ++n;
   }
   return n;
+}
+
+std::vector<ChannelDependencyGraph::Vertex> ChannelDependencyGraph::cycle_through_turn() const {
+  std::uint32_t count = 0;
+  const auto comp = strongly_connected_components(count, true);
+  const auto vcs = static_cast<std::uint32_t>(vcs_);
+  const auto n = static_cast<std::uint32_t>(adj_.size());
+  auto successors = [&](std::uint32_t v, auto&& f) {
+    const ChannelId c(v / vcs);
+    const NodeId head = topo_->channel_dest(c);
+    for (std::uint64_t bits = adj_[v]; bits != 0; bits &= bits - 1) {
+      const auto b = static_cast<std::uint32_t>(std::countr_zero(bits));
+      const auto port = static_cast<PortId>(b / vcs);
+      f(topo_->channel(head, port).value() * vcs + b % vcs, port);
+    }
+  };
+  for (std::uint32_t v = 0; v < n; ++v) {
+    const PortId in_port = topo_->channel_port(ChannelId(v / vcs));
+    std::uint32_t turn_to = std::numeric_limits<std::uint32_t>::max();
+    successors(v, [&](std::uint32_t w, PortId port) {
+      if (port != in_port && comp[w] == comp[v]) turn_to = std::min(turn_to, w);
+    });
+    if (turn_to == std::numeric_limits<std::uint32_t>::max()) continue;
+    // The turn v -> turn_to lies on a cycle: close it by a shortest path back to v.
+    std::vector<std::uint32_t> parent(n, std::numeric_limits<std::uint32_t>::max());
+    std::vector<std::uint32_t> frontier{turn_to};
+    parent[turn_to] = turn_to;
+    for (std::size_t head = 0;
+         head < frontier.size() && parent[v] == std::numeric_limits<std::uint32_t>::max(); ++head) {
+      const std::uint32_t x = frontier[head];
+      successors(x, [&](std::uint32_t w, PortId) {
+        if (comp[w] != comp[v] || parent[w] != std::numeric_limits<std::uint32_t>::max()) return;
+        parent[w] = x;
+        frontier.push_back(w);
+      });
+    }
+    std::vector<std::uint32_t> back;
+    for (std::uint32_t x = v; x != turn_to; x = parent[x]) back.push_back(x);
+    back.push_back(turn_to);
+    std::reverse(back.begin(), back.end());  // turn_to ... v
+    std::vector<Vertex> out;
+    out.push_back(Vertex{ChannelId(v / vcs), static_cast<VcId>(v % vcs)});
+    for (std::size_t i = 0; i + 1 < back.size(); ++i) {
+      out.push_back(Vertex{ChannelId(back[i] / vcs), static_cast<VcId>(back[i] % vcs)});
+    }
+    return out;
+  }
+  return {};
 }
 
 std::vector<ChannelDependencyGraph::Vertex> ChannelDependencyGraph::shortest_cycle() const {

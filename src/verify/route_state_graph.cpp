@@ -22,6 +22,7 @@ RouteStateGraph::RouteStateGraph(const Topology& topo, const RoutingFunction& ro
 
 void RouteStateGraph::begin(NodeId dest) {
   dest_ = dest;
+  source_ = NodeId::invalid();
   ++epoch_;
   if (epoch_ == 0) {  // wrapped: clear the stamps once every 2^32 explorations
     std::fill(stamp_.begin(), stamp_.end(), 0);
@@ -64,6 +65,7 @@ void RouteStateGraph::explore(NodeId dest) {
 
 void RouteStateGraph::explore(NodeId dest, NodeId source) {
   begin(dest);
+  source_ = source;
   add_root(source);
   run();
 }
@@ -107,6 +109,7 @@ void RouteStateGraph::run() {
     terminal_.push_back(0);
     RouteRequest request;
     request.node = s.node;
+    request.source = source_;
     request.dest = dest_;
     request.in_port =
         s.channel.valid() ? Topology::reverse_port(topo_.channel_port(s.channel)) : kInjectionPort;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wormnet/routing/route_table.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
 
@@ -18,9 +19,13 @@ enum class FlowControl : std::uint8_t { kCredit, kBubble };
 std::vector<std::string> routing_names(const Topology& topo);
 
 /// Builds routing `name` for `topo` (which must outlive it). `flow` = kBubble marks a one-VC
-/// torus routing (dor) as relying on bubble flow control; angara always does. Throws
-/// InputError naming --routing when the name is unknown or does not fit the topology.
+/// torus routing (dor) as relying on bubble flow control; angara and table always do.
+/// `table` is the routing table for name "table" (loaded from --tables by the caller, see
+/// wormnet/tables/table_file.hpp; it must be built for `topo`). Throws InputError naming
+/// --routing when the name is unknown or does not fit the topology, and naming --tables
+/// when "table" comes without a table.
 std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
-                                              FlowControl flow = FlowControl::kCredit);
+                                              FlowControl flow = FlowControl::kCredit,
+                                              std::shared_ptr<const RouteTable> table = nullptr);
 
 }  // namespace wormnet

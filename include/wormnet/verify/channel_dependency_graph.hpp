@@ -47,6 +47,13 @@ class ChannelDependencyGraph {
   [[nodiscard]] std::vector<Vertex> shortest_cycle() const;
   /// Number of vertices in non-trivial strongly connected components.
   [[nodiscard]] std::uint64_t vertices_on_cycles() const;
+  /// A cycle that changes direction somewhere (contains two consecutive channels on
+  /// different ports), searched with the ring-internal dependencies kept; empty when every
+  /// cycle runs around one ring. Setting ring dependencies aside (shortest_cycle()) misses a
+  /// cycle that enters a ring, goes along it and leaves it elsewhere; bubble flow control
+  /// keeps a single ring moving but does not break such a cycle between rings, so routings
+  /// with turns against the direction order (Angara FS/LS steps) must pass this test.
+  [[nodiscard]] std::vector<Vertex> cycle_through_turn() const;
 
   [[nodiscard]] std::string describe(const Vertex& v) const;
   [[nodiscard]] bool empty() const { return topo_ == nullptr; }
@@ -54,8 +61,9 @@ class ChannelDependencyGraph {
  private:
   template <class F>
   void for_each_successor(std::uint32_t v, F&& f) const;
+  /// `all_edges`: also the ring-internal dependencies when they are set aside.
   [[nodiscard]] std::vector<std::uint32_t> strongly_connected_components(
-      std::uint32_t& components) const;
+      std::uint32_t& components, bool all_edges = false) const;
 
   const Topology* topo_ = nullptr;
   int vcs_ = 1;

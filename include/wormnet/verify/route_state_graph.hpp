@@ -36,7 +36,8 @@ class RouteStateGraph {
 
   /// Explores all states toward `dest` reachable from every source s != dest.
   void explore(NodeId dest);
-  /// Explores the states of the packets from one source only (source-dependent routings).
+  /// Explores the states of the packets from one source only (source-dependent routings:
+  /// the routing function sees it in RouteRequest::source).
   void explore(NodeId dest, NodeId source);
 
   [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(keys_.size()); }
@@ -76,6 +77,7 @@ class RouteStateGraph {
   std::uint64_t states_;          // routing.state_count()
   std::uint64_t channel_states_;  // num_channels * vcs * states: keys below are channel states
   NodeId dest_;
+  NodeId source_;  ///< the one source of explore(dest, source); invalid for all sources
   std::uint32_t epoch_ = 0;
   std::uint32_t num_roots_ = 0;
   std::vector<std::uint32_t> stamp_;  // [key]: epoch when interned

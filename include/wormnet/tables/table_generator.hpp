@@ -1,0 +1,85 @@
+// The three routing-table generators of the Angara paper (Mukosey et al., Section IV) behind
+// one entry point: build the CDG augmentation and the routing graph of the torus, run the
+// algorithm rank-parallel over the sources, and hand every rank the complete table.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "wormnet/parallel/communicator.hpp"
+#include "wormnet/routing/route_table.hpp"
+#include "wormnet/tables/cdg_augmentation.hpp"
+#include "wormnet/tables/turn_set.hpp"
+
+namespace wormnet::tables {
+
+enum class TableAlgorithm : std::uint8_t {
+  kBfs,      ///< Algorithms 1-2: BFS per source in GET_MAX_REMOTE order
+  kGenetic,  ///< population of tables, two-point crossover, mutation, fitness sigma(4, R)
+  kSssp,     ///< Algorithms 3-4: unique routes, then BUILD_SSSP by groups
+};
+[[nodiscard]] const char* to_string(TableAlgorithm a);
+
+/// The genetic algorithm's parameters (defaults: the paper's values and our reading of its
+/// stopping rule, see docs/tables.md).
+struct GeneticOptions {
+  int population = 100;    ///< chromosomes kept per generation
+  int children = 100;      ///< children per generation (from children/2 crossovers)
+  double mutation = 0.02;  ///< probability that a child's gene is changed
+  int patience = 30;       ///< stop after this many consecutive generations without a gain
+  /// A generation gains when it lowers the best sigma(4, R) by more than this fraction of
+  /// it (0: any improvement counts).
+  double min_gain = 0.0;
+  /// Stop when the best sigma(4, R) falls below this fraction of the first generation's.
+  double good_enough = 0.05;
+  int max_generations = 1000;  ///< hard limit
+  int max_variants = 255;      ///< routes kept per pair (a gene is one byte)
+};
+
+struct GeneratorOptions {
+  TableAlgorithm algorithm = TableAlgorithm::kSssp;
+  std::uint64_t seed = 1;  ///< genetic: random streams; the others are deterministic
+  /// Sources each rank routes between two exchanges of link weights (rank-parallel runs;
+  /// with one rank the weights are always current and this has no effect). 0: automatic,
+  /// auto_sync_sources(N).
+  int sync_sources = 0;
+  GeneticOptions genetic;
+  CdgAugmentation::Candidates candidates = CdgAugmentation::Candidates::kUsable;
+};
+
+/// What a generation did (the same on every rank).
+struct GenerationStats {
+  double seconds = 0.0;                ///< wall time, augmentation included (max over ranks)
+  double cpu_seconds = 0.0;            ///< CPU time of the same (max over ranks)
+  double augmentation_seconds = 0.0;   ///< CDG augmentation and routing graph
+  std::uint64_t added_turns = 0;       ///< FS/LS turns the augmentation added
+  std::uint64_t exchanges = 0;         ///< weight exchanges between ranks
+  std::uint64_t expanded = 0;          ///< routing-graph vertices expanded, all ranks
+  std::uint64_t unique_pairs = 0;      ///< ordered pairs with exactly one minimal route
+  std::uint64_t build_sssp_calls = 0;  ///< SSSP: calls of BUILD_SSSP
+  std::uint64_t groups = 0;            ///< SSSP: (turns, length) groups of stage 2
+  std::uint64_t genes = 0;             ///< genetic: pairs with more than one route
+  int generations = 0;                 ///< genetic: generations run
+  int sync = 0;                        ///< sources per rank between weight exchanges
+  double initial_sigma4 = 0.0;         ///< genetic: best fitness of the first population
+  double final_sigma4 = 0.0;           ///< genetic: best fitness at the end
+  int ranks = 1;
+};
+
+/// The automatic --sync: one source per rank between exchanges up to 127 nodes, then N/64
+/// (64 on 8x8x8x8). Few sources keep the P-rank tables close to the one-rank table on small
+/// tori (2D BFS drifts by 2% at 8); more keep the number of allreduces down on large ones.
+[[nodiscard]] int auto_sync_sources(std::uint32_t nodes);
+
+struct GeneratedTable {
+  std::shared_ptr<RouteTable> table;  ///< every pair, on every rank
+  TurnSet turns;                      ///< the augmentation the routes may use
+  GenerationStats stats;
+};
+
+/// Collective: generates a table for `topo` (which must outlive the table).
+GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options,
+                              const Communicator& comm);
+
+}  // namespace wormnet::tables

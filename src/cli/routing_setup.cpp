@@ -1,0 +1,30 @@
+#include "routing_setup.hpp"
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/tables/table_file.hpp"
+#include "wormnet/tables/table_limits.hpp"
+
+namespace wormnet::cli {
+
+CliRouting make_cli_routing(const std::string& name, const std::string& tables,
+                            const Topology& topo, FlowControl flow, const Communicator& comm) {
+  CliRouting out;
+  if (name != "table") {
+    if (!tables.empty()) {
+      throw InputError("--tables", tables, "a tables file is only read with --routing table");
+    }
+    out.routing = make_routing(name, topo, flow);
+    return out;
+  }
+  if (tables.empty()) {
+    // make_routing names what is missing (and checks that "table" fits the topology).
+    out.routing = make_routing(name, topo, flow);
+  }
+  const Torus& torus = tables::require_table_topology(topo, "--topology");
+  tables::LoadedTable loaded = tables::load_table_file(tables, "--tables", torus, comm);
+  out.table_saturation_rate = loaded.report.metrics.saturation_rate;
+  out.routing = make_routing(name, topo, flow, loaded.table);
+  return out;
+}
+
+}  // namespace wormnet::cli

@@ -1,0 +1,186 @@
+#include "wormnet/tables/table_check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "wormnet/tables/direction.hpp"
+#include "wormnet/tables/source_partition.hpp"
+#include "wormnet/verify/channel_dependency_graph.hpp"
+#include "wormnet/verify/routing_analysis.hpp"
+
+namespace wormnet::tables {
+
+namespace {
+
+/// First and last direction of the direction-order part of a plan, -1 when it is empty.
+std::pair<Direction, Direction> middle_ends(const RoutePlan& plan) {
+  Direction first = -1;
+  Direction last = -1;
+  for (int o = 0; o < 2 * plan.dims; ++o) {
+    if (plan.hops_per_direction[static_cast<std::size_t>(o)] == 0) continue;
+    if (first < 0) first = o;
+    last = o;
+  }
+  return {first, last};
+}
+
+}  // namespace
+
+const char* angara_rule_defect(const Torus& topo, const TurnSet& turns, NodeId s, NodeId d,
+                               const RoutePlan& plan) {
+  const int n = topo.num_dims();
+  const auto [first, last] = middle_ends(plan);
+  if (plan.first_port >= 0 && first >= 0) {
+    const Direction fs = direction_of(static_cast<PortId>(plan.first_port), n);
+    if (first < fs) {
+      const NodeId at = topo.neighbor(s, static_cast<PortId>(plan.first_port));
+      if (((turns.at(at, fs) >> first) & 1U) == 0) {
+        return "its first step turns against the direction order where no FS turn was added";
+      }
+    }
+  }
+  if (plan.last_port >= 0 && last >= 0) {
+    const Direction ls = direction_of(static_cast<PortId>(plan.last_port), n);
+    if (last > ls) {
+      const NodeId at =
+          topo.neighbor(d, Topology::reverse_port(static_cast<PortId>(plan.last_port)));
+      if (((turns.at(at, last) >> ls) & 1U) == 0) {
+        return "its last step turns against the direction order where no LS turn was added";
+      }
+    }
+  }
+  return nullptr;
+}
+
+TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Torus& topo = table.topology();
+  const std::uint32_t n = topo.num_nodes();
+  const std::size_t channels = topo.num_channels();
+  const SourceBlock block = source_block(n, comm.rank(), comm.size());
+  TableReport report;
+  TableVerdict& v = report.verdict;
+  report.loads.assign(channels, 0);
+  std::vector<std::uint16_t> deps(channels, 0);
+  // [0] incomplete, [1] non-minimal, [2] rule breaks, [3] hop sum, [4] max hops
+  std::vector<std::uint64_t> tally(5, 0);
+  std::string defect;
+  auto note = [&](NodeId s, NodeId d, const char* why) {
+    if (defect.empty()) {
+      defect = "route " + topo.node_label(s) + " -> " + topo.node_label(d) + ": " + why;
+    }
+  };
+  for (std::uint32_t si = block.begin; si < block.end; ++si) {
+    const NodeId s(si);
+    for (std::uint32_t di = 0; di < n; ++di) {
+      const NodeId d(di);
+      const RouteWord w = table.word(s, d);
+      if (si == di) {
+        if (w != 0) {
+          ++tally[0];
+          note(s, d, "a node's route to itself must be empty (word 0)");
+        }
+        continue;
+      }
+      if (w == kNoRoute) {
+        ++tally[0];
+        note(s, d, "missing");
+        continue;
+      }
+      const RoutePlan plan = plan_route(topo, s, d, w);
+      if (!plan.ok) {
+        ++tally[0];
+        note(s, d, plan.defect);
+        continue;
+      }
+      if (plan.hops != topo.distance(s, d)) {
+        ++tally[1];
+        note(s, d, "not minimal");
+      }
+      if (const char* why = angara_rule_defect(topo, turns, s, d, plan)) {
+        ++tally[2];
+        note(s, d, why);
+      }
+      tally[3] += static_cast<std::uint64_t>(plan.hops);
+      tally[4] = std::max(tally[4], static_cast<std::uint64_t>(plan.hops));
+      ChannelId prev = ChannelId::invalid();
+      for_each_channel(topo, s, plan, [&](ChannelId c) {
+        ++report.loads[c.value()];
+        if (prev.valid()) {
+          deps[prev.value()] =
+              static_cast<std::uint16_t>(deps[prev.value()] | (1U << topo.channel_port(c)));
+        }
+        prev = c;
+      });
+    }
+  }
+  const std::uint64_t max_hops = comm.max(tally[4]);
+  tally[4] = 0;
+  comm.sum(tally);
+  comm.sum(report.loads);
+  // Dependencies: OR of every rank's masks.
+  std::vector<std::uint8_t> mine(channels * sizeof(std::uint16_t));
+  std::memcpy(mine.data(), deps.data(), mine.size());
+  const std::vector<std::uint8_t> all = comm.all_gather(mine);
+  for (std::size_t off = 0; off < all.size(); off += mine.size()) {
+    for (std::size_t c = 0; c < channels; ++c) {
+      std::uint16_t m = 0;
+      std::memcpy(&m, all.data() + off + c * sizeof m, sizeof m);
+      deps[c] = static_cast<std::uint16_t>(deps[c] | m);
+    }
+  }
+  // The first defect in rank order.
+  const std::vector<std::uint8_t> texts = comm.all_gather(std::span<const std::uint8_t>(
+      reinterpret_cast<const std::uint8_t*>(defect.data()), defect.size() + 1));
+  for (std::size_t at = 0; at < texts.size();) {
+    const char* text = reinterpret_cast<const char*>(texts.data() + at);
+    if (*text != '\0') {
+      v.defect = text;
+      break;
+    }
+    at += std::strlen(text) + 1;
+  }
+  v.complete = tally[0] == 0;
+  v.minimal = tally[1] == 0;
+  v.angara_rules = tally[2] == 0;
+
+  ChannelDependencyGraph cdg(topo, 1);
+  cdg.set_aside_ring_dependencies(true);
+  for (std::size_t c = 0; c < channels; ++c) {
+    for (unsigned m = deps[c]; m != 0; m &= m - 1) {
+      cdg.add(ChannelId(static_cast<std::uint32_t>(c)), 0, static_cast<PortId>(__builtin_ctz(m)),
+              0);
+    }
+  }
+  v.cdg_edges = cdg.num_edges();
+  v.ring_dependencies = cdg.num_set_aside();
+  auto cycle = cdg.shortest_cycle();
+  if (cycle.empty()) cycle = cdg.cycle_through_turn();
+  v.deadlock_free = cycle.empty();
+  for (const auto& x : cycle) v.cycle += (v.cycle.empty() ? "" : " -> ") + cdg.describe(x);
+
+  TableMetrics& m = report.metrics;
+  m.pairs = static_cast<std::uint64_t>(n) * (n - 1);
+  long double distance_sum = 0;
+  for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));
+  distance_sum *= n;  // a torus looks the same from every node
+  std::vector<double> gamma(report.loads.begin(), report.loads.end());
+  long double total = 0;
+  for (double g : gamma) total += g;
+  m.pi = gamma.empty() ? 0.0 : *std::max_element(gamma.begin(), gamma.end());
+  m.min_load = gamma.empty() ? 0.0 : *std::min_element(gamma.begin(), gamma.end());
+  m.mean_load = channels ? static_cast<double>(total / static_cast<long double>(channels)) : 0.0;
+  m.perfect_load =
+      channels ? static_cast<double>(distance_sum / static_cast<long double>(channels)) : 0.0;
+  m.sigma4 = load_deviation(gamma, m.perfect_load, 4);
+  m.saturation_rate = m.pi > 0 ? static_cast<double>(n - 1) / m.pi : 0.0;
+  m.max_route_length = static_cast<int>(max_hops);
+  m.mean_route_length =
+      m.pairs ? static_cast<double>(tally[3]) / static_cast<double>(m.pairs) : 0.0;
+  report.seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return report;
+}
+
+}  // namespace wormnet::tables

@@ -1,0 +1,201 @@
+#include "wormnet/tables/table_file.hpp"
+
+#include <vector>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/io/h5_error.hpp"
+#include "wormnet/io/h5_file.hpp"
+#include "wormnet/io/h5_schema.hpp"
+#include "wormnet/io/run_status.hpp"
+
+namespace wormnet::tables {
+
+namespace {
+
+std::int64_t flag(bool b) {
+  return b ? 1 : 0;
+}
+
+void write_generation(const io::H5Group& g, const GenerationStats& st, const GeneratorOptions& o) {
+  g.set_attribute("seconds", st.seconds);
+  g.set_attribute("cpu_seconds", st.cpu_seconds);
+  g.set_attribute("augmentation_seconds", st.augmentation_seconds);
+  g.set_attribute("added_turns", st.added_turns);
+  g.set_attribute("exchanges", st.exchanges);
+  g.set_attribute("expanded", st.expanded);
+  g.set_attribute("unique_pairs", st.unique_pairs);
+  g.set_attribute("build_sssp_calls", st.build_sssp_calls);
+  g.set_attribute("groups", st.groups);
+  g.set_attribute("genes", st.genes);
+  g.set_attribute("generations", static_cast<std::int64_t>(st.generations));
+  g.set_attribute("initial_sigma4", st.initial_sigma4);
+  g.set_attribute("final_sigma4", st.final_sigma4);
+  g.set_attribute("ranks", static_cast<std::int64_t>(st.ranks));
+  g.set_attribute("seed", o.seed);
+  g.set_attribute("sync", static_cast<std::int64_t>(st.sync));
+  g.set_attribute(
+      "turn_candidates",
+      std::string_view(o.candidates == CdgAugmentation::Candidates::kAll ? "all" : "usable"));
+  g.set_attribute("population", static_cast<std::int64_t>(o.genetic.population));
+  g.set_attribute("children", static_cast<std::int64_t>(o.genetic.children));
+  g.set_attribute("mutation", o.genetic.mutation);
+  g.set_attribute("patience", static_cast<std::int64_t>(o.genetic.patience));
+  g.set_attribute("min_gain", o.genetic.min_gain);
+  g.set_attribute("good_enough", o.genetic.good_enough);
+  g.set_attribute("max_generations", static_cast<std::int64_t>(o.genetic.max_generations));
+}
+
+void write_report(const io::H5Group& metrics, const io::H5Group& proof, const TableReport& r) {
+  const TableMetrics& m = r.metrics;
+  metrics.set_attribute("pi", m.pi);
+  metrics.set_attribute("sigma4", m.sigma4);
+  metrics.set_attribute("min_load", m.min_load);
+  metrics.set_attribute("mean_load", m.mean_load);
+  metrics.set_attribute("perfect_load", m.perfect_load);
+  metrics.set_attribute("saturation_rate", m.saturation_rate);
+  metrics.set_attribute("max_route_length", static_cast<std::int64_t>(m.max_route_length));
+  metrics.set_attribute("mean_route_length", m.mean_route_length);
+  metrics.set_attribute("pairs", m.pairs);
+  const TableVerdict& v = r.verdict;
+  proof.set_attribute("complete", flag(v.complete));
+  proof.set_attribute("minimal", flag(v.minimal));
+  proof.set_attribute("angara_rules", flag(v.angara_rules));
+  proof.set_attribute("deadlock_free", flag(v.deadlock_free));
+  proof.set_attribute("cdg_edges", v.cdg_edges);
+  proof.set_attribute("ring_dependencies", v.ring_dependencies);
+  proof.set_attribute("defect", std::string_view(v.defect));
+  proof.set_attribute("cycle", std::string_view(v.cycle));
+  proof.set_attribute("check_seconds", r.seconds);
+}
+
+[[noreturn]] void bad(std::string_view option, const std::string& path, const std::string& why) {
+  throw InputError(std::string(option), path, why);
+}
+
+}  // namespace
+
+void write_table_file(const std::string& path, std::string_view option, const TableFileContents& c,
+                      const Communicator& comm) {
+  const RouteTable& table = *c.table;
+  const Torus& topo = table.topology();
+  const std::uint64_t n = topo.num_nodes();
+  io::H5File file = io::H5File::create(comm, path, option);
+  const io::H5Group root = file.root();
+  root.set_attribute(io::schema::kSchemaVersionAttr, io::schema::kSchemaVersion);
+  io::set_run_status(file, io::RunStatus::kRunning);
+  root.set_attribute(table_schema::kContentAttr, table_schema::kContent);
+  root.set_attribute(table_schema::kVersionAttr, table_schema::kVersion);
+  root.set_attribute(io::schema::kWormnetVersionAttr, std::string_view(c.version));
+  root.set_attribute(io::schema::kGitShaAttr, std::string_view(c.git_sha));
+  root.set_attribute(io::schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
+  root.set_attribute(table_schema::kTopologyAttr, std::string_view(topo.spec()));
+  root.set_attribute("algorithm", std::string_view(to_string(c.options.algorithm)));
+
+  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t> turns;
+  if (comm.is_root()) {
+    words.assign(table.words().begin(), table.words().end());
+    turns.assign(c.turns->masks().begin(), c.turns->masks().end());
+  }
+  const io::H5DataSet routes =
+      root.write_dataset<std::uint32_t>(table_schema::kRoutes, words, {n, n});
+  routes.set_attribute(io::schema::kDescriptionAttr,
+                       std::string_view("route word of (row = source, column = destination): "
+                                        "bits 0-2 FS dimension + 1, bits 3-5 LS dimension + 1, "
+                                        "bit 6 + i: direction-order part goes - in dimension i; "
+                                        "65535 = no route"));
+  const auto dirs = static_cast<std::uint64_t>(2 * topo.num_dims());
+  const io::H5DataSet turn_set =
+      root.write_dataset<std::uint32_t>(table_schema::kTurns, turns, {n, dirs});
+  turn_set.set_attribute(io::schema::kDescriptionAttr,
+                         std::string_view("added turns per (node, arrival direction in the "
+                                          "order +X +Y .. -X -Y ..): bit j set when the packet "
+                                          "may leave in direction j"));
+  const io::H5DataSet loads =
+      root.write_dataset<std::uint64_t>(table_schema::kLoads, c.report->loads);
+  loads.set_attribute(io::schema::kUnitAttr, std::string_view("routes"));
+  loads.set_attribute(io::schema::kDescriptionAttr,
+                      std::string_view("gamma_c: routes crossing each directed channel (channel "
+                                       "ids: source node, then port)"));
+  write_report(root.create_group(table_schema::kMetrics), root.create_group(table_schema::kProof),
+               *c.report);
+  write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
+  io::set_run_status(file, io::RunStatus::kComplete);
+  file.close();
+}
+
+LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,
+                            const Communicator& comm) {
+  io::H5File file = io::H5File::open_read_only(comm, path, option);
+  LoadedTable out;
+  const std::uint64_t n = topo.num_nodes();
+  const auto dirs = static_cast<std::uint64_t>(2 * topo.num_dims());
+  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t> masks;
+  try {
+    const io::H5Group root = file.root();
+    if (!root.has_attribute(table_schema::kContentAttr) ||
+        root.attribute<std::string>(table_schema::kContentAttr) != table_schema::kContent) {
+      bad(option, path, "not a routing-table file (make one with wormnet tables -o)");
+    }
+    const auto version = root.attribute<std::int64_t>(table_schema::kVersionAttr);
+    if (version != table_schema::kVersion) {
+      bad(option, path,
+          "table schema version " + std::to_string(version) + ", this wormnet reads version " +
+              std::to_string(table_schema::kVersion));
+    }
+    const auto status = io::run_status(file);
+    if (status != io::RunStatus::kComplete) {
+      bad(option, path,
+          "the file was not finished (status " + std::string(io::to_string(status)) + ")");
+    }
+    const auto made_for = root.attribute<std::string>(table_schema::kTopologyAttr);
+    if (made_for != topo.spec()) {
+      bad(option, path, "the table was made for " + made_for + ", not for " + topo.spec());
+    }
+    out.algorithm = root.attribute<std::string>("algorithm");
+    const io::H5DataSet routes = root.open_dataset(table_schema::kRoutes);
+    if (routes.shape() != io::Shape{n, n} || routes.element_type() != io::ElementType::kUInt32) {
+      bad(option, path,
+          "dataset routes must be uint32 of shape (" + std::to_string(n) + ", " +
+              std::to_string(n) + ")");
+    }
+    const io::H5DataSet turns = root.open_dataset(table_schema::kTurns);
+    if (turns.shape() != io::Shape{n, dirs} || turns.element_type() != io::ElementType::kUInt32) {
+      bad(option, path,
+          "dataset turns must be uint32 of shape (" + std::to_string(n) + ", " +
+              std::to_string(dirs) + ")");
+    }
+    words = routes.read<std::uint32_t>();
+    masks = turns.read<std::uint32_t>();
+  } catch (const io::H5Error& e) {
+    bad(option, path, std::string("not a readable routing-table file: ") + e.what());
+  }
+  file.close();
+
+  auto table = std::make_shared<RouteTable>(topo);
+  auto dest = table->words();
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] > 0xFFFF) {
+      bad(option, path,
+          "route word " + std::to_string(words[i]) + " at (" + std::to_string(i / n) + ", " +
+              std::to_string(i % n) + ") does not fit 16 bits");
+    }
+    dest[i] = static_cast<RouteWord>(words[i]);
+  }
+  out.turns = TurnSet(topo.num_nodes(), topo.num_dims());
+  for (std::size_t i = 0; i < masks.size(); ++i) {
+    if (masks[i] >> dirs) bad(option, path, "turn mask with a direction the torus does not have");
+    out.turns.masks()[i] = static_cast<std::uint16_t>(masks[i]);
+  }
+  out.report = check_table(*table, out.turns, comm);
+  const TableVerdict& v = out.report.verdict;
+  if (!v.complete || !v.minimal || !v.angara_rules) bad(option, path, v.defect);
+  if (!v.deadlock_free) {
+    bad(option, path, "the routes' channel dependencies have a cycle between rings: " + v.cycle);
+  }
+  out.table = std::move(table);
+  return out;
+}
+
+}  // namespace wormnet::tables

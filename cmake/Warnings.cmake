@@ -17,3 +17,13 @@ if(WORMNET_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(wormnet_sanitizers INTERFACE -fsanitize=address,undefined)
 endif()
+
+# The environment of tests whose processes start MPI: OpenMPI may run as root (containers,
+# CI), and under the sanitizers LeakSanitizer needs its OpenMPI suppressions and the slow
+# unwinder to match them (tests/lsan.supp). Only those tests pay for fast_unwind_on_malloc=0;
+# the unit tests (no MPI) keep the fast unwinder of the asan preset's environment.
+set(WORMNET_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+if(WORMNET_SANITIZE)
+  list(APPEND WORMNET_MPI_TEST_ENV
+       "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0")
+endif()

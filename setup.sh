@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 checkout to a first result: installs the Debian packages
 # that are missing (with sudo unless run as root), builds wormnet with the release preset, and
-# runs the main job on a small built-in example (H_4).
+# runs the main job on a small built-in example (H_4): verify, load analysis, a short sweep to
+# saturation written to build/release/quickstart.h5 and plotted to quickstart.png.
 #   ./setup.sh               install, build, run the example
 #   ./setup.sh --deps-only   install the packages only (what .ci/run uses)
 set -euo pipefail
@@ -39,3 +40,14 @@ cmake --build --preset release --parallel "${WORMNET_JOBS:-2}"
 wormnet=build/release/src/wormnet
 "$wormnet" verify --topology honeycomb:4 --routing double-xy
 "$wormnet" info --load --topology honeycomb:4 --routing double-xy
+
+# ... and simulate it: a short version of one Figure 5 curve (Double XY on H_4, messages of
+# 10..100 flits) swept to saturation in seconds, into one HDF5 file, and its plot.
+"$wormnet" sweep --config runs/fig5/paper/b_h4_double-xy_100.toml \
+  --warmup 5000 --measure 40000 --drain-limit 40000 -o build/release/quickstart.h5
+MPLCONFIGDIR="${MPLCONFIGDIR:-build/release/.matplotlib}" /usr/bin/python3 analysis/plot_sweep.py \
+  build/release/quickstart.h5 -o build/release/quickstart.png --x saturation --ymax 40
+echo
+echo "setup: done. wormnet:  $PWD/$wormnet"
+echo "       results (HDF5): $PWD/build/release/quickstart.h5"
+echo "       plot (PNG):     $PWD/build/release/quickstart.png"

@@ -127,12 +127,13 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs)
   const SimConfig& c = o.config;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s on %s, %d VC%s x %d flits, %s %s traffic, messages of %d..%d flits, "
+                "%s on %s, %d VC%s x %d flits%s, %s %s traffic, messages of %d..%d flits, "
                 "seed %llu\n",
                 setup.routing->name().c_str(), setup.topology->spec().c_str(), vcs,
-                vcs > 1 ? "s" : "", c.network.buffer_depth, to_string(c.traffic.process),
-                to_string(c.traffic.pattern), c.traffic.length_min, c.traffic.length_max,
-                static_cast<unsigned long long>(c.measure.seed));
+                vcs > 1 ? "s" : "", c.network.buffer_depth,
+                c.network.vc_bandwidth == VcBandwidth::kPerVc ? " (a flit per cycle per VC)" : "",
+                to_string(c.traffic.process), to_string(c.traffic.pattern), c.traffic.length_min,
+                c.traffic.length_max, static_cast<unsigned long long>(c.measure.seed));
   return buf;
 }
 
@@ -168,6 +169,13 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += "speed      " + std::to_string(s.cycles) + " cycles in " + fixed(s.wall_seconds, 3) +
          " s: " + sci(static_cast<double>(s.router_cycles) / secs) + " router-cycles/s, " +
          sci(static_cast<double>(s.flit_hops) / secs) + " flit-hops/s\n";
+  if (s.sync.windows > 0) {
+    const double per = 1e6 / static_cast<double>(s.sync.windows);
+    out += "sync       " + std::to_string(s.sync.windows) + " windows; per window (largest rank) " +
+           fixed(s.sync.compute_seconds * per, 2) + " us computing, " +
+           fixed(s.sync.exchange_seconds * per, 2) + " us exchanging, " +
+           fixed(s.sync.collective_seconds * per, 2) + " us in reductions\n";
+  }
   const double routers = static_cast<double>(setup.topology->num_nodes());
   out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +
          " bytes/router of model state; peak resident " +

@@ -25,6 +25,8 @@ const std::map<std::string, SelectionPolicy> kSelections{{"priority", SelectionP
                                                          {"random", SelectionPolicy::kRandom}};
 const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
                                                {"bubble", FlowControl::kBubble}};
+const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
+                                                      {"per-vc", VcBandwidth::kPerVc}};
 
 template <class E>
 const char* name_of(const std::map<std::string, E>& m, E v) {
@@ -47,6 +49,9 @@ const char* to_string(SelectionPolicy p) {
 }
 const char* to_string(FlowControl f) {
   return name_of(kFlow, f);
+}
+const char* to_string(VcBandwidth b) {
+  return name_of(kVcBandwidth, b);
 }
 
 void add_sim_options(CLI::App& app, SimOptions& o) {
@@ -91,6 +96,12 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
   app.add_option("--selection", n.selection, "priority (XYZ order) or random among free choices")
       ->transform(choice_of(kSelections))
       ->default_str(to_string(n.selection))
+      ->group("Network");
+  app.add_option("--vc-bandwidth", n.vc_bandwidth,
+                 "shared (the VCs of a channel share its flit per cycle) or per-vc (each VC "
+                 "moves a flit per cycle, like a physical channel of its own)")
+      ->transform(choice_of(kVcBandwidth))
+      ->default_str(to_string(n.vc_bandwidth))
       ->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
   app.add_option("--partition", o.partition,
@@ -205,6 +216,7 @@ std::string to_toml(const SimOptions& o) {
   num("switch-delay", n.switch_delay);
   str("flow-control", to_string(n.flow_control));
   str("selection", to_string(n.selection));
+  str("vc-bandwidth", to_string(n.vc_bandwidth));
   str("partition", o.partition);
   str("traffic", to_string(t.pattern));
   str("process", to_string(t.process));

@@ -33,5 +33,6 @@ const char* to_string(TrafficPattern p);
 const char* to_string(InjectionProcess p);
 const char* to_string(SelectionPolicy p);
 const char* to_string(FlowControl f);
+const char* to_string(VcBandwidth b);
 
 }  // namespace wormnet::cli

@@ -36,6 +36,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
       vc_alloc_delay_(static_cast<Cycle>(config.network.vc_alloc_delay)),
       bubble_(routing.needs_bubble() || config.network.flow_control == FlowControl::kBubble),
       random_selection_(config.network.selection == SelectionPolicy::kRandom),
+      per_vc_bandwidth_(config.network.vc_bandwidth == VcBandwidth::kPerVc),
       max_length_(config.traffic.length_max),
       measure_begin_(config.measure.warmup),
       measure_end_(config.measure.warmup + config.measure.measure),
@@ -334,6 +335,15 @@ void RankModel::allocate_switch(std::uint32_t r, Cycle t) {
     eligible |= std::uint64_t{1} << lv;
   }
   if (eligible == 0) return;
+  if (per_vc_bandwidth_) {
+    // Every VC is a channel of its own: each eligible VC moves a flit. Nothing conflicts,
+    // since wormhole ownership gives every output VC to one input VC at a time.
+    while (eligible) {
+      const std::uint32_t lv = bit_index(eligible);
+      traverse(r, port_of_[lv], vc_of_[lv], t);
+    }
+    return;
+  }
   // Input stage: one VC per input port (round robin).
   const std::uint64_t port_vcs = all_vcs(vcs_);
   std::uint32_t requested = 0;  // output ports with at least one request

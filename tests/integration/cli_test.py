@@ -130,7 +130,8 @@ class BadInput(unittest.TestCase):
         for option, names in (("--traffic", ("uniform", "tornado", "all-to-all")),
                               ("--process", ("poisson", "bernoulli")),
                               ("--selection", ("priority", "random")),
-                              ("--flow-control", ("credit", "bubble"))):
+                              ("--flow-control", ("credit", "bubble")),
+                              ("--vc-bandwidth", ("shared", "per-vc"))):
             self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
                                   "nonsense"], option, "nonsense", *names)
 

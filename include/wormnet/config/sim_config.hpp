@@ -35,6 +35,15 @@ enum class SelectionPolicy : std::uint8_t {
   kRandom,    ///< uniformly among the free ones (hash of packet id and hop: deterministic)
 };
 
+/// How the VCs of one channel share its bandwidth.
+enum class VcBandwidth : std::uint8_t {
+  kShared,  ///< one flit per cycle per channel, whatever the VC (a real router)
+  /// One flit per cycle per VC: every VC acts as a physical channel of its own, as in the
+  /// honeycomb paper's simulations ("all channels, virtual ones included, are treated as
+  /// physical channels of the same bandwidth"). Changes nothing with one VC.
+  kPerVc,
+};
+
 struct NetworkConfig {
   std::string topology = "honeycomb:4";
   std::string routing = "double-xy";
@@ -49,6 +58,7 @@ struct NetworkConfig {
   int switch_delay = 1;        ///< crossbar traversal cycles (added before the link)
   FlowControl flow_control = FlowControl::kCredit;
   SelectionPolicy selection = SelectionPolicy::kPriority;
+  VcBandwidth vc_bandwidth = VcBandwidth::kShared;
 };
 
 struct TrafficConfig {

@@ -192,6 +192,7 @@ class RankModel {
   Cycle vc_alloc_delay_;
   bool bubble_;
   bool random_selection_;
+  bool per_vc_bandwidth_;  ///< VcBandwidth::kPerVc: no switch allocation, every VC moves
   int max_length_;
   Cycle measure_begin_;
   Cycle measure_end_;

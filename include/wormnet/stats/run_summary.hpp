@@ -25,6 +25,17 @@ struct DeadlockHop {
   int vc = 0;
 };
 
+/// Wall-clock split of a point's main loop, for the parallel engine's overhead figures. Each
+/// figure is the largest over the ranks, in seconds; `windows` counts the exchange windows
+/// (one per lookahead of simulated cycles, or fewer cycles where a statistics window or a
+/// control check ends earlier).
+struct SyncTimes {
+  std::uint64_t windows = 0;
+  double compute_seconds = 0.0;     ///< stepping routers
+  double exchange_seconds = 0.0;    ///< packing, neighbour exchange (incl. waiting), unpacking
+  double collective_seconds = 0.0;  ///< statistics windows and control checks (reductions)
+};
+
 struct RunSummary {
   double offered_load = 0.0;      ///< configured, flits/node/cycle
   double offered_measured = 0.0;  ///< generated during the measurement window, flits/node/cycle
@@ -51,7 +62,8 @@ struct RunSummary {
   double wall_seconds = 0.0;
   std::uint64_t model_bytes = 0;     ///< model state over all ranks (buffers, tables, queues)
   std::uint64_t peak_rss_bytes = 0;  ///< peak resident memory, summed over ranks
-  double flit_rate = 20.0;  ///< flits/us, to convert cycles to microseconds
+  double flit_rate = 20.0;           ///< flits/us, to convert cycles to microseconds
+  SyncTimes sync;  ///< where the wall-clock time went (stdout only, never in HDF5)
 };
 
 }  // namespace wormnet

@@ -377,6 +377,7 @@ class Corpus(unittest.TestCase):
         "--switch-delay": ["-1", "nan"],
         "--flow-control": ["wormhole", ""],
         "--selection": ["best"],
+        "--vc-bandwidth": ["double", ""],
         "--tables": [],  # a path; only read by the table routing (not on this branch)
         "--partition": ["random", ""],
         "--traffic": ["bursty"],

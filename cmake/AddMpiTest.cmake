@@ -32,7 +32,7 @@ function(wormnet_add_mpi_test)
       PROCESSORS ${n}
       TIMEOUT ${arg_TIMEOUT}
       LABELS mpi
-      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+      ENVIRONMENT "${WORMNET_MPI_TEST_ENV}")
     if(arg_FIXTURES_SETUP)
       set_tests_properties(${test_name} PROPERTIES FIXTURES_SETUP ${arg_FIXTURES_SETUP}_np${n})
     endif()

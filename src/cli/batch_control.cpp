@@ -102,6 +102,21 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
   return p;
 }
 
+void prepare_checkpoint_dir(const Communicator& comm, const std::string& dir) {
+  std::string error;
+  if (comm.is_root()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      error = "cannot create the directory: " + ec.message();
+    } else if (access(dir.c_str(), W_OK | X_OK) != 0) {
+      error = "the directory is not writable";
+    }
+  }
+  comm.broadcast(error, 0);
+  if (!error.empty()) throw InputError("--checkpoint-dir", dir, error);
+}
+
 void install_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
@@ -168,14 +183,7 @@ void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {
   p.flit_hops = loop.flit_hops;
   p.series_rows = writer_ != nullptr ? writer_->series_rows() : 0;
   p.summary_rows = writer_ != nullptr ? writer_->summary_rows() : 0;
-  std::string error;
-  if (comm_.is_root()) {
-    std::error_code ec;
-    std::filesystem::create_directories(plan_.dir, ec);
-    if (ec) error = "cannot create the directory: " + ec.message();
-  }
-  comm_.broadcast(error, 0);
-  if (!error.empty()) throw InputError("--checkpoint-dir", plan_.dir, error);
+  prepare_checkpoint_dir(comm_, plan_.dir);
   io::write_checkpoint(comm_, plan_.dir, "--checkpoint-dir", p, mine);
   checkpoint_seconds_ = seconds_since(t0);
   last_checkpoint_ = std::chrono::steady_clock::now();

@@ -45,6 +45,10 @@ struct BatchPlan {
 };
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
 
+/// Creates the checkpoint directory if needed (collective; rank 0 acts); InputError naming
+/// --checkpoint-dir when it cannot be created or written.
+void prepare_checkpoint_dir(const Communicator& comm, const std::string& dir);
+
 /// Installs the SIGTERM / SIGUSR1 handlers (they only set a flag read at control checks).
 void install_stop_signals();
 

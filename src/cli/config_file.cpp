@@ -1,5 +1,6 @@
 #include "config_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -126,7 +127,9 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
       for (const std::string& s : opt->get_snames())
         on_command_line = on_command_line || a == "-" + s;
     }
-    if (on_command_line) continue;
+    // The value is read even when the command line overrides it: a broken line is an error
+    // whatever wins.
+    std::vector<std::string> tokens;
     if (value.size() >= 2 && value.front() == '[' && value.back() == ']') {
       std::string list;
       std::string item;
@@ -138,21 +141,21 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
         if (!scalar(p, item)) fail("bad list item '" + p + "' for '" + key + "'");
         list += (list.empty() ? "" : ",") + item;
       }
-      out.push_back("--" + key);
-      out.push_back(list);
-      continue;
+      tokens = {"--" + key, list};
+    } else {
+      std::string v;
+      if (!scalar(value, v)) fail("bad value '" + value + "' for '" + key + "'");
+      if (is_flag(opt)) {
+        if (v == "true")
+          tokens = {"--" + key};
+        else if (v != "false")
+          fail("'" + key + "' takes true or false, not '" + v + "'");
+      } else {
+        tokens = {"--" + key, v};
+      }
     }
-    std::string v;
-    if (!scalar(value, v)) fail("bad value '" + value + "' for '" + key + "'");
-    if (is_flag(opt)) {
-      if (v == "true")
-        out.push_back("--" + key);
-      else if (v != "false")
-        fail("'" + key + "' takes true or false, not '" + v + "'");
-      continue;
-    }
-    out.push_back("--" + key);
-    out.push_back(v);
+    if (on_command_line) continue;
+    for (std::string& t : tokens) out.push_back(std::move(t));
   }
   return out;
 }
@@ -195,8 +198,11 @@ std::vector<std::string> expand_config(const std::vector<std::string>& args, con
   }
   // Rank 0 reads; every rank gets the same text or the same error.
   if (comm.is_root()) {
+    std::error_code ec;
     std::ifstream f(path, std::ios::binary);
-    if (!f) {
+    if (std::filesystem::is_directory(path, ec)) {
+      error = "a directory, not a file";
+    } else if (!f) {
       error = "cannot read the file";
     } else {
       std::ostringstream ss;

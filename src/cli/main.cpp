@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,26 @@ void print_error(const std::string& text, const std::string& hint = "", bool spe
   std::string line;
   for (const char ch : text) line += static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
   std::fprintf(stderr, "wormnet: error: %s%s\n", line.c_str(), hint.c_str());
+}
+
+/// CLI11's "Could not convert: --vcs = abc" as "--vcs 'abc': expected an integer" (the
+/// option, the value and what is allowed); empty when `what` is another error.
+std::string conversion_error(const CLI::App& app, const std::string& sub, const std::string& what) {
+  const std::string prefix = "Could not convert: ";
+  const auto eq = what.find(" = ");
+  if (what.rfind(prefix, 0) != 0 || eq == std::string::npos || sub.empty()) return "";
+  const std::string name = what.substr(prefix.size(), eq - prefix.size());
+  const std::string value = what.substr(eq + 3);
+  const CLI::Option* opt = nullptr;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    if (command->get_name() == sub) opt = command->get_option_no_throw(name);
+  }
+  const std::string type = opt != nullptr ? opt->get_type_name() : "";
+  const std::string allowed = type == "UINT"  ? "expected an integer >= 0 that the option can hold"
+                              : type == "INT" ? "expected an integer that the option can hold"
+                              : type == "FLOAT" ? "expected a number"
+                                                : "expected a value of type " + type;
+  return name + " '" + value + "': " + allowed;
 }
 
 }  // namespace
@@ -83,8 +104,19 @@ int main(int argc, char** argv) {
     // Without a subcommand CLI11 reports the missing subcommand before an unknown option:
     // name the option instead, it is the actual mistake.
     const auto extras = app.remaining();
+    const auto sub_extras = app.remaining(true);
     if (given.empty() && !extras.empty()) {
       print_error("unknown option '" + extras.front() + "'", hint, speak);
+    } else if (const std::string conversion = conversion_error(app, given, e.what());
+               !conversion.empty()) {
+      print_error(conversion, "", speak);
+    } else if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && !sub_extras.empty()) {
+      // CLI11 lists every leftover word, in reverse order: name the first one instead.
+      const std::string& first = sub_extras.front();
+      print_error(first.rfind('-', 0) == 0
+                      ? "unknown option '" + first + "' of 'wormnet " + given + "'"
+                      : "unexpected argument '" + first + "'",
+                  hint, speak);
     } else {
       print_error(e.what(), hint, speak);
     }
@@ -97,6 +129,16 @@ int main(int argc, char** argv) {
     }
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Too large for this machine's memory (the sizes checked up front are only the network's
+    // tables). Possibly on this rank alone: end the whole job rather than leave the others
+    // waiting in a collective.
+    std::fprintf(stderr,
+                 "wormnet: error: out of memory on rank %d: the network or the run is too large "
+                 "for this machine (fewer nodes, or more ranks over more machines)\n",
+                 world.rank());
+    if (world.size() > 1) world.abort(kExitBadInput);
     return kExitBadInput;
   } catch (const std::exception& e) {
     // A broken invariant may be local to one rank: say which, and end the whole job rather

@@ -21,6 +21,7 @@ Command add_run_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand("run", "Simulate one load point");
   add_sim_options(*app, opts->sim);
   add_batch_options(*app, opts->batch);
+  refuse_negative_unsigned(*app);
   return {app, [opts] {
             SimulationRequest request;
             request.command = "run";

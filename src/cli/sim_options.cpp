@@ -123,8 +123,10 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Traffic");
   app.add_option("--load-fraction", t.load_fraction,
                  "offered load as a fraction of the routing's saturation rate (N-1)/pi")
+      ->each([&o](const std::string&) { o.load_fraction_given = true; })
       ->group("Traffic");
   app.add_option("--length", o.length, "message length in flits (sets --length-min and -max)")
+      ->each([&o](const std::string&) { o.length_given = true; })
       ->group("Traffic");
   app.add_option("--length-min", t.length_min, "shortest message, flits")
       ->capture_default_str()
@@ -177,7 +179,21 @@ std::string to_toml(const SimOptions& o) {
   std::string s;
   char buf[128];
   const auto str = [&](const char* key, const std::string& v) {
-    s += std::string(key) + " = \"" + v + "\"\n";
+    // A TOML basic string that --config reads back to `v` (a path may hold anything).
+    std::string quoted;
+    for (const char c : v) {
+      if (c == '"' || c == '\\') {
+        quoted += '\\';
+        quoted += c;
+      } else if (c == '\n') {
+        quoted += "\\n";
+      } else if (c == '\t') {
+        quoted += "\\t";
+      } else {
+        quoted += c;
+      }
+    }
+    s += std::string(key) + " = \"" + quoted + "\"\n";
   };
   const auto num = [&](const char* key, long long v) {
     s += std::string(key) + " = " + std::to_string(v) + "\n";
@@ -232,7 +248,12 @@ std::string to_toml(const SimOptions& o) {
 }
 
 void finish_sim_options(SimOptions& o) {
-  if (o.length != 0) {
+  if (o.load_fraction_given && !(o.config.traffic.load_fraction > 0.0)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", o.config.traffic.load_fraction);
+    throw InputError("--load-fraction", buf, "must be in (0, 1]");
+  }
+  if (o.length_given || o.length != 0) {
     if (o.length < 1) throw InputError("--length", std::to_string(o.length), "must be >= 1 flit");
     o.config.traffic.length_min = o.length;
     o.config.traffic.length_max = o.length;

@@ -15,6 +15,8 @@ struct SimOptions {
   int length = 0;      ///< --length N sets min and max
   std::string partition = "geometric";
   bool quiet = false;
+  bool length_given = false;         ///< --length was given (0 is then refused)
+  bool load_fraction_given = false;  ///< --load-fraction was given (0 is then refused)
 };
 
 /// Declares the network, traffic and measurement options on `app`.

@@ -67,6 +67,23 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
+  // A checkpoint directory that cannot be written is refused before the results file is
+  // created (an existing file of that name stays as it is).
+  if (plan.every_cycles > 0 || plan.every_seconds > 0 || plan.walltime_seconds > 0 ||
+      plan.stop_at_cycle > 0) {
+    prepare_checkpoint_dir(comm, plan.dir);
+  }
+  // The checkpoint's model is read (and checked) before the results file is touched.
+  std::unique_ptr<Resume> resume;
+  if (restart) {
+    resume = std::make_unique<Resume>();
+    resume->loop = LoopState{restart->cycle, restart->window_start, restart->next_window,
+                             restart->next_check, restart->flit_hops};
+    resume->model = io::read_checkpoint_model(
+        comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
+        static_cast<std::uint32_t>(setup.topology->num_ports()), static_cast<std::uint32_t>(vcs),
+        static_cast<std::uint32_t>(o.config.network.buffer_depth));
+  }
   std::unique_ptr<io::ResultWriter> writer;
   if (restart && !o.output.empty()) {
     writer = io::ResultWriter::reopen(comm, o.output, "--output",
@@ -101,17 +118,9 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
 
   std::size_t first = 0;
   std::int64_t left = -1;  // points still to run after saturation; -1 = not saturated yet
-  std::unique_ptr<Resume> resume;
   if (restart) {
     first = static_cast<std::size_t>(restart->point);
     left = restart->left_after_saturation;
-    resume = std::make_unique<Resume>();
-    resume->loop = LoopState{restart->cycle, restart->window_start, restart->next_window,
-                             restart->next_check, restart->flit_hops};
-    resume->model = io::read_checkpoint_model(
-        comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
-        static_cast<std::uint32_t>(setup.topology->num_ports()), static_cast<std::uint32_t>(vcs),
-        static_cast<std::uint32_t>(o.config.network.buffer_depth));
   }
   int code = kExitOk;
   for (std::size_t i = first; i < request.points.size(); ++i) {

@@ -108,6 +108,7 @@ Command add_sweep_command(CLI::App& root) {
                   "points to run after the first saturated one")
       ->capture_default_str()
       ->group("Sweep");
+  refuse_negative_unsigned(*app);
   return {app, [opts] { return run_sweep(*opts); }};
 }
 

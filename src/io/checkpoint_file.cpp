@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
 #include "wormnet/io/row_distribution.hpp"
 
@@ -245,8 +246,24 @@ void write_checkpoint(const Communicator& comm, const std::string& dir, const st
   if (!error.empty()) throw InputError(option, dir, error);
 }
 
-RunProgress read_checkpoint_progress(const Communicator& comm, const std::string& dir,
-                                     const std::string& option) {
+namespace {
+
+/// A damaged or foreign checkpoint is bad input: the reading errors (an object missing, a
+/// stored type or size other than expected, a broken invariant of the stored state) become
+/// one InputError naming the option and the directory.
+template <class F>
+auto refusing_damage(const std::string& option, const std::string& dir, F&& read) {
+  try {
+    return read();
+  } catch (const H5Error& e) {
+    throw InputError(option, dir, std::string("checkpoint.h5 is damaged: ") + e.what());
+  } catch (const InvariantError& e) {
+    throw InputError(option, dir, std::string("checkpoint.h5 is damaged: ") + e.what());
+  }
+}
+
+RunProgress read_progress(const Communicator& comm, const std::string& dir,
+                          const std::string& option) {
   H5File f = open_checkpoint(comm, dir, option);
   const H5Group root = f.root();
   RunProgress p;
@@ -268,10 +285,64 @@ RunProgress read_checkpoint_progress(const Communicator& comm, const std::string
   return p;
 }
 
-ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
-                                    const std::string& option,
-                                    const std::vector<std::uint32_t>& routers, std::uint32_t ports,
-                                    std::uint32_t vcs, std::uint32_t depth) {
+/// Sizes and the values the restore uses as indices: a checkpoint that passes cannot make the
+/// model read or write outside its arrays.
+void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
+  const std::size_t r = m.routers.size();
+  const std::size_t pv = m.port_vcs();
+  const auto size_is = [](std::size_t have, std::size_t want, const char* what) {
+    if (have != want) throw InvariantError(std::string("routers/") + what + " has another size");
+  };
+  size_is(m.ivc_ready.size(), r * pv, "ivc_ready");
+  size_is(m.ivc_meta.size(), r * pv, "ivc_meta");
+  size_is(m.flit_packet.size(), r * pv * m.depth, "flit_packet");
+  size_is(m.flit_kind.size(), r * pv * m.depth, "flit_kind");
+  size_is(m.ovc_credits.size(), r * pv, "ovc_credits");
+  size_is(m.ovc_owner.size(), r * pv, "ovc_owner");
+  size_is(m.ovc_packet.size(), r * pv, "ovc_packet");
+  size_is(m.va_last.size(), r * pv, "va_last");
+  size_is(m.sa_last_vc.size(), r * (m.ports + 1U), "sa_last_vc");
+  size_is(m.sa_last_port.size(), r * (m.ports + 1U), "sa_last_port");
+  size_is(m.injection.size(), r * 4, "injection");
+  size_is(m.source_counter.size(), r, "source_counter");
+  size_is(m.source_next_time.size(), r, "source_next_time");
+  size_is(m.source_sequence.size(), r, "source_sequence");
+  size_is(m.channel_flits.size(), r * m.ports, "channel_flits");
+  for (const std::uint64_t meta : m.ivc_meta) {
+    require((meta & 0xFFFF) <= m.depth && ((meta >> 16) & 0xFF) <= 2 &&
+                ((meta >> 24) & 0xFF) <= m.ports && ((meta >> 32) & 0xFF) < m.vcs,
+            "an input VC state is out of range");
+  }
+  for (const auto& f : m.flits_in_flight) {
+    require(f.router < nodes && f.local_vc < pv, "a flit in flight is out of range");
+  }
+  for (const auto& c : m.credits_in_flight) {
+    require(c.router < nodes && c.local_vc < pv, "a credit in flight is out of range");
+  }
+  for (const auto& q : m.messages) {
+    require(q.router < nodes && q.dest < nodes, "a queued message is out of range");
+  }
+  for (const auto& s : m.streams) {
+    require(s.router < nodes && s.local_vc < pv, "a stream is out of range");
+  }
+  for (const auto& p : m.packets) {
+    require(p.source < nodes && p.dest < nodes, "a packet is out of range");
+  }
+}
+
+/// The columns of one list have one length.
+template <class... V>
+void same_length(const char* list, const V&... columns) {
+  const std::size_t sizes[] = {columns.size()...};
+  for (const std::size_t n : sizes) {
+    if (n != sizes[0])
+      throw InvariantError(std::string("lists/") + list + ": columns differ in length");
+  }
+}
+
+ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
+                         const std::string& option, const std::vector<std::uint32_t>& routers,
+                         std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth) {
   H5File f = open_checkpoint(comm, dir, option);
   const H5Group root = f.root();
   ModelSnapshot m;
@@ -283,6 +354,11 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
                      "the checkpoint's routers have another shape (ports, VCs, buffer)");
   }
   const std::uint64_t nodes = root.attribute<std::uint64_t>("nodes");
+  if (!routers.empty() && routers.back() >= nodes) {
+    throw InputError(
+        option, dir,
+        "the checkpoint holds " + std::to_string(nodes) + " routers, fewer than this network");
+  }
   m.routers = routers;
   const RowDistribution rows = router_rows(nodes, routers);
   const H5Group r = root.open_group("routers");
@@ -314,6 +390,7 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
     const auto lvc = col32("flits", "local_vc");
     const auto packet = col64("flits", "packet");
     const auto kind = col32("flits", "kind");
+    same_length("flits", arrival, router, lvc, packet, kind);
     for (std::size_t i = 0; i < arrival.size(); ++i) {
       m.flits_in_flight.push_back({arrival[i], router[i], lvc[i], packet[i], kind[i]});
     }
@@ -322,6 +399,7 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
     const auto arrival = col64("credits", "arrival");
     const auto router = col32("credits", "router");
     const auto lvc = col32("credits", "local_vc");
+    same_length("credits", arrival, router, lvc);
     for (std::size_t i = 0; i < arrival.size(); ++i)
       m.credits_in_flight.push_back({arrival[i], router[i], lvc[i]});
   }
@@ -332,6 +410,7 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
     const auto length = col32("messages", "length");
     const auto measured = col32("messages", "measured");
     const auto sequence = col64("messages", "sequence");
+    same_length("messages", router, created, dest, length, measured, sequence);
     for (std::size_t i = 0; i < router.size(); ++i) {
       m.messages.push_back({router[i], created[i], dest[i], length[i], measured[i], sequence[i]});
     }
@@ -340,6 +419,7 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
     const auto router = col32("streams", "router");
     const auto lvc = col32("streams", "local_vc");
     const auto packet = col64("streams", "packet");
+    same_length("streams", router, lvc, packet);
     for (std::size_t i = 0; i < router.size(); ++i)
       m.streams.push_back({router[i], lvc[i], packet[i]});
   }
@@ -353,6 +433,7 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
     const auto length = col32("packets", "length");
     const auto hops = col32("packets", "hops");
     const auto measured = root.open_dataset("lists/packets/measured").read<std::uint8_t>();
+    same_length("packets", created, injected, id, source, dest, state, length, hops, measured);
     for (std::size_t i = 0; i < id.size(); ++i) {
       Packet p;
       p.created = created[i];
@@ -393,7 +474,23 @@ ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string&
   read_histogram(c, "latency_network", m.measured.network);
   read_histogram(c, "latency_queueing", m.measured.queueing);
   f.close();
+  check_model(m, nodes);
   return m;
+}
+
+}  // namespace
+
+RunProgress read_checkpoint_progress(const Communicator& comm, const std::string& dir,
+                                     const std::string& option) {
+  return refusing_damage(option, dir, [&] { return read_progress(comm, dir, option); });
+}
+
+ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
+                                    const std::string& option,
+                                    const std::vector<std::uint32_t>& routers, std::uint32_t ports,
+                                    std::uint32_t vcs, std::uint32_t depth) {
+  return refusing_damage(option, dir,
+                         [&] { return read_model(comm, dir, option, routers, ports, vcs, depth); });
 }
 
 }  // namespace wormnet::io

@@ -28,16 +28,19 @@ std::vector<std::string> routing_names(const Topology& topo) {
 
 namespace {
 
-std::string join(const std::vector<std::string>& names) {
+/// The routings of `topo` other than `name` (a routing is no alternative to itself).
+std::string alternatives(std::string_view name, const Topology& topo) {
   std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  for (const auto& n : routing_names(topo)) {
+    if (n != name && !(n == "west-first" && topo.num_dims() != 2)) s += (s.empty() ? "" : ", ") + n;
+  }
   return s;
 }
 
 [[noreturn]] void does_not_fit(std::string_view name, const Topology& topo, const char* why) {
   throw InputError(
       "--routing", std::string(name),
-      std::string(why) + " " + topo.spec() + " (allowed: " + join(routing_names(topo)) + ")");
+      std::string(why) + " " + topo.spec() + " (allowed: " + alternatives(name, topo) + ")");
 }
 
 }  // namespace

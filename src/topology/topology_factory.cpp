@@ -1,6 +1,9 @@
 #include "wormnet/topology/topology_factory.hpp"
 
+#include <unistd.h>
+
 #include <charconv>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,35 @@ bool parse_int(std::string_view text, long long& out) {
   return ec == std::errc() && ptr == end;
 }
 
+/// Physical memory of this machine, bytes (0 when unknown).
+std::uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+             : 0;
+}
+
+/// Refuses, before anything is allocated, a network whose adjacency tables alone (per node:
+/// a neighbour and a channel id per port, a port mask, channel offsets; 6 bytes of
+/// coordinates for a honeycomb) would not fit in this machine's memory. Every rank holds
+/// them, and the simulation needs far more per router: a clean refusal beats std::bad_alloc
+/// or swapping for hours.
+void check_size(const std::string& opt, const std::string& value, std::uint64_t nodes, int ports,
+                std::uint64_t extra_per_node) {
+  const std::uint64_t per_node = 9ULL * static_cast<std::uint64_t>(ports) + 6 + extra_per_node;
+  const std::uint64_t bytes = nodes * per_node;
+  const std::uint64_t memory = physical_memory();
+  if (memory > 0 && bytes > memory) {
+    const auto gib = [](std::uint64_t b) {
+      return std::to_string((b + (1ULL << 30) - 1) >> 30) + " GiB";
+    };
+    throw InputError(opt, value,
+                     std::to_string(nodes) + " nodes: the network tables alone need " + gib(bytes) +
+                         ", more than this machine's " + gib(memory));
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view option) {
@@ -38,6 +70,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
     if (!parse_int(args, t) || t < 1 || t > 18000) {
       throw InputError(opt, value, "honeycomb:T needs an integer T in [1, 18000]");
     }
+    check_size(opt, value, 6ULL * static_cast<std::uint64_t>(t * t), 6, 6);
     return std::make_unique<HoneycombMesh>(static_cast<int>(t));
   }
   if (kind == "torus" || kind == "mesh") {
@@ -60,6 +93,12 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
       if (x == std::string_view::npos) break;
       pos = x + 1;
     }
+    std::uint64_t nodes = 1;
+    for (const int k : sizes) {
+      nodes *= static_cast<std::uint64_t>(k);
+      if (nodes > (1ULL << 31)) throw InputError(opt, value, "at most 2^31 nodes");
+    }
+    check_size(opt, value, nodes, 2 * static_cast<int>(sizes.size()), 0);
     return std::make_unique<Torus>(std::move(sizes), kind == "torus");
   }
   throw InputError(opt, value, kForms);

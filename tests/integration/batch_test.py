@@ -239,6 +239,73 @@ class Refusals(unittest.TestCase):
             f.write(os.urandom(4096))
         self.one_line([*RUN, "--restart", garbage], "--restart")
 
+    def damaged_copy(self, name, change):
+        copy = path(name)
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ck, copy)
+        with h5py.File(os.path.join(copy, "checkpoint.h5"), "a") as f:
+            change(f)
+        return copy
+
+    def test_damaged_checkpoints(self):
+        # Structurally valid HDF5 whose content is not what the loader expects: a missing
+        # dataset, another type or size, lists of unequal length, ids outside the network.
+        # Each is refused with one line (not an internal error), and the results file of the
+        # run stays as it was.
+        def drop(name):
+            return lambda f: f.__delitem__(name)
+
+        def replace(name, data):
+            def change(f):
+                del f[name]
+                f[name] = data
+            return change
+
+        def resize_list(f):
+            col = f["lists/packets/created"]
+            data = col[()]
+            del f["lists/packets/created"]
+            f["lists/packets/created"] = data[: max(0, len(data) - 1)] if len(data) else [1]
+
+        def far_router(f):
+            col = f["lists/packets/source"]
+            data = col[()]
+            if len(data) == 0:
+                data = [0]
+            data[0] = 10**6
+            del f["lists/packets/source"]
+            f.create_dataset("lists/packets/source", data=data, dtype="<u4")
+
+        def wrong_type_attr(f):
+            f.attrs["cycle"] = "soon"
+
+        cases = {
+            "missing_dataset.ck": (drop("routers/ivc_meta"), "damaged"),
+            "missing_group.ck": (drop("counters"), "damaged"),
+            "float_for_int.ck": (replace("routers/source_counter", [0.5] * 3), "damaged"),
+            "short_rows.ck": (replace("routers/ivc_ready", [[1, 2]]), "--restart"),
+            "list_lengths.ck": (resize_list, "damaged"),
+            "router_out_of_range.ck": (far_router, "damaged"),
+            "attribute_type.ck": (wrong_type_attr, "--restart"),
+            "missing_attribute.ck": (lambda f: f.attrs.__delitem__("next_window"), "--restart"),
+        }
+        for name, (change, word) in cases.items():
+            with self.subTest(case=name):
+                copy = self.damaged_copy(name, change)
+                self.one_line([*RUN, "--restart", copy], "--restart", word)
+        # A results file given as a checkpoint, and a checkpoint directory that is a file.
+        results = path("results_as.ck")
+        shutil.rmtree(results, ignore_errors=True)
+        os.makedirs(results)
+        r = wormnet([*RUN, "-q", "-o", os.path.join(results, "checkpoint.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.one_line([*RUN, "--restart", results], "--restart", "not a wormnet checkpoint")
+        self.one_line([*RUN, "--restart", os.path.join(self.ck, "checkpoint.h5")], "--restart")
+        empty = path("empty.ck")
+        os.makedirs(empty, exist_ok=True)
+        open(os.path.join(empty, "checkpoint.h5"), "wb").close()
+        self.one_line([*RUN, "--restart", empty], "--restart")
+
     def test_bad_batch_values(self):
         self.one_line([*RUN, "--checkpoint-every", "soon"], "--checkpoint-every", "soon")
         self.one_line([*RUN, "--checkpoint-every", "-5"], "--checkpoint-every")

@@ -353,6 +353,214 @@ class RunBadInput(BadInput):
             self.expect_one_line(["run", "--config", h5], "--config", "not_toml.h5")
 
 
+class Corpus(unittest.TestCase):
+    """The bad-input corpus: every option of every subcommand with wrong values, config files
+    with unknown keys, wrong types, duplicated keys and garbage; each gives the one-line error
+    (option, value, what is allowed) and exit code 2, and an existing results file survives.
+    The option lists come from --help, so a new option without a case here fails the test."""
+
+    expect_one_line = BadInput.expect_one_line
+    RUN = ["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "50", "--measure", "100"]
+    SWEEP = ["sweep", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "50", "--measure",
+             "100", "--loads", "0.1"]
+    # option: wrong values (each refused naming the option and the value)
+    SIM = {
+        "--topology": ["honeycomb:0", "torus:1x4", "ring:4", "honeycomb:18000", "mesh:4x4x4x4x4x4x4"],
+        "--routing": ["dor", "zigzag", ""],
+        "--vcs": ["-1", "abc", "1"],
+        "--buffer": ["0", "x", "-3"],
+        "--link-latency": ["0", "1.5"],
+        "--credit-latency": ["0", "many"],
+        "--routing-delay": ["-1", "99999999999"],
+        "--vc-alloc-delay": ["-1", "q"],
+        "--switch-alloc-delay": ["-1", "0x"],
+        "--switch-delay": ["-1", "nan"],
+        "--flow-control": ["wormhole", ""],
+        "--selection": ["best"],
+        "--vc-bandwidth": ["double", ""],
+        "--tables": [],  # a path; only read by the table routing (not on this branch)
+        "--partition": ["random", ""],
+        "--traffic": ["bursty"],
+        "--process": ["pareto"],
+        "--load": ["0", "-0.1", "1.5", "nan", "inf", "abc"],
+        "--load-fraction": ["0", "2", "x"],
+        "--length": ["0", "-4", "x"],
+        "--length-min": ["0", "x"],
+        "--length-max": ["0", "x"],
+        "--hotspot-fraction": ["-0.5", "2", "x"],
+        "--hotspot-nodes": ["999", "a", "-1"],
+        "--warmup": ["-1", "x"],
+        "--measure": ["-1", "x", "0"],
+        "--cycles": ["-1", "x"],
+        "--drain-limit": ["-1", "x"],
+        "--stats-window": ["0", "-1", "x"],
+        "--deadlock-threshold": ["0", "-1"],
+        "--flit-rate": ["0", "-1", "x"],
+        "--seed": ["-1", "x", "18446744073709551616"],
+        "--config": ["/no/such/file.toml"],
+        "--output": ["/no/such/dir/out.h5"],
+        "--quiet": [],  # a flag
+        "--checkpoint-every": ["0", "-5", "5x", "m", "1.5h"],
+        "--checkpoint-dir": [],  # checked when a checkpoint is planned (test below)
+        "--restart": ["/no/such/dir"],
+        "--walltime": ["1", "00:00:00", "1:60:00", "a:b:c", "-1:00:00"],
+        "--stop-at-cycle": ["-5", "x"],
+        "--progress-interval": ["0", "-1", "x"],
+    }
+    SWEEP_ONLY = {
+        "--loads": ["0", "1.5", "a,b", ""],
+        "--load-range": ["0.1", "0.2:0.1:0.1", "a:b:c", "0:1:0"],
+        "--relative": [],  # a flag
+        "--after-saturation": ["-1", "x"],
+    }
+    OTHER = {
+        "info": (["info", "-t", "torus:4x4"], {"--topology": ["torus:4x", "x"],
+                                                "--routing": ["west-first"],
+                                                "--load": [], "--json": [],
+                                                "--flow-control": ["none"]}),
+        "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1"],
+                                                               "--routing": ["xy", "angara-x"],
+                                                               "--flow-control": ["none"],
+                                                               "--json": []}),
+    }
+
+    def options_of(self, command):
+        rc, out, _ = run(command, "--help")
+        self.assertEqual(rc, 0)
+        names = set()
+        import re
+        for line in out.splitlines():
+            # The option column: "  -t,--topology TEXT ..." / "  --load-range TEXT ...".
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][a-z-]*)", line)
+            if m and m.group(1) != "--help":
+                names.add(m.group(1))
+        return names
+
+    @staticmethod
+    def without(base, option):
+        """`base` without `option` (or its short form) and its value."""
+        short = {"--topology": "-t", "--routing": "-r"}.get(option)
+        out, skip = [], False
+        for a in base:
+            if skip:
+                skip = False
+            elif a in (option, short):
+                skip = True
+            else:
+                out.append(a)
+        return out
+
+    def check_table(self, base, table, command, shared_sample=False):
+        self.assertEqual(self.options_of(command), set(table),
+                         f"options of 'wormnet {command}' without (or with stale) corpus entries")
+        for option, values in table.items():
+            if shared_sample and option in self.SIM:
+                values = values[:1]  # the same code as run's: one value each
+            for value in values:
+                with self.subTest(option=option, value=value):
+                    args = [*self.without(base, option), option, value]
+                    named = [option]
+                    if value.strip() and value.isprintable():
+                        named.append(value)
+                    self.expect_one_line(args, *named)
+
+    def test_every_run_option(self):
+        self.check_table(self.RUN, self.SIM, "run")
+
+    def test_every_sweep_option(self):
+        self.check_table(self.SWEEP, {**self.SIM, **self.SWEEP_ONLY}, "sweep", shared_sample=True)
+
+    def test_every_info_and_verify_option(self):
+        for command, (base, table) in self.OTHER.items():
+            self.check_table(base, table, command)
+
+    def test_huge_networks_are_refused_cleanly(self):
+        for command in (["info"], ["verify", "-r", "double-xy"], [*self.RUN[:1], "-r", "double-xy"]):
+            self.expect_one_line([*command, "-t", "honeycomb:100000"], "--topology",
+                                 "honeycomb:100000", "18000")
+        self.expect_one_line(["info", "-t", "torus:2000x1000x1000"], "--topology",
+                             "torus:2000x1000x1000", "GiB")
+
+    def test_a_routing_is_no_alternative_to_itself(self):
+        rc, _, err = run("verify", "-t", "mesh:4x4x4", "-r", "west-first")
+        self.assertEqual(rc, 2)
+        allowed = err[err.index("allowed:"):]
+        self.assertNotIn("west-first", allowed)
+        self.assertIn("xy", allowed)
+        rc, _, err = run("verify", "-t", "torus:4x4", "-r", "xy")
+        self.assertNotIn("xy,", err[err.index("allowed:"):])
+
+    def test_config_file_corpus(self):
+        import os
+        import tempfile
+        cases = {
+            "unknown": ("topology = \"honeycomb:2\"\nfrobnicate = 3\n", "unknown key 'frobnicate'"),
+            "unknown_batch": ("checkpoint_evry = 5\n", "unknown key 'checkpoint-evry'"),
+            "twice": ("seed = 1\nseed = 2\n", "'seed' given twice"),
+            "twice_alias": ("hotspot-fraction = 0.1\nhotspot_fraction = 0.2\n", "given twice"),
+            "string_for_int": ("vcs = \"two\"\n", "--vcs"),
+            "float_for_int": ("buffer = 2.5\n", "--buffer"),
+            "bool_for_int": ("routing-delay = true\n", "--routing-delay"),
+            "overridden_but_broken": ("warmup = \"50\n", "bad value"),
+            "list_for_scalar": ("load = [0.1, 0.2]\n", "--load"),
+            "int_for_flag": ("quiet = 3\n", "quiet"),
+            "negative_unsigned": ("seed = -4\n", "--seed"),
+            "unterminated": ("partition = \"blocks\n", "bad value"),
+            "bad_escape": ("partition = \"a\\qb\"\n", "bad value"),
+            "empty_value": ("partition =\n", "bad value"),
+            "no_key": ("= 3\n", "not an option name"),
+            "nested": ("config = \"other.toml\"\n", "cannot include"),
+            "section": ("[verify]\nseed = 1\n", "[run]"),
+            "table_array": ("[[run]]\n", "[run]"),
+            "inline_table": ("traffic = { pattern = \"uniform\" }\n", "bad value"),
+            "nul": ("seed = 1\x00\n", "control characters"),
+            "bad_value": ("walltime = \"soon\"\n", "--walltime"),
+        }
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "results.h5")
+            with open(out, "wb") as f:
+                f.write(b"an earlier result\n")
+            for name, (text, word) in cases.items():
+                path = os.path.join(d, name + ".toml")
+                with open(path, "w") as f:
+                    f.write(text)
+                with self.subTest(case=name):
+                    self.expect_one_line([*self.RUN, "--config", path, "-o", out], word)
+            for name, data in (("garbage", bytes(range(256)) * 8), ("empty_binary", b"\xff\xfe"),
+                               ("huge", b"# x\n" * 300000),
+                               ("utf16", "seed = 1\n".encode("utf-16"))):
+                path = os.path.join(d, name + ".toml")
+                with open(path, "wb") as f:
+                    f.write(data)
+                with self.subTest(case=name):
+                    self.expect_one_line([*self.RUN, "--config", path, "-o", out], "--config",
+                                         name + ".toml")
+            with self.subTest(case="directory"):
+                self.expect_one_line([*self.RUN, "--config", d, "-o", out], "--config")
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), b"an earlier result\n")
+
+    def test_bad_input_never_touches_an_existing_output(self):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "results.h5")
+            with open(out, "wb") as f:
+                f.write(b"an earlier result\n")
+            for extra, word in ((["--vcs", "1"], "--vcs"),
+                                (["--traffic", "hotspot", "--hotspot-nodes", "99"], "99"),
+                                (["--checkpoint-dir", "/proc/no/such", "--stop-at-cycle", "60"],
+                                 "--checkpoint-dir"),
+                                (["--checkpoint-dir", out, "--checkpoint-every", "10"],
+                                 "--checkpoint-dir"),
+                                (["--restart", d], "--restart"),
+                                (["--walltime", "7"], "--walltime")):
+                with self.subTest(extra=extra):
+                    self.expect_one_line([*self.RUN, *extra, "-o", out], word)
+                    with open(out, "rb") as f:
+                        self.assertEqual(f.read(), b"an earlier result\n")
+
+
 def main():
     global WORMNET
     args = sys.argv[1:]

@@ -14,8 +14,18 @@ constexpr std::size_t kHeader = sizeof(std::uint64_t);
 constexpr int kTag = 7101;  // the engine's window traffic
 }  // namespace
 
+// The smallest persistent send, bytes; each further size class is 4x the previous one, up
+// to the buffer's capacity. A window usually carries a few flits, far below the capacity
+// (everything that could cross the cut in one window): sending the whole buffer each window
+// would move kilobytes per cycle and, above the MPI library's eager limit (4 KiB for
+// OpenMPI's shared-memory transport), add a rendezvous round trip to every window.
+constexpr std::size_t kSmallestClass = 256;
+
 struct NeighborExchange::Requests {
-  std::vector<MPI_Request> all;  // receives first, then sends
+  std::vector<MPI_Request> recvs;               // one per peer, full capacity
+  std::vector<std::vector<MPI_Request>> sends;  // per peer: one per size class, ascending
+  std::vector<std::vector<std::size_t>> sizes;  // per peer: the bytes of each class
+  std::vector<MPI_Request> active;              // this window's: receives, then sends
 };
 
 NeighborExchange::NeighborExchange(const Communicator& comm, std::vector<int> peers,
@@ -27,7 +37,9 @@ NeighborExchange::NeighborExchange(const Communicator& comm, std::vector<int> pe
   MPI_Comm c = *static_cast<const MPI_Comm*>(comm_.native_handle());
   send_.resize(peers_.size());
   recv_.resize(peers_.size());
-  requests_->all.resize(2 * peers_.size());
+  requests_->recvs.resize(peers_.size());
+  requests_->sends.resize(peers_.size());
+  requests_->sizes.resize(peers_.size());
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     require(
         send_capacity[i] + kHeader <= static_cast<std::size_t>(std::numeric_limits<int>::max()) &&
@@ -36,16 +48,29 @@ NeighborExchange::NeighborExchange(const Communicator& comm, std::vector<int> pe
     send_[i].assign(send_capacity[i] + kHeader, 0);
     recv_[i].assign(recv_capacity[i] + kHeader, 0);
     MPI_Recv_init(recv_[i].data(), static_cast<int>(recv_[i].size()), MPI_BYTE, peers_[i], kTag, c,
-                  &requests_->all[i]);
-    MPI_Send_init(send_[i].data(), static_cast<int>(send_[i].size()), MPI_BYTE, peers_[i], kTag, c,
-                  &requests_->all[peers_.size() + i]);
+                  &requests_->recvs[i]);
+    // Size classes share the one send buffer: only one of them is started per window.
+    std::vector<std::size_t>& sizes = requests_->sizes[i];
+    for (std::size_t b = kSmallestClass; b < send_[i].size(); b *= 4) sizes.push_back(b);
+    sizes.push_back(send_[i].size());
+    requests_->sends[i].resize(sizes.size());
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      MPI_Send_init(send_[i].data(), static_cast<int>(sizes[k]), MPI_BYTE, peers_[i], kTag, c,
+                    &requests_->sends[i][k]);
+    }
   }
+  requests_->active.reserve(2 * peers_.size());
 }
 
 NeighborExchange::~NeighborExchange() {
   if (!MpiSession::active()) return;
-  for (MPI_Request& r : requests_->all) {
+  for (MPI_Request& r : requests_->recvs) {
     if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  }
+  for (std::vector<MPI_Request>& classes : requests_->sends) {
+    for (MPI_Request& r : classes) {
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    }
   }
 }
 
@@ -60,10 +85,23 @@ void NeighborExchange::set_send_size(std::size_t i, std::size_t bytes) {
 }
 
 void NeighborExchange::exchange() {
-  if (requests_->all.empty()) return;
-  if (MPI_Startall(static_cast<int>(requests_->all.size()), requests_->all.data()) != MPI_SUCCESS ||
-      MPI_Waitall(static_cast<int>(requests_->all.size()), requests_->all.data(),
-                  MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
+  if (peers_.empty()) return;
+  // Receives are posted for the full capacity (a shorter message is fine); each send uses the
+  // smallest size class that holds its header and payload. Persistent request handles stay
+  // valid when complete (MPI_Waitall only makes them inactive), so copies can be started.
+  std::vector<MPI_Request>& active = requests_->active;
+  active.assign(requests_->recvs.begin(), requests_->recvs.end());
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    std::uint64_t n = 0;
+    std::memcpy(&n, send_[i].data(), kHeader);
+    const std::vector<std::size_t>& sizes = requests_->sizes[i];
+    std::size_t k = 0;
+    while (sizes[k] < n + kHeader) ++k;  // the last class is the whole buffer: always fits
+    active.push_back(requests_->sends[i][k]);
+  }
+  if (MPI_Startall(static_cast<int>(active.size()), active.data()) != MPI_SUCCESS ||
+      MPI_Waitall(static_cast<int>(active.size()), active.data(), MPI_STATUSES_IGNORE) !=
+          MPI_SUCCESS) {
     throw InvariantError("neighbor exchange: MPI_Startall/MPI_Waitall failed");
   }
 }

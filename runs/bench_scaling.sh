@@ -5,7 +5,7 @@
 # router-cycles/s, the speed-up and the per-window split of the wall clock (computing,
 # neighbour exchange including waiting for the slower rank, reductions).
 #
-#   usage: runs/bench_scaling.sh [build-dir] [max-ranks] [measure-cycles]
+#   usage: [REPEATS=3] runs/bench_scaling.sh [build-dir] [max-ranks] [measure-cycles]
 #     build-dir       default build/release
 #     max-ranks       default 2 (this machine has 2 cores; more ranks oversubscribe)
 #     measure-cycles  default 6000
@@ -34,19 +34,31 @@ printf '%-30s %5s %10s %13s %8s %11s %11s %11s\n' case ranks "loop s" "router-cy
   "us compute" "us exchange" "us reduce"
 
 # One case: name, then wormnet run arguments. The loop time (the "speed" line) excludes
-# start-up (topology, partition, load analysis), which does not shrink with ranks.
+# start-up (topology, partition, load analysis), which does not shrink with ranks. Each rank
+# count runs $repeats times and keeps its fastest run: with one window per simulated cycle,
+# a rank that the OS pauses for a moment stalls its neighbour too, so other processes on a
+# small machine add noise that only the minimum filters out.
+repeats=${REPEATS:-3}
 scale() {
   local name=$1
   shift
   local base=""
   for ((p = 1; p <= max_ranks; p *= 2)); do
-    local out
-    out=$(mpiexec -n "$p" --oversubscribe "$wormnet" run "$@" 2>&1)
-    local rc=$?
-    if [[ $rc -ne 0 ]]; then
-      printf '%-30s %5d failed (exit %d): %s\n' "$name" "$p" "$rc" "$(echo "$out" | tail -n 1)"
-      return
-    fi
+    local out="" best="" try rc secs_try bind=(--bind-to core)
+    ((p > $(nproc))) && bind=(--oversubscribe)
+    for ((r = 0; r < repeats; ++r)); do
+      try=$(mpiexec -n "$p" "${bind[@]}" "$wormnet" run "$@" 2>&1)
+      rc=$?
+      if [[ $rc -ne 0 ]]; then
+        printf '%-30s %5d failed (exit %d): %s\n' "$name" "$p" "$rc" "$(echo "$try" | tail -n 1)"
+        return
+      fi
+      secs_try=$(echo "$try" | sed -nE 's/^speed +[0-9]+ cycles in ([0-9.]+) s.*/\1/p')
+      if [[ -z $best ]] || awk -v a="$secs_try" -v b="$best" 'BEGIN{exit !(a < b)}'; then
+        best=$secs_try
+        out=$try
+      fi
+    done
     local secs rcs sync compute exchange reduce
     secs=$(echo "$out" | sed -nE 's/^speed +[0-9]+ cycles in ([0-9.]+) s.*/\1/p')
     rcs=$(echo "$out" | sed -nE 's/^speed .* s: ([0-9.e+]+) router-cycles\/s.*/\1/p')

@@ -378,7 +378,7 @@ class Corpus(unittest.TestCase):
         "--flow-control": ["wormhole", ""],
         "--selection": ["best"],
         "--vc-bandwidth": ["double", ""],
-        "--tables": [],  # a path; only read by the table routing (not on this branch)
+        "--tables": [],  # a path, read by --routing table; bad table files: cli.Tables
         "--partition": ["random", ""],
         "--traffic": ["bursty"],
         "--process": ["pareto"],
@@ -417,11 +417,14 @@ class Corpus(unittest.TestCase):
         "info": (["info", "-t", "torus:4x4"], {"--topology": ["torus:4x", "x"],
                                                 "--routing": ["west-first"],
                                                 "--load": [], "--json": [],
-                                                "--flow-control": ["none"]}),
+                                                "--flow-control": ["none"],
+                                                # bad table files: cli.Tables
+                                                "--tables": []}),
         "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1"],
                                                                "--routing": ["xy", "angara-x"],
                                                                "--flow-control": ["none"],
-                                                               "--json": []}),
+                                                               "--json": [],
+                                                               "--tables": []}),
     }
 
     def options_of(self, command):

@@ -33,49 +33,46 @@ printf '# wormnet %s, %d cores, load average %s\n' "$("$wormnet" --version)" "$(
 printf '%-30s %5s %10s %13s %8s %11s %11s %11s\n' case ranks "loop s" "router-cyc/s" speedup \
   "us compute" "us exchange" "us reduce"
 
-# One case: name, then wormnet run arguments. The loop time (the "speed" line) excludes
+# One case: topology, routing, load. The loop time (the "speed" line) excludes
 # start-up (topology, partition, load analysis), which does not shrink with ranks. Each rank
 # count runs $repeats times and keeps its fastest run: with one window per simulated cycle,
 # a rank that the OS pauses for a moment stalls its neighbour too, so other processes on a
 # small machine add noise that only the minimum filters out.
 repeats=${REPEATS:-3}
+parse=$(dirname "$0")/scaling/parse_speed.sh
+log=$(mktemp)
+trap 'rm -f "$log" "$log.try"' EXIT
+# usage: scale TOPOLOGY ROUTING LOAD
 scale() {
-  local name=$1
-  shift
-  local base=""
+  local topology=$1 routing=$2 load=$3 base="" p r row
   for ((p = 1; p <= max_ranks; p *= 2)); do
-    local out="" best="" try rc secs_try bind=(--bind-to core)
+    local best="" secs bind=(--bind-to core)
     ((p > $(nproc))) && bind=(--oversubscribe)
     for ((r = 0; r < repeats; ++r)); do
-      try=$(mpiexec -n "$p" "${bind[@]}" "$wormnet" run "$@" 2>&1)
-      rc=$?
-      if [[ $rc -ne 0 ]]; then
-        printf '%-30s %5d failed (exit %d): %s\n' "$name" "$p" "$rc" "$(echo "$try" | tail -n 1)"
+      if ! mpiexec -n "$p" "${bind[@]}" "$wormnet" run -t "$topology" -r "$routing" \
+        --load "$load" "${common[@]}" >"$log.try" 2>&1; then
+        printf '%-30s %5d failed: %s\n' "$topology $routing" "$p" "$(tail -n 1 "$log.try")"
         return
       fi
-      secs_try=$(echo "$try" | sed -nE 's/^speed +[0-9]+ cycles in ([0-9.]+) s.*/\1/p')
-      if [[ -z $best ]] || awk -v a="$secs_try" -v b="$best" 'BEGIN{exit !(a < b)}'; then
-        best=$secs_try
-        out=$try
+      secs=$(sed -nE 's/^speed +[0-9]+ cycles in ([0-9.]+) s.*/\1/p' "$log.try")
+      if [[ -z $best ]] || awk -v a="$secs" -v b="$best" 'BEGIN{exit !(a < b)}'; then
+        best=$secs
+        cp "$log.try" "$log"
       fi
     done
-    local secs rcs sync compute exchange reduce
-    secs=$(echo "$out" | sed -nE 's/^speed +[0-9]+ cycles in ([0-9.]+) s.*/\1/p')
-    rcs=$(echo "$out" | sed -nE 's/^speed .* s: ([0-9.e+]+) router-cycles\/s.*/\1/p')
-    sync=$(echo "$out" | grep '^sync')
-    compute=$(echo "$sync" | sed -E 's/.*\) ([0-9.]+) us computing.*/\1/')
-    exchange=$(echo "$sync" | sed -E 's/.* ([0-9.]+) us exchanging.*/\1/')
-    reduce=$(echo "$sync" | sed -E 's/.* ([0-9.]+) us in reductions.*/\1/')
+    # CSV: ranks, routers, loop s, router-cycles/s, speed-up, us compute, exchange, reduce
+    row=$("$parse" "$log" "$p" "$topology" "$base")
+    IFS=, read -r _ _ secs rcs speedup compute exchange reduce <<<"$row"
     [[ -z $base ]] && base=$secs
-    printf '%-30s %5d %10s %13s %8s %11s %11s %11s\n' "$name" "$p" "$secs" "$rcs" \
-      "$(awk -v a="$base" -v b="$secs" 'BEGIN{printf "%.2f", a/b}')" "$compute" "$exchange" "$reduce"
+    printf '%-30s %5d %10s %13s %8s %11s %11s %11s\n' "$topology $routing" "$p" "$secs" "$rcs" \
+      "$speedup" "$compute" "$exchange" "$reduce"
   done
 }
 
 common=(--length 20 --warmup 1000 --measure "$measure" --drain-limit 20000 --stats-window 1000)
 # Half of the saturation loads measured in docs/scaling.md (0.026 and 0.0024 flits/node/cycle).
-scale "torus:64x64 dor-dateline" -t torus:64x64 -r dor-dateline --load 0.013 "${common[@]}"
-scale "honeycomb:40 double-xy" -t honeycomb:40 -r double-xy --load 0.0012 "${common[@]}"
+scale torus:64x64 dor-dateline 0.013
+scale honeycomb:40 double-xy 0.0012
 
 echo
 echo "# one-rank overhead of the parallel engine (same work, compared flit-hop totals)"

@@ -45,14 +45,17 @@ warmup = 300
 measure = 6000
 stats-window = 250
 """
-# Long enough (several seconds at 2 ranks) for a 2-second --walltime to cut it.
+# Long enough for a 2-second --walltime to cut it on any machine: 2e6 cycles of 64 routers are
+# 1.3e8 router-cycles, about 9 s at 2 ranks on the 2-core reference VM (1.4e7 router-cycles/s)
+# and still above 3 s on a core three times as fast. (40,000 cycles, 0.3 s, once finished
+# within one submission on a quiet CI machine.)
 LONG_RUN_TOML = """topology = "torus:8x8"
 routing = "dor-dateline"
 load = 0.2
 length = 8
 warmup = 1000
-measure = 40000
-stats-window = 2000
+measure = 2000000
+stats-window = 50000
 """
 SWEEP_TOML = """topology = "honeycomb:3"
 routing = "double-xy"

@@ -9,6 +9,7 @@
 #include "wormnet/core/rng.hpp"
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/source_partition.hpp"
+#include "wormnet/tables/unique_routes.hpp"
 
 namespace wormnet::tables {
 
@@ -117,26 +118,18 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
   GenePool pool(topo, static_cast<std::uint64_t>(block.begin) * n,
                 static_cast<std::uint64_t>(block.end - block.begin) * n);
   std::vector<std::int64_t> fixed(channels, 0);
-  std::vector<std::uint32_t> counts(n);
-  std::vector<RouteWord> unique(n);
   std::vector<RouteWord> variants;
-  std::uint64_t unique_pairs = 0;
-  for (std::uint32_t s = block.begin; s < block.end; ++s) {
-    search.count_routes(NodeId(s), counts, unique);
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if (d == s) continue;
-      if (counts[d] == 1) {
-        table.set(NodeId(s), NodeId(d), unique[d]);
-        const RoutePlan plan = plan_route(topo, NodeId(s), NodeId(d), unique[d]);
+  const std::uint64_t unique_pairs = split_unique_routes(
+      search, block, table,
+      [&](std::uint32_t s, std::uint32_t d, RouteWord route) {
+        const RoutePlan plan = plan_route(topo, NodeId(s), NodeId(d), route);
         for_each_channel(topo, NodeId(s), plan, [&](ChannelId c) { ++fixed[c.value()]; });
-        ++unique_pairs;
-        continue;
-      }
-      search.enumerate_routes(NodeId(s), NodeId(d), static_cast<std::size_t>(ga.max_variants),
-                              variants);
-      pool.add(static_cast<std::uint64_t>(s) * n + d, variants);
-    }
-  }
+      },
+      [&](std::uint32_t s, std::uint32_t d) {
+        search.enumerate_routes(NodeId(s), NodeId(d), static_cast<std::size_t>(ga.max_variants),
+                                variants);
+        pool.add(static_cast<std::uint64_t>(s) * n + d, variants);
+      });
   comm.sum(fixed);
   long double distance_sum = 0;
   for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));

@@ -7,6 +7,7 @@
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/shared_weights.hpp"
 #include "wormnet/tables/source_partition.hpp"
+#include "wormnet/tables/unique_routes.hpp"
 
 namespace wormnet::tables {
 
@@ -32,25 +33,17 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
   const auto num_keys = static_cast<std::uint32_t>(topo.num_dims()) * lengths;
 
   // Stage 1: unique routes.
-  std::vector<std::uint32_t> counts(n);
-  std::vector<RouteWord> unique(n);
   std::vector<Pending> pending;
-  std::uint64_t unique_pairs = 0;
-  for (std::uint32_t s = block.begin; s < block.end; ++s) {
-    search.count_routes(NodeId(s), counts, unique);
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if (d == s) continue;
-      if (counts[d] == 1) {
-        table.set(NodeId(s), NodeId(d), unique[d]);
-        weights.add_route(NodeId(s), NodeId(d), unique[d]);
-        ++unique_pairs;
-      } else {
+  const std::uint64_t unique_pairs = split_unique_routes(
+      search, block, table,
+      [&](std::uint32_t s, std::uint32_t d, RouteWord route) {
+        weights.add_route(NodeId(s), NodeId(d), route);
+      },
+      [&](std::uint32_t s, std::uint32_t d) {
         const auto key = static_cast<std::uint32_t>(search.turns(NodeId(s), NodeId(d))) * lengths +
                          static_cast<std::uint32_t>(topo.distance(NodeId(s), NodeId(d)));
         pending.push_back({key, s, d});
-      }
-    }
-  }
+      });
   weights.exchange();
 
   // Stage 2: sort and group. Pairs were made in (s, d) order, so a stable sort by key gives

@@ -10,25 +10,13 @@
 #include "wormnet/core/rng.hpp"
 #include "wormnet/tables/cdg_augmentation.hpp"
 
+#include "minimal_walks.hpp"
+
 namespace wormnet::tables {
 namespace {
 
-// A route as its port sequence.
-using Walk = std::string;
-
-void minimal_walks(const Torus& t, NodeId at, NodeId d, Walk& walk, std::vector<Walk>& out) {
-  if (at == d) {
-    out.push_back(walk);
-    return;
-  }
-  for (int p = 0; p < t.num_ports(); ++p) {
-    const NodeId next = t.neighbor(at, static_cast<PortId>(p));
-    if (!next.valid() || t.distance(next, d) != t.distance(at, d) - 1) continue;
-    walk.push_back(static_cast<char>(p));
-    minimal_walks(t, next, d, walk, out);
-    walk.pop_back();
-  }
-}
+using test_support::minimal_walks;
+using test_support::Walk;
 
 // Independent statement of the Angara rules with added turns: a minimal walk is a route
 // when it follows the direction order, except that a first + step may be followed by an

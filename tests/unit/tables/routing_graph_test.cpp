@@ -9,6 +9,8 @@
 #include <tuple>
 #include <vector>
 
+#include "minimal_walks.hpp"
+
 namespace wormnet::tables {
 namespace {
 
@@ -80,23 +82,8 @@ TEST(RoutingGraph, StateLabels) {
   EXPECT_EQ(g.minus_dims(19), 4U);
 }
 
-// A route as its port sequence (a string of port numbers: compares and hashes cheaply).
-using Route = std::string;
-
-// Every minimal walk from s to d (independent of the routing graph).
-void minimal_walks(const Torus& t, NodeId at, NodeId d, Route& walk, std::vector<Route>& out) {
-  if (at == d) {
-    out.push_back(walk);
-    return;
-  }
-  for (int p = 0; p < t.num_ports(); ++p) {
-    const NodeId next = t.neighbor(at, static_cast<PortId>(p));
-    if (!next.valid() || t.distance(next, d) != t.distance(at, d) - 1) continue;
-    walk.push_back(static_cast<char>(p));
-    minimal_walks(t, next, d, walk, out);
-    walk.pop_back();
-  }
-}
+using Route = test_support::Walk;
+using test_support::minimal_walks;
 
 // Every routing-graph path of minimal length from begin(s) to end(d), as its port sequence.
 void rg_paths(const RoutingGraph& g, EdgeSet set, NodeId s, NodeId u, RoutingGraph::State q,

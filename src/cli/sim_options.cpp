@@ -149,7 +149,10 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Measurement");
   app.add_option("--cycles", m.cycles, "total cycles before the drain (instead of --measure)")
       ->group("Measurement");
-  app.add_option("--drain-limit", m.drain_limit, "cycles allowed to deliver labelled packets")
+  app.add_option(
+         "--drain-limit", m.drain_limit,
+         "cycles after the measurement allowed to deliver labelled packets (the point stops there, "
+         "flagged saturated)")
       ->capture_default_str()
       ->group("Measurement");
   app.add_option("--stats-window", m.stats_window, "cycles per time-series row")

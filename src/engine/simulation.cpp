@@ -188,6 +188,12 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   }
   const Cycle measure_end = warmup + measure;
   const Cycle check_every = check_interval();
+  // Control checks every check_every cycles, and one exactly at the drain limit, so that a
+  // point never runs past measure_end + drain_limit.
+  const Cycle drain_end = measure_end + m.drain_limit;
+  auto check_after = [&](Cycle c) {
+    return c < drain_end ? std::min(c + check_every, drain_end) : c + check_every;
+  };
 
   sink.begin_point(point_index, rate);
   RunSummary s;
@@ -197,7 +203,7 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   Cycle t = 0;
   Cycle window_start = 0;
   Cycle next_window = m.stats_window;
-  Cycle next_check = check_every;
+  Cycle next_check = check_after(0);
   bool stop = false;
   if (resume != nullptr) {
     model.restore(resume->model, comm_.is_root());
@@ -255,7 +261,7 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
       next_window += m.stats_window;
     }
     if (t < next_check) continue;
-    next_check += check_every;
+    next_check = check_after(next_check);
 
     // Control check (collective): deadlock, drain complete, drain limit, interrupt.
     std::uint64_t v[4] = {model.flits_in_network(), model.measured_created(),
@@ -269,7 +275,7 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
       stop = true;
     } else if (t >= measure_end && v[2] == v[1]) {
       stop = true;
-    } else if (t >= measure_end + m.drain_limit) {
+    } else if (t >= drain_end) {
       s.saturated = true;
       s.saturation_reason = "drain limit reached with labelled packets undelivered";
       stop = true;

@@ -159,5 +159,20 @@ TEST(Simulation, StojmenovicDeadlocksAndDoubleXyDoesNotAtTheSameLoad) {
   EXPECT_TRUE(g.summary.saturated);  // far past saturation, but still moving
 }
 
+// A point far past saturation stops at the drain limit itself, not at the next periodic
+// control check after it (a drain limit of 1,000 is not a multiple of the check period of 128
+// cycles: with checks only every 128 cycles the point would run to cycle 12,032).
+TEST(Simulation, SaturatedPointStopsExactlyAtTheDrainLimit) {
+  SimConfig c = base_config();
+  c.measure.drain_limit = 1000;
+  const Net net = make_net("torus:4x4", "dor-dateline");
+  const RecordingSink s = simulate(net, c, 0.9);
+  EXPECT_TRUE(s.summary.saturated);
+  EXPECT_FALSE(s.summary.deadlock);
+  EXPECT_EQ(s.summary.cycles, c.measure.warmup + c.measure.measure + c.measure.drain_limit);
+  ASSERT_FALSE(s.rows.empty());
+  EXPECT_EQ(s.rows.back().cycle_end, s.summary.cycles);
+}
+
 }  // namespace
 }  // namespace wormnet

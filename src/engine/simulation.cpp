@@ -241,6 +241,8 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   double exchange_s = 0.0;
   std::uint64_t windows = 0;
   const auto loop_start = Clock::now();
+  const Cycle loop_first_cycle = t;
+  const std::uint64_t loop_first_hops = flit_hops;
   auto since = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
   };
@@ -292,7 +294,9 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
       }
     }
   }
-  const double collective_s = since(loop_start, Clock::now()) - compute_s - exchange_s;
+  const double loop_s = since(loop_start, Clock::now());
+  const double collective_s = loop_s - compute_s - exchange_s;
+  const Cycle loop_cycles = t - loop_first_cycle;
   if (s.interrupted) {  // the point goes on after a restart: nothing final to report yet
     s.cycles = t;
     return s;
@@ -343,9 +347,10 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   s.peak_rss_bytes = comm_.sum(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U);  // KiB
-  double split[3] = {compute_s, exchange_s, collective_s};
-  comm_.max(std::span<double>(split, 3));
-  s.sync = SyncTimes{windows, split[0], split[1], split[2]};
+  double split[4] = {compute_s, exchange_s, collective_s, loop_s};
+  comm_.max(std::span<double>(split, 4));
+  s.sync = SyncTimes{
+      windows, split[0], split[1], split[2], split[3], loop_cycles, flit_hops - loop_first_hops};
   s.wall_seconds = comm_.max(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   sink.end_point(s, merged, model.channel_flits());

@@ -34,6 +34,11 @@ struct SyncTimes {
   double compute_seconds = 0.0;     ///< stepping routers
   double exchange_seconds = 0.0;    ///< packing, neighbour exchange (incl. waiting), unpacking
   double collective_seconds = 0.0;  ///< statistics windows and control checks (reductions)
+  /// The cycle loop alone (without building the model and merging the results), and the
+  /// cycles it ran (fewer than RunSummary::cycles after a restart): the simulation speed.
+  double loop_seconds = 0.0;
+  std::uint64_t loop_cycles = 0;
+  std::uint64_t loop_flit_hops = 0;
 };
 
 struct RunSummary {

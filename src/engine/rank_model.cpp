@@ -106,7 +106,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
     vc_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv % vcs_);
   }
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
-  is_active_.assign(routers, 0);
+  active_.assign((routers + 63) / 64, 0);
   channel_flits_.assign(link_.size(), 0);
 }
 
@@ -129,9 +129,7 @@ Cycle RankModel::lookahead() const {
 }
 
 void RankModel::wake(std::uint32_t r) {
-  if (is_active_[r]) return;
-  is_active_[r] = 1;
-  active_.push_back(r);
+  active_[r >> 6] |= std::uint64_t{1} << (r & 63U);
 }
 
 bool RankModel::idle(std::uint32_t r) const {
@@ -152,15 +150,12 @@ void RankModel::step(Cycle t) {
     measured_.packet_cycles += sources_.created_packets() + scripted_packets_ - ejected_packets_;
   }
 
-  for (std::size_t k = 0; k < active_.size();) {
-    const std::uint32_t r = active_[k];
-    step_router(r, t);
-    if (idle(r)) {
-      is_active_[r] = 0;
-      active_[k] = active_.back();
-      active_.pop_back();
-    } else {
-      ++k;
+  for (std::size_t w = 0; w < active_.size(); ++w) {
+    for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
+      const int b = std::countr_zero(bits);
+      const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
+      step_router(r, t);
+      if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   }
 }
@@ -604,8 +599,7 @@ std::size_t RankModel::bytes() const {
                   switch_allocator_.bytes() + packets_.capacity_bytes() + sources_.bytes();
   b += nodes_.capacity() * 4 + local_of_.capacity() * 4 + link_.capacity() * 4 +
        remote_.capacity() * sizeof(RemoteEnd) + injection_.capacity() * sizeof(Injection) +
-       inbound_.size() * 32 + is_active_.capacity() + active_.capacity() * 4 +
-       channel_flits_.capacity() * 8;
+       inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
   for (const WheelSlot& w : wheel_) {
     b += w.flits.capacity() * sizeof(Arrival) + w.credits.capacity() * 4;
   }

@@ -259,8 +259,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   ejected_packets_ = keeper ? all.ejected_packets : 0;
   scripted_packets_ = keeper ? all.scripted_packets : 0;
   last_move_ = all.last_move;
-  for (std::uint32_t r = 0; r < routers; ++r) is_active_[r] = 0;
-  active_.clear();
+  std::fill(active_.begin(), active_.end(), 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!idle(r)) wake(r);
   }

@@ -221,8 +221,11 @@ class RankModel {
   std::array<std::uint8_t, 64> port_of_{};  ///< port * vcs + vc -> port (no division)
   std::array<std::uint8_t, 64> vc_of_{};    ///< port * vcs + vc -> vc
   std::vector<Outbox> outboxes_;
-  std::vector<std::uint32_t> active_;
-  std::vector<std::uint8_t> is_active_;
+  /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
+  /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
+  /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
+  /// land on the wheel), so the bit scan meets every router that was active at its start.
+  std::vector<std::uint64_t> active_;
 
   TrafficCounters window_;
   MeasuredStats measured_;

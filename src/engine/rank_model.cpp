@@ -107,6 +107,20 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   }
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
+  boundary_.assign(active_.size(), 0);
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (int p = 0; p < ports_; ++p) {
+      const std::uint32_t target =
+          link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                static_cast<std::size_t>(p)];
+      if (target != kNoLink && (target & kRemoteBit) != 0) {
+        boundary_[r >> 6] |= std::uint64_t{1} << (r & 63U);
+      }
+    }
+  }
+  for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
+    if (boundary_[w] != 0) boundary_words_.push_back(w);
+  }
   channel_flits_.assign(link_.size(), 0);
 }
 
@@ -136,7 +150,7 @@ bool RankModel::idle(std::uint32_t r) const {
   return inputs_.nonempty(r) == 0 && injection_[r].length == 0 && sources_.queue(r).empty();
 }
 
-void RankModel::step(Cycle t) {
+void RankModel::open_cycle(Cycle t) {
   now_ = t + 1;
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
@@ -149,15 +163,42 @@ void RankModel::step(Cycle t) {
   if (t >= measure_begin_ && t < measure_end_) {
     measured_.packet_cycles += sources_.created_packets() + scripted_packets_ - ejected_packets_;
   }
+}
 
-  for (std::size_t w = 0; w < active_.size(); ++w) {
-    for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
+template <RankModel::Pass kPass>
+void RankModel::step_routers(Cycle t) {
+  auto scan = [&](std::size_t w, std::uint64_t bits) {
+    for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
       step_router(r, t);
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
+  };
+  if constexpr (kPass == Pass::kBoundary) {
+    for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
+  } else {
+    for (std::size_t w = 0; w < active_.size(); ++w) {
+      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w]);
+    }
   }
+}
+
+void RankModel::step(Cycle t) {
+  open_cycle(t);
+  step_routers<Pass::kAll>(t);
+}
+
+void RankModel::step_interior(Cycle t) {
+  open_cycle(t);
+  step_routers<Pass::kInterior>(t);
+  cycle_open_ = true;
+}
+
+void RankModel::step_boundary(Cycle t) {
+  require(cycle_open_ && now_ == t + 1, "step_boundary(t) without step_interior(t)");
+  step_routers<Pass::kBoundary>(t);
+  cycle_open_ = false;
 }
 
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
@@ -441,10 +482,11 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   rf.node = e.node;
   rf.port = static_cast<std::uint8_t>(in_port);
   rf.vc = static_cast<std::uint8_t>(vc);
-  rf.kind = f.kind();
+  rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
-  if (f.head()) rf.packet = packets_[f.packet()];
-  outboxes_[e.rank].flits.push_back(rf);
+  Outbox& out = outboxes_[e.rank];
+  out.flits.push_back(rf);
+  if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
 
@@ -466,16 +508,27 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
 }
 
 void RankModel::receive(const Outbox& from_peer) {
+  // Between step_interior(t) and step_boundary(t) (now_ = t + 1), what arrives at t itself
+  // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
+  // routers can receive from another rank, and they have not been stepped yet at t.
+  const Cycle current = cycle_open_ ? now_ - 1 : now_;
+  auto is_boundary = [this](std::uint32_t r) {
+    return ((boundary_[r >> 6] >> (r & 63U)) & 1U) != 0;
+  };
+  std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
     const std::uint32_t r = local_of_[rf.node];
     require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
+    require(rf.arrival >= current, "a remote flit arrived after its arrival cycle");
     const int local_vc = rf.port * vcs_ + rf.vc;
     const std::uint32_t i = inputs_.index(r, local_vc);
     Flit f = Flit::with_kind(0, rf.kind);
     // The head brings its packet's record; the body and tail that follow on the same input
     // VC (wormhole: no other packet can interleave there) belong to the same packet.
     if (f.head()) {
-      f.set_packet(packets_.allocate(rf.packet));
+      require(next_head < from_peer.heads.size() && from_peer.heads[next_head].id == rf.packet_id,
+              "a head flit arrived from another rank without its packet record");
+      f.set_packet(packets_.allocate(from_peer.heads[next_head++]));
       if (!f.tail()) inbound_[i] = f.packet();
     } else {
       const auto it = inbound_.find(i);
@@ -484,14 +537,27 @@ void RankModel::receive(const Outbox& from_peer) {
       f.set_packet(it->second);
       if (f.tail()) inbound_.erase(it);
     }
+    if (rf.arrival < now_) {
+      require(is_boundary(r), "a remote flit arrived at a router without a remote link");
+      deposit(r, local_vc, f, rf.arrival);
+      continue;
+    }
     wheel_[rf.arrival & wheel_mask_].flits.push_back(
         Arrival{r, static_cast<std::uint16_t>(local_vc), f});
     ++wheel_flits_;
   }
+  require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
     const std::uint32_t r = local_of_[rc.node];
     require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
-    wheel_[rc.arrival & wheel_mask_].credits.push_back(outputs_.index(r, rc.port * vcs_ + rc.vc));
+    require(rc.arrival >= current, "a remote credit arrived after its arrival cycle");
+    const std::uint32_t o = outputs_.index(r, rc.port * vcs_ + rc.vc);
+    if (rc.arrival < now_) {
+      require(is_boundary(r), "a remote credit arrived at a router without a remote link");
+      outputs_.return_credit(o);
+      continue;
+    }
+    wheel_[rc.arrival & wheel_mask_].credits.push_back(o);
   }
 }
 

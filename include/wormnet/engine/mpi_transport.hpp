@@ -15,10 +15,13 @@ class MpiTransport final : public Transport {
  public:
   /// `window` = cycles between exchanges (at most the lookahead).
   MpiTransport(const Communicator& comm, const RankModel& model, Cycle window);
-  void exchange(RankModel& model) override;
+  void start(RankModel& model) override;
+  void finish(RankModel& model) override;
+  [[nodiscard]] bool pending() const override { return pending_; }
 
  private:
   std::unique_ptr<NeighborExchange> exchange_;
+  bool pending_ = false;
   Outbox scratch_;
 };
 

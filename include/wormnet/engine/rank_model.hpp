@@ -28,15 +28,15 @@
 
 namespace wormnet {
 
-/// A flit crossing to another rank. The head carries its packet's record.
+/// A flit crossing to another rank: 24 bytes. A head's packet record travels beside it in
+/// Outbox::heads (most flits are body flits, which need none).
 struct RemoteFlit {
   Cycle arrival = 0;
-  std::uint32_t node = 0;  ///< receiving router (global id)
-  std::uint8_t port = 0;   ///< receiving input port
+  std::uint64_t packet_id = 0;  ///< Packet::id, to check that body flits follow their head
+  std::uint32_t node = 0;       ///< receiving router (global id)
+  std::uint8_t port = 0;        ///< receiving input port
   std::uint8_t vc = 0;
-  std::uint32_t kind = 0;       ///< Flit::kind(): head / tail bits
-  std::uint64_t packet_id = 0;  ///< Packet::id, so the receiver finds the packet's record
-  Packet packet;                ///< valid for heads only
+  std::uint8_t kind = 0;  ///< Flit::kind(): head / tail bits
 };
 
 /// A credit crossing to another rank.
@@ -50,9 +50,11 @@ struct RemoteCredit {
 /// Everything bound for one peer rank during a window.
 struct Outbox {
   std::vector<RemoteFlit> flits;
+  std::vector<Packet> heads;  ///< the record of each head flit in `flits`, in the same order
   std::vector<RemoteCredit> credits;
   void clear() {
     flits.clear();
+    heads.clear();
     credits.clear();
   }
 };
@@ -75,6 +77,14 @@ class RankModel {
 
   /// Simulates cycle t: arrivals due at t, messages generated at t, every active router.
   void step(Cycle t);
+  /// Cycle t in two halves, so that a multi-rank run can overlap computing with the messages
+  /// of the previous window: step_interior() takes the arrivals due at t that are already
+  /// here, generates and steps every active router without a link to another rank (no
+  /// remote flit or credit can reach those at t); receive() may then bring what peers sent
+  /// for t; step_boundary() steps the remaining routers. Same result as step(t): the routers
+  /// of a cycle can be stepped in any order.
+  void step_interior(Cycle t);
+  void step_boundary(Cycle t);
 
   /// Puts a message in the source queue of `node` (a local node) as if generated at
   /// m.created: scripted traffic for tests and hand-worked scenarios.
@@ -87,7 +97,8 @@ class RankModel {
   [[nodiscard]] std::vector<Outbox>& outboxes() { return outboxes_; }
   /// Peer ranks that share a link with this one (ascending).
   [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return neighbor_ranks_; }
-  /// Accepts what a peer sent (arrival cycles must not be in the past).
+  /// Accepts what a peer sent. Arrival cycles are not in the past; between step_interior(t)
+  /// and step_boundary(t) they may be t itself (applied at once, to boundary routers only).
   void receive(const Outbox& from_peer);
   /// Links between this rank's routers and `peer`'s.
   [[nodiscard]] std::uint64_t links_to(int peer) const;
@@ -153,7 +164,13 @@ class RankModel {
     std::uint16_t rank;
   };
 
+  /// Which active routers a pass over the bitmap steps.
+  enum class Pass { kAll, kInterior, kBoundary };
   void wake(std::uint32_t r);
+  /// Arrivals from the wheel due at t and the messages generated at t.
+  void open_cycle(Cycle t);
+  template <Pass kPass>
+  void step_routers(Cycle t);
   /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
   /// from now_).
   [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
@@ -226,6 +243,11 @@ class RankModel {
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
   /// land on the wheel), so the bit scan meets every router that was active at its start.
   std::vector<std::uint64_t> active_;
+  /// Routers with a link to another rank (same layout as active_), and the words of it that
+  /// hold any: the boundary pass visits only those.
+  std::vector<std::uint64_t> boundary_;
+  std::vector<std::uint32_t> boundary_words_;
+  bool cycle_open_ = false;  ///< between step_interior(t) and step_boundary(t)
 
   TrafficCounters window_;
   MeasuredStats measured_;

@@ -28,10 +28,12 @@ class NeighborExchange {
   /// Payload area for peers[i]; write at most send_capacity[i] bytes, then set_send_size().
   [[nodiscard]] std::span<std::uint8_t> send_payload(std::size_t i);
   void set_send_size(std::size_t i, std::size_t bytes);
-  /// Starts every receive and send and waits for all of them (no global barrier: only the
-  /// neighbours take part).
-  void exchange();
-  /// What peers[i] sent in the last exchange().
+  /// Starts every receive and send (no global barrier: only the neighbours take part). The
+  /// send payloads must not change until wait() returns.
+  void start();
+  /// Waits for everything start() began.
+  void wait();
+  /// What peers[i] sent in the last start()/wait().
   [[nodiscard]] std::span<const std::uint8_t> received(std::size_t i) const;
 
  private:

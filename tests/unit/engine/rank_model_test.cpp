@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -25,11 +26,15 @@ struct Delivery {
 
 /// A network with scripted traffic only (offered rate 0), split over `parts` models that are
 /// stepped in lockstep and exchange their outboxes after every window of `lookahead` cycles.
+/// With `overlap`, the exchange happens as in a multi-rank run that overlaps it with
+/// computing: in the middle of the next window's first cycle, between step_interior() and
+/// step_boundary().
 class ScriptedNetwork {
  public:
   ScriptedNetwork(const std::string& topo, const std::string& routing, SimConfig config,
-                  int parts = 1)
-      : config_(std::move(config)),
+                  int parts = 1, bool overlap = false)
+      : overlap_(overlap),
+        config_(std::move(config)),
         topo_(make_topology(topo)),
         routing_(make_routing(routing, *topo_, config_.network.flow_control)),
         pattern_(*topo_, config_.traffic),
@@ -57,16 +62,17 @@ class ScriptedNetwork {
     const Cycle lookahead = models_[0]->lookahead();
     while (now_ < end) {
       const Cycle chunk = std::min(end, now_ + lookahead);
+      for (auto& m : models_) m->set_window_end(chunk);
+      if (overlap_ && now_ > 0) {
+        for (auto& m : models_) m->step_interior(now_);
+        exchange();
+        for (auto& m : models_) m->step_boundary(now_);
+        ++now_;
+      }
       for (; now_ < chunk; ++now_) {
         for (auto& m : models_) m->step(now_);
       }
-      for (std::size_t a = 0; a < models_.size(); ++a) {
-        for (std::size_t b = 0; b < models_.size(); ++b) {
-          if (a == b) continue;
-          models_[b]->receive(models_[a]->outboxes()[b]);
-          models_[a]->outboxes()[b].clear();
-        }
-      }
+      if (!overlap_) exchange();
     }
   }
 
@@ -89,6 +95,17 @@ class ScriptedNetwork {
   }
 
  private:
+  void exchange() {
+    for (std::size_t a = 0; a < models_.size(); ++a) {
+      for (std::size_t b = 0; b < models_.size(); ++b) {
+        if (a == b) continue;
+        models_[b]->receive(models_[a]->outboxes()[b]);
+        models_[a]->outboxes()[b].clear();
+      }
+    }
+  }
+
+  bool overlap_;
   SimConfig config_;
   std::unique_ptr<Topology> topo_;
   std::unique_ptr<RoutingFunction> routing_;
@@ -253,14 +270,21 @@ INSTANTIATE_TEST_SUITE_P(
                       PipelineCase{"honeycomb:3", "stojmenovic", 0, 0, 0, 0, 1, 3}));
 
 // Splitting the routers over several models (ranks) must not change a single delivery.
-TEST(RankModel, PartitionedModelsDeliverExactlyAsOne) {
+// Link latency 1: flits and credits that cross reach the peer in the next window's first
+// cycle (lookahead 1); latency 2: only credits do.
+class PartitionedModels : public ::testing::TestWithParam<int> {};
+
+TEST_P(PartitionedModels, DeliverExactlyAsOne) {
   SimConfig c = ideal_router(2);
-  c.network.link_latency = 2;
+  c.network.link_latency = GetParam();
   for (const char* spec : {"honeycomb:3", "torus:4x4"}) {
     const char* routing = std::string(spec).starts_with("honeycomb") ? "double-xy" : "dor-dateline";
     std::vector<std::vector<Delivery>> results;
-    for (int parts : {1, 2, 3, 5}) {
-      ScriptedNetwork net(spec, routing, c, parts);
+    // {parts, overlap}: the overlapped exchange hands over what arrives in the very cycle it
+    // arrives, the other way one cycle ahead.
+    for (auto [parts, overlap] : {std::pair{1, false}, std::pair{2, false}, std::pair{3, false},
+                                  std::pair{5, false}, std::pair{2, true}, std::pair{5, true}}) {
+      ScriptedNetwork net(spec, routing, c, parts, overlap);
       const std::uint32_t n = net.topology().num_nodes();
       // Three packets per node to scattered destinations, staggered: plenty of contention.
       for (std::uint32_t k = 0; k < 3; ++k) {
@@ -272,10 +296,33 @@ TEST(RankModel, PartitionedModelsDeliverExactlyAsOne) {
       }
       net.run_until(3000);
       results.push_back(net.deliveries());
-      EXPECT_EQ(results.back().size(), 3 * n) << spec << " parts " << parts;
+      EXPECT_EQ(results.back().size(), 3 * n) << spec << " parts " << parts << " " << overlap;
     }
     for (std::size_t i = 1; i < results.size(); ++i) EXPECT_EQ(results[i], results[0]) << spec;
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(RankModel, PartitionedModels, ::testing::Values(1, 2));
+
+// What a peer sends may arrive in the current cycle only between step_interior() and
+// step_boundary() of that cycle; anything older is a broken lookahead and is refused.
+TEST(RankModel, RemoteArrivalsInThePastAreRefused) {
+  const SimConfig c = ideal_router();
+  auto topo = make_topology("torus:4x4");
+  auto routing = make_routing("dor-dateline", *topo, c.network.flow_control);
+  const DestinationPattern pattern(*topo, c.traffic);
+  const Partition two = Partition::blocks(*topo, 2);
+  RankModel model(c, *topo, *routing, pattern, two, 0, 0.0, routing->vcs_required());
+  const std::uint32_t node = two.nodes_of(0).front();  // every node of a half borders the other
+  Outbox credit_at_1;
+  credit_at_1.credits.push_back(RemoteCredit{1, node, 0, 0});
+
+  model.step(0);
+  model.step_interior(1);
+  EXPECT_NO_THROW(model.receive(credit_at_1));  // cycle 1 is open: applied at once
+  model.step_boundary(1);
+  EXPECT_THROW(model.receive(credit_at_1), InvariantError);  // cycle 1 is over
+  EXPECT_THROW(model.step_boundary(2), InvariantError);      // cycle 2 was never opened
 }
 
 }  // namespace

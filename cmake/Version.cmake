@@ -1,12 +1,7 @@
-# The build version (project version + git revision) is stored in every output file.
+# The build version (project version + git revision) is stored in every output file. The
+# revision is read at build time (cmake/WriteGitSha.cmake), so it follows commits made after
+# configuring; this finds git for it.
 find_package(Git QUIET)
-set(WORMNET_GIT_SHA "unknown")
-if(GIT_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/.git)
-  execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=12 HEAD
-                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-                  OUTPUT_VARIABLE WORMNET_GIT_SHA OUTPUT_STRIP_TRAILING_WHITESPACE
-                  ERROR_QUIET RESULT_VARIABLE _git_rc)
-  if(NOT _git_rc EQUAL 0)
-    set(WORMNET_GIT_SHA "unknown")
-  endif()
+if(NOT GIT_FOUND)
+  set(GIT_EXECUTABLE "")
 endif()

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "build_version.hpp"
 #include "commands.hpp"
 #include "config_file.hpp"
 #include "wormnet/core/error.hpp"
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   // Every rank parses the same command line and reaches the same verdict; only rank 0 speaks.
   const bool speak = world.is_root();
   CLI::App app{"wormnet: flit-level simulator of wormhole-switched interconnection networks"};
-  app.set_version_flag("--version", std::string(WORMNET_VERSION) + " (" + WORMNET_GIT_SHA + ")");
+  app.set_version_flag("--version", wormnet::build_version());
   app.require_subcommand(1);
   std::vector<wormnet::cli::Command> commands;
   commands.push_back(wormnet::cli::add_info_command(app));

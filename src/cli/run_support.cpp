@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "build_version.hpp"
 #include "routing_setup.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -88,7 +89,7 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   d.command = command;
   d.config_toml = config_toml;
   d.version = WORMNET_VERSION;
-  d.git_sha = WORMNET_GIT_SHA;
+  d.git_sha = build_git_sha();
   d.config = &o.config;
   d.topology = setup.topology.get();
   d.routing = setup.routing.get();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "build_version.hpp"
 #include "run_support.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -28,10 +29,6 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-std::string version_string() {
-  return std::string(WORMNET_VERSION) + " (" + WORMNET_GIT_SHA + ")";
-}
-
 }  // namespace
 
 int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request) {
@@ -48,10 +45,10 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
           "--restart", batch.restart,
           "the checkpoint is of 'wormnet " + restart->command + "', not '" + request.command + "'");
     }
-    if (restart->version != version_string()) {
+    if (restart->version != build_version()) {
       throw InputError("--restart", batch.restart,
                        "the checkpoint was written by wormnet " + restart->version + ", this is " +
-                           version_string());
+                           build_version());
     }
     if (restart->config_toml != config_toml) {
       throw InputError(
@@ -107,7 +104,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   io::RunProgress base;
   base.command = request.command;
   base.config_toml = config_toml;
-  base.version = version_string();
+  base.version = build_version();
   base.output = o.output;
   const MeasureConfig& m = o.config.measure;
   BatchControl control(comm, plan, base, writer.get(), o.quiet,

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "build_version.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "table_options.hpp"
@@ -129,7 +130,7 @@ int run_tables(TablesOptions& o) {
     contents.report = &report;
     contents.options = o.generator.options;
     contents.version = WORMNET_VERSION;
-    contents.git_sha = WORMNET_GIT_SHA;
+    contents.git_sha = build_git_sha();
     tables::write_table_file(o.output, "-o", contents, comm);
   }
   if (comm.is_root() && !o.quiet) {

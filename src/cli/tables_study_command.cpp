@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "build_version.hpp"
 #include "commands.hpp"
 #include "table_options.hpp"
 #include "wormnet/core/error.hpp"
@@ -127,7 +128,7 @@ int run_study(StudyOptions& o) {
   root.set_attribute(tables::table_schema::kContentAttr, std::string_view("angara-table-study"));
   root.set_attribute(tables::table_schema::kVersionAttr, tables::table_schema::kVersion);
   root.set_attribute(io::schema::kWormnetVersionAttr, std::string_view(WORMNET_VERSION));
-  root.set_attribute(io::schema::kGitShaAttr, std::string_view(WORMNET_GIT_SHA));
+  root.set_attribute(io::schema::kGitShaAttr, std::string_view(build_git_sha()));
   root.set_attribute(io::schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
   const std::vector<std::int64_t> dims(o.dims.begin(), o.dims.end());
   const std::vector<std::int64_t> counts(o.systems.begin(), o.systems.end());

@@ -7,6 +7,9 @@ Standard library only. Expected values come from closed forms (H_t has 6t^2 node
 9t^2 - 3t links, ...) and hand-worked cases, never from an earlier run of the program.
 """
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 import unittest
@@ -562,6 +565,25 @@ class Corpus(unittest.TestCase):
                     self.expect_one_line([*self.RUN, *extra, "-o", out], word)
                     with open(out, "rb") as f:
                         self.assertEqual(f.read(), b"an earlier result\n")
+
+
+class Version(unittest.TestCase):
+    """The revision in --version (and in every output file) is the checkout's HEAD at build
+    time, read at every build: it used to be read at configure time only and went stale
+    with each commit."""
+
+    def test_revision_is_the_checkouts_head(self):
+        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        git = shutil.which("git")
+        if git is None or not os.path.exists(os.path.join(source, ".git")):
+            self.skipTest("not a git checkout")
+        head = subprocess.run([git, "-C", source, "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        rc, out, err = run("--version")
+        self.assertEqual(rc, 0, err)
+        m = re.fullmatch(r"\S+ \(([0-9a-f]{12})(-dirty)?\)\n", out)
+        self.assertIsNotNone(m, out)
+        self.assertEqual(m.group(1), head, "built from another revision than HEAD: rebuild")
 
 
 def main():

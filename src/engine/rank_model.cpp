@@ -49,6 +49,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   for (std::uint32_t r = 0; r < routers; ++r) local_of_[nodes_[r]] = r;
 
   link_.assign(static_cast<std::size_t>(routers) * static_cast<std::size_t>(ports_), kNoLink);
+  boundary_.assign((routers + 63) / 64, 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int p = 0; p < ports_; ++p) {
       const NodeId m = topo.neighbor(NodeId(nodes_[r]), static_cast<PortId>(p));
@@ -62,6 +63,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
         link_[k] = kRemoteBit | static_cast<std::uint32_t>(remote_.size());
         remote_.push_back(RemoteEnd{m.value(), static_cast<std::uint16_t>(owner)});
         neighbor_ranks_.push_back(owner);
+        boundary_[r >> 6] |= std::uint64_t{1} << (r & 63U);
       }
     }
   }
@@ -107,17 +109,6 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
   }
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
-  boundary_.assign(active_.size(), 0);
-  for (std::uint32_t r = 0; r < routers; ++r) {
-    for (int p = 0; p < ports_; ++p) {
-      const std::uint32_t target =
-          link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                static_cast<std::size_t>(p)];
-      if (target != kNoLink && (target & kRemoteBit) != 0) {
-        boundary_[r >> 6] |= std::uint64_t{1} << (r & 63U);
-      }
-    }
-  }
   for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
     if (boundary_[w] != 0) boundary_words_.push_back(w);
   }

@@ -23,6 +23,7 @@ CliRouting make_cli_routing(const std::string& name, const std::string& tables,
   const Torus& torus = tables::require_table_topology(topo, "--topology");
   tables::LoadedTable loaded = tables::load_table_file(tables, "--tables", torus, comm);
   out.table_saturation_rate = loaded.report.metrics.saturation_rate;
+  out.table_loads.assign(loaded.report.loads.begin(), loaded.report.loads.end());
   out.routing = make_routing(name, topo, flow, loaded.table);
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/routing_factory.hpp"
@@ -16,6 +17,8 @@ struct CliRouting {
   std::unique_ptr<RoutingFunction> routing;
   /// (N-1)/pi of a loaded table (its loads are known from the table check); 0 otherwise.
   double table_saturation_rate = 0.0;
+  /// gamma_c of a loaded table, per channel id (routes over all ordered pairs); empty otherwise.
+  std::vector<double> table_loads;
 };
 
 /// Builds routing `name` for `topo`. For "table", loads the table file `tables` (collective

@@ -66,6 +66,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
     // A table's loads come with it (the table check): no per-pair routing analysis needed.
     s.bounds.saturation_rate = routing.table_saturation_rate;
     s.bounds_from_loads = true;
+    s.channel_load = std::move(routing.table_loads);
   } else if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
     if (need && s.topology->num_nodes() > 5 * kAutoLoadAnalysisNodes) {
       throw InputError("--load-fraction", std::to_string(o.config.traffic.load_fraction),
@@ -74,9 +75,10 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
     }
     AnalysisOptions ao;
     ao.cdg = false;
-    const RoutingAnalysis a = analyze_routing(*s.topology, *s.routing, ao);
+    RoutingAnalysis a = analyze_routing(*s.topology, *s.routing, ao);
     s.bounds.saturation_rate = a.loads.saturation_rate;
     s.bounds_from_loads = true;
+    s.channel_load = std::move(a.loads.gamma);
   }
   return s;
 }
@@ -95,6 +97,7 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   d.routing = setup.routing.get();
   d.partition = &setup.partition;
   d.bounds = setup.bounds;
+  d.channel_load = &setup.channel_load;
   d.vcs = effective_vcs(o.config, *setup.routing);
   const NetworkConfig& n = o.config.network;
   d.lookahead = static_cast<Cycle>(

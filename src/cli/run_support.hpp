@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim_options.hpp"
 #include "wormnet/engine/partition.hpp"
@@ -27,6 +28,9 @@ struct SimSetup {
   Partition partition;
   ThroughputBounds bounds;
   bool bounds_from_loads = false;  ///< saturation_rate came from the load analysis
+  /// gamma_c per channel id from the load analysis or the table (empty when not computed):
+  /// routes over all ordered pairs, an adaptive routing's pair split evenly over its choices.
+  std::vector<double> channel_load;
 };
 
 /// Builds topology, routing and partition, validates the configuration against them and

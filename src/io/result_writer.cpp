@@ -205,6 +205,19 @@ void ResultWriter::write_network(const RunDescription& run) {
                                     ? 1
                                     : 0));
   r.set_attribute("saturation_rate", run.bounds.saturation_rate);
+  if (run.channel_load != nullptr && !run.channel_load->empty()) {
+    // gamma_c of this rank's channels (every rank holds all of them), for channel heatmaps.
+    std::vector<double> load;
+    for (const IndexRun& cr : channel_runs) {
+      const auto first = run.channel_load->begin() + static_cast<std::ptrdiff_t>(cr.offset);
+      load.insert(load.end(), first, first + static_cast<std::ptrdiff_t>(cr.count));
+    }
+    r.write_distributed<double>("channel_load", channel_rows, load);
+    r.open_dataset("channel_load")
+        .set_attribute(schema::kDescriptionAttr,
+                       std::string_view("gamma_c: routes through each channel over all ordered "
+                                        "pairs (an adaptive routing's pair split evenly)"));
+  }
 }
 
 void ResultWriter::begin_point(int index, double offered_load) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/engine/partition.hpp"
@@ -32,6 +33,8 @@ struct RunDescription {
   const RoutingFunction* routing = nullptr;
   const Partition* partition = nullptr;
   ThroughputBounds bounds;
+  /// gamma_c per channel id (routes over all ordered pairs); null or empty when unknown.
+  const std::vector<double>* channel_load = nullptr;
   int vcs = 1;
   Cycle lookahead = 1;
 };

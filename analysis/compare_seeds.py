@@ -18,17 +18,17 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wormnet_h5  # noqa: E402
+import wormnet_analysis as wa  # noqa: E402
 
 #: Options whose difference makes two files different experiments rather than two seeds.
 SAME = ("topology", "routing", "buffer", "length-min", "length-max", "vc-bandwidth", "warmup",
         "measure", "routing-delay", "vc-alloc-delay", "switch-alloc-delay", "switch-delay")
 
 
-def compare(a: wormnet_h5.Sweep, b: wormnet_h5.Sweep, name: str) -> list:
+def compare(a: wa.Sweep, b: wa.Sweep, name: str) -> list:
     for key in SAME:
         if a.config.get(key) != b.config.get(key):
-            raise wormnet_h5.ResultFileError(
+            raise wa.ResultFileError(
                 f"{a.path} and {b.path} differ in {key}: not the same experiment"
             )
     rows = []
@@ -61,8 +61,8 @@ def main(argv=None) -> int:
         for path in args.files:
             name = re.sub(r"_seed\d+$", "", os.path.splitext(os.path.basename(path))[0])
             other = os.path.join(args.against, name + ".h5")
-            rows += compare(wormnet_h5.load(other), wormnet_h5.load(path), name)
-    except wormnet_h5.ResultFileError as e:
+            rows += compare(wa.load(other), wa.load(path), name)
+    except wa.ResultFileError as e:
         print(f"compare_seeds: {e}", file=sys.stderr)
         return 2
     print("\n".join(rows))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import io
 import os
 import sys
 
@@ -35,10 +34,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402  (Pillow: a dependency of matplotlib)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wormnet_h5  # noqa: E402
+import wormnet_analysis as wa  # noqa: E402
+from wormnet_analysis.plots import png_bytes  # noqa: E402
 
 #: Legend names as in the paper's figure, and a fixed colour and marker per routing.
 ROUTINGS = {
@@ -54,7 +53,7 @@ PANELS = {
 }
 
 
-def panel_of(sweep: wormnet_h5.Sweep) -> str | None:
+def panel_of(sweep: wa.Sweep) -> str | None:
     spec = sweep.topology.get("spec", "")
     if spec in ("honeycomb:6", "mesh:16x16"):
         return "a"
@@ -73,7 +72,7 @@ def vc_modes(sweeps) -> set:
     return {s.config.get("vc-bandwidth", "shared") for s in sweeps if s.routing["vcs"] > 1}
 
 
-def curve_label(sweep: wormnet_h5.Sweep, panel: str, buffers: set, modes: set) -> str:
+def curve_label(sweep: wa.Sweep, panel: str, buffers: set, modes: set) -> str:
     name = sweep.routing["name"]
     label = ROUTINGS.get(name, (name, None, None))[0]
     if panel == "b":
@@ -91,7 +90,7 @@ def collect(paths) -> dict:
         files += sorted(glob.glob(os.path.join(p, "*.h5"))) if os.path.isdir(p) else [p]
     panels = {"a": [], "b": []}
     for f in files:
-        s = wormnet_h5.load(f)
+        s = wa.load(f)
         k = panel_of(s)
         if k is None:
             print(f"fig5: skipping {f} ({s.topology.get('spec')}: not in Figure 5)", file=sys.stderr)
@@ -110,7 +109,7 @@ def collect(paths) -> dict:
 
 
 def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
-    column, axis_text = wormnet_h5.NORMALIZATIONS[norm]
+    column, axis_text = wa.NORMALIZATIONS[norm]
     fig, axes = plt.subplots(1, 2, figsize=(12.5, 5.0))
     for ax, key in zip(axes, ("a", "b")):
         sweeps = panels[key]
@@ -155,17 +154,14 @@ def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
 def save_small_png(fig, out: str) -> None:
     """Saves a PNG with a 128-colour palette (a third of the RGBA size: the figures are
     committed under docs/img)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, dpi=100, format="png")
-    buf.seek(0)
-    with Image.open(buf) as im:
-        im.convert("RGB").quantize(colors=128).save(out, optimize=True)
+    with open(out, "wb") as f:
+        f.write(png_bytes(fig, dpi=100, colors=128, tight=False))
 
 
 def table(panels: dict) -> str:
     rows = [
         "| panel | curve | saturation throughput (flits/node/cycle) | % of (N-1)/pi | "
-        f"% of bisection bound | knee ({wormnet_h5.KNEE_FACTOR:g} x low-load latency): "
+        f"% of bisection bound | knee ({wa.KNEE_FACTOR:g} x low-load latency): "
         "accepted, % of (N-1)/pi, % of bisection |",
         "|---|---|---|---|---|---|",
     ]
@@ -173,7 +169,7 @@ def table(panels: dict) -> str:
         buffers = {s.config.get("buffer") for s in panels[key]}
         modes = vc_modes(panels[key])
         for s in panels[key]:
-            p = wormnet_h5.saturation_point(s)
+            p = wa.saturation_point(s)
             where = f"{s.topology['spec']}"
             thr = f"{p['throughput']:.4f}" + ("" if p["saturated"] else " (not saturated)")
             kn = p["knee"]
@@ -202,7 +198,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         panels = collect(args.inputs)
-    except wormnet_h5.ResultFileError as e:
+    except wa.ResultFileError as e:
         print(f"fig5: {e}", file=sys.stderr)
         return 2
     if not panels["a"] and not panels["b"]:

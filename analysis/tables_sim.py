@@ -17,8 +17,10 @@ import os
 import re
 import sys
 
-import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wormnet_analysis as wa  # noqa: E402
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 PATTERNS = ("transpose", "neighbor", "tornado", "all-to-all")
@@ -26,27 +28,26 @@ COLORS = {"bfs": "tab:blue", "genetic": "tab:orange", "sssp": "tab:green"}
 
 
 def read_sweep(path):
-    with h5py.File(path, "r") as f:
-        if f.attrs.get("command") != "sweep" or f.attrs.get("schema_version") != 1:
-            sys.exit(f"{path}: not a wormnet sweep file of schema version 1")
-        if f.attrs.get("status") != "complete":
-            print(f"note: {path} has status {f.attrs.get('status')!r}")
-        if f["routing"].attrs["name"] != "table":
-            sys.exit(f"{path}: not a table-driven sweep")
-        t = f["summary"]
-        cols = list(t.attrs["columns"])
-        n = min(t[c].shape[0] for c in cols)
-        return {c: t[c][:n] for c in cols}
+    """The summary table (column -> array) of a table-driven sweep file."""
+    try:
+        s = wa.load(path, allow_partial=True)
+    except wa.FileError as e:
+        sys.exit(str(e))
+    if s.command != "sweep":
+        sys.exit(f"{path}: not a wormnet sweep file")
+    if s.status != "complete":
+        print(f"note: {path} has status {s.status!r}")
+    if s.routing["name"] != "table":
+        sys.exit(f"{path}: not a table-driven sweep")
+    return s.summary
 
 
 def read_table_metrics(path):
-    with h5py.File(path, "r") as f:
-        if f.attrs.get("content") != "angara-routing-table":
-            sys.exit(f"{path}: not a wormnet routing-table file")
-        m = f["metrics"].attrs
-        p = f["proof"].attrs
-        ok = all(int(p[k]) == 1 for k in ("complete", "minimal", "angara_rules", "deadlock_free"))
-        return {"pi": float(m["pi"]), "sigma4": float(m["sigma4"]), "ok": ok}
+    try:
+        t = wa.load_table(path)
+    except wa.FileError as e:
+        sys.exit(str(e))
+    return {"pi": float(t.metrics["pi"]), "sigma4": float(t.metrics["sigma4"]), "ok": t.proven}
 
 
 def collect(outdir):

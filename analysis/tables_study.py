@@ -15,10 +15,13 @@ against this file's and the speed-up. Several files (e.g. one per dimension coun
 study's part run separately) are read as one. Reads only the HDF5 files written by wormnet.
 """
 import argparse
+import os
 import sys
 
-import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wormnet_analysis as wa  # noqa: E402
 
 # The paper's statements (Mukosey et al., Section V): SSSP better than BFS by 13%, 11%, 17%
 # (2D/3D/4D) and better than genetic by 4% and 7% (3D/4D), "in the most cases, on average";
@@ -35,17 +38,12 @@ TIME_SUFFIX = "_seconds"
 
 def read_study(path):
     """The systems table as a dict of numpy arrays, plus the root attributes."""
-    with h5py.File(path, "r") as f:
-        if f.attrs.get("content") != "angara-table-study":
-            sys.exit(f"{path}: not a wormnet tables-study file")
-        if f.attrs["schema_version"] != 1 or f.attrs["table_schema_version"] != 1:
-            sys.exit(f"{path}: unknown schema version")
-        t = f["systems"]
-        cols = list(t.attrs["columns"])
-        n = min(t[c].shape[0] for c in cols)
-        data = {c: t[c][:n] for c in cols}
-        attrs = {k: f.attrs[k] for k in f.attrs}
+    try:
+        data, attrs = wa.load_study(path)
+    except wa.FileError as e:
+        sys.exit(str(e))
     if attrs.get("status") != "complete":
+        n = len(next(iter(data.values()))) if data else 0
         print(f"note: {path} has status {attrs.get('status')!r}: {n} systems so far")
     return data, attrs
 

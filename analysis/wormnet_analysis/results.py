@@ -1,15 +1,15 @@
 """Reader for wormnet's HDF5 result files (layout: docs/hdf5-schema.md, "Objects of a run").
 
 Reads a whole `wormnet run` or `wormnet sweep` file into memory (they are small: a few MB)
-and closes it. Checks the layout version and the run status first:
+and closes it. Checks the layout version and the run status first. Columns come as numpy
+arrays (dicts of them) and, through the *_frame methods, as pandas DataFrames:
 
-    import wormnet_h5
-    sweep = wormnet_h5.load("results.h5")
+    sweep = load("results.h5")
     sweep.summary["accepted"]          # numpy array, one element per finished load point
+    sweep.summary_frame()              # the same table as a DataFrame, one row per point
     sweep.points[0].attrs["latency_p99"]
-    sweep.points[0].timeseries["accepted"]
-
-Needs h5py and numpy (Debian: python3-h5py, python3-numpy; run with /usr/bin/python3).
+    sweep.points[0].timeseries_frame() # one row per statistics window
+    sweep.channels_frame(0)            # one row per channel: ends, flits, utilization, gamma_c
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 
-import h5py
 import numpy as np
+
+from ._h5 import FileError, attrs, open_h5, read_table
+from .network import Network, read_network
 
 #: The layout version this reader understands (include/wormnet/io/h5_schema.hpp).
 SCHEMA_VERSION = 1
@@ -28,7 +30,7 @@ SCHEMA_VERSION = 1
 FINISHED = ("complete", "deadlock")
 
 
-class ResultFileError(Exception):
+class ResultFileError(FileError):
     """The file is not a wormnet result this reader can trust."""
 
 
@@ -43,6 +45,22 @@ class Point:
     channel_flits: np.ndarray | None  #: flits per channel in the measurement window
     channel_utilization: np.ndarray | None
     deadlock: dict | None  #: attributes of the deadlock report, if any
+    timeseries_units: dict = dataclasses.field(default_factory=dict)
+
+    def timeseries_frame(self):
+        """The statistics windows as a DataFrame (one row per window, columns as stored)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.timeseries)
+
+    def histogram_frame(self):
+        """Latency histograms as a DataFrame indexed by bucket lower bound (cycles): columns
+        total, network, queueing (labelled packets per bucket); empty buckets dropped."""
+        import pandas as pd
+
+        cols = {k: v for k, v in self.histogram.items() if k != "bucket_lower"}
+        frame = pd.DataFrame(cols, index=pd.Index(self.histogram["bucket_lower"], name="cycles"))
+        return frame[(frame != 0).any(axis=1)]
 
 
 @dataclasses.dataclass
@@ -60,6 +78,9 @@ class Sweep:
     summary: dict  #: column name -> 1-D array, one row per finished point
     summary_units: dict  #: column name -> unit string
     points: list
+    root: dict = dataclasses.field(default_factory=dict)  #: root attributes
+    network: Network | None = None  #: nodes, channels, partition
+    channel_load: np.ndarray | None = None  #: gamma_c per channel (/routing/channel_load)
 
     @property
     def label(self) -> str:
@@ -71,48 +92,55 @@ class Sweep:
             f"B={c.get('buffer', '?')}"
         )
 
+    def point(self, index: int) -> Point:
+        """The point with this index (KeyError if it did not finish)."""
+        for p in self.points:
+            if p.index == index:
+                return p
+        raise KeyError(f"{self.path}: no finished point {index}")
 
-def _attrs(obj) -> dict:
-    out = {}
-    for k, v in obj.attrs.items():
-        if isinstance(v, bytes):
-            v = v.decode("utf-8")
-        elif isinstance(v, np.generic):
-            v = v.item()
-        out[k] = v
-    return out
+    def summary_frame(self):
+        """The summary table as a DataFrame, one row per finished point (index: point)."""
+        import pandas as pd
 
+        return pd.DataFrame(self.summary).set_index("point")
 
-def read_table(group) -> tuple[dict, dict]:
-    """A time-series table (docs/hdf5-schema.md): columns -> arrays, cut to the shortest
-    column (the newest row of a killed writer may be incomplete), and columns -> units."""
-    columns = [str(c) for c in group.attrs["columns"]]
-    if not columns:
-        return {}, {}
-    rows = min(group[c].shape[0] for c in columns)
-    data = {c: group[c][:rows] for c in columns}
-    units = {}
-    for c in columns:
-        u = group[c].attrs.get("unit", "")
-        units[c] = u.decode() if isinstance(u, bytes) else str(u)
-    return data, units
+    def points_frame(self):
+        """The scalar attributes of every point as a DataFrame (index: point)."""
+        import pandas as pd
+
+        return pd.DataFrame([p.attrs for p in self.points]).set_index("index")
+
+    def channels_frame(self, index: int | None = None):
+        """One row per channel (index: channel id): its ends and port (Network.channels_frame),
+        gamma_c as `load` when the file has it, and with a point index that point's `flits`
+        and `utilization`."""
+        frame = self.network.channels_frame()
+        if self.channel_load is not None:
+            frame["load"] = self.channel_load
+        if index is not None:
+            p = self.point(index)
+            frame["flits"] = p.channel_flits
+            frame["utilization"] = p.channel_utilization
+        return frame
 
 
 def _read_point(g) -> Point:
-    ts, _ = read_table(g["timeseries"]) if "timeseries" in g else ({}, {})
+    ts, units = read_table(g["timeseries"]) if "timeseries" in g else ({}, {})
     hist = {}
     if "latency_histogram" in g:
         for name, d in g["latency_histogram"].items():
             hist[name] = d[()]
-    deadlock = _attrs(g["deadlock"]) if "deadlock" in g else None
+    deadlock = attrs(g["deadlock"]) if "deadlock" in g else None
     return Point(
         index=int(g.attrs["index"]),
-        attrs=_attrs(g),
+        attrs=attrs(g),
         timeseries=ts,
         histogram=hist,
         channel_flits=g["channel_flits"][()] if "channel_flits" in g else None,
         channel_utilization=g["channel_utilization"][()] if "channel_utilization" in g else None,
         deadlock=deadlock,
+        timeseries_units=units,
     )
 
 
@@ -124,16 +152,18 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
     allow_partial, a killed or interrupted run gives its finished points only.
     """
     try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        raise ResultFileError(f"{path}: cannot open as HDF5 ({e})") from e
+        f = open_h5(path)
+    except FileError as e:
+        raise ResultFileError(str(e)) from e
     with f:
-        root = _attrs(f)
+        root = attrs(f)
         version = root.get("schema_version")
         if version != SCHEMA_VERSION:
             raise ResultFileError(
                 f"{path}: schema_version {version!r}; this reader knows {SCHEMA_VERSION}"
             )
+        if "summary" not in f or "topology" not in f:
+            raise ResultFileError(f"{path}: not a wormnet run or sweep file (no summary)")
         status = root.get("status", "")
         if status not in FINISHED and not allow_partial:
             raise ResultFileError(
@@ -153,6 +183,7 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
                 g = f["points"][name]
                 if int(g.attrs["index"]) in finished:
                     points.append(_read_point(g))
+        load_ds = f["routing"].get("channel_load")
         return Sweep(
             path=path,
             status=status,
@@ -160,11 +191,14 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
             flit_rate=float(root.get("flit_rate", 20.0)),
             config=config,
             config_text=config_text,
-            topology=_attrs(f["topology"]),
-            routing=_attrs(f["routing"]),
+            topology=attrs(f["topology"]),
+            routing=attrs(f["routing"]),
             summary=summary,
             summary_units=units,
             points=points,
+            root=root,
+            network=read_network(f),
+            channel_load=load_ds[()] if load_ds is not None else None,
         )
 
 

@@ -1,0 +1,32 @@
+"""Readers and pictures of wormnet's HDF5 files (docs/python.md).
+
+    import wormnet_analysis as wa
+    sweep = wa.load("results.h5")           # a run or sweep: checks version and status
+    sweep.summary_frame()                   # pandas DataFrame, one row per load point
+    sweep.summary["accepted"]               # the same column as a numpy array
+    table = wa.load_table("table.h5")       # a routing table: gamma_c per channel
+    wa.layout(sweep.network)                # where nodes and channels are drawn
+
+Drawing (matplotlib) lives in the submodules heatmap, plots and report, imported on use.
+Needs h5py, numpy, pandas and matplotlib (Debian: python3-h5py, python3-numpy,
+python3-pandas, python3-matplotlib).
+"""
+
+from ._h5 import FileError
+from .layouts import LAYOUTS, Layout, LayoutError, layout
+from .loaders import load_any
+from .network import KINDS, BisectionCut, Network, from_spec
+from .results import (FINISHED, KNEE_FACTOR, NORMALIZATIONS, SCHEMA_VERSION, Point,
+                      ResultFileError, Sweep, load, saturation_point)
+from .steady import Steadiness, point_steadiness, steadiness
+from .tables import RoutingTable, load_study, load_table, study_frame
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FileError", "LAYOUTS", "Layout", "LayoutError", "layout", "load_any", "KINDS",
+    "BisectionCut", "Network", "from_spec", "FINISHED", "KNEE_FACTOR", "NORMALIZATIONS",
+    "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "load", "saturation_point",
+    "Steadiness", "point_steadiness", "steadiness", "RoutingTable", "load_study", "load_table",
+    "study_frame",
+]

@@ -1,0 +1,155 @@
+"""The command-line tools of the package: `heatmap` and `report` (analysis/heatmap.py,
+analysis/report.py, `python3 -m wormnet_analysis heatmap|report`, or the wormnet-heatmap and
+wormnet-report commands of an installed package). Bad input: one line on stderr, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._h5 import FileError
+from .layouts import LayoutError
+from .network import DIM_NAMES
+
+HEATMAP_USAGE = """Channel heatmap of a wormnet result or routing-table file, drawn on the network's
+own layout (H_t as hexagons or a brick wall, tori and meshes as grids, 3-D and more as
+slices): every directed channel coloured by its utilization or flit count in a load point,
+or by its load gamma_c; the busiest channels numbered, the bisection cut dashed."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad options are one line on stderr (the option, the value, what is allowed), exit 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _slice(text: str) -> tuple:
+    name, _, value = text.partition("=")
+    name = name.strip().upper()
+    if name not in DIM_NAMES or not value.strip().lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: write DIM=VALUE with DIM one of "
+                                         f"{', '.join(DIM_NAMES)}, e.g. Z=0")
+    return DIM_NAMES.index(name), int(value)
+
+
+def _plane(text: str) -> tuple:
+    try:
+        dims = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        dims = ()
+    if not 1 <= len(dims) <= 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: write two dimension numbers, e.g. 0,2")
+    return dims
+
+
+def heatmap_main(argv=None, prog: str | None = None) -> int:
+    from . import heatmap as hm  # matplotlib only when drawing
+    from . import plots
+    from .layouts import layout
+    from .loaders import load_any
+
+    ap = _Parser(prog=prog, description=HEATMAP_USAGE)
+    ap.add_argument("file", help="a result file (wormnet run/sweep -o) or a routing-table "
+                                 "file (wormnet tables -o)")
+    ap.add_argument("-o", "--output", required=True, help="PNG file to write")
+    ap.add_argument("--quantity", choices=sorted(hm.QUANTITIES), default=None,
+                    help="utilization (default for result files), flits, or load (gamma_c; "
+                         "the only one of a table file)")
+    ap.add_argument("--point", type=int, default=None,
+                    help="load point (default: the highest offered load not saturated)")
+    ap.add_argument("--layout", default=None,
+                    help="hex or brick for H_t (default hex), grid for tori and meshes")
+    ap.add_argument("--plane", type=_plane, default=None,
+                    help="the two dimensions drawn as a grid (tori, meshes), e.g. 0,2")
+    ap.add_argument("--slice", type=_slice, action="append", default=[],
+                    help="draw only the slice with this coordinate, e.g. Z=0 (repeatable)")
+    ap.add_argument("--top", type=int, default=5, help="busiest channels to number (5)")
+    ap.add_argument("--width", type=float, default=9.0, help="figure width, inches (9)")
+    ap.add_argument("--partition", metavar="PNG", default=None,
+                    help="also draw the partition (result files): nodes by rank, edge cut")
+    args = ap.parse_args(argv)
+    name = prog or "heatmap"
+    try:
+        source = load_any(args.file)
+        quantity = args.quantity
+        options = {}
+        if args.plane is not None:
+            options["plane"] = args.plane
+        if args.slice:
+            options["slices"] = dict(args.slice)
+        h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
+                          **options)
+        plots.save_png(h.figure, args.output, dpi=100)
+        net = source.network
+        cut = net.bisection()
+        quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
+        print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "
+              f"{h.layout.style} layout, max {h.values.max():.6g}")
+        print(f"bisection  {cut.description}: {cut.channels_each_way} channels each way")
+        for k, c in enumerate(h.busiest, 1):
+            print(f"busiest {k}  {net.channel_label(c)}: {h.values[c]:.6g}")
+        if args.partition:
+            if getattr(net, "owner", None) is None:
+                raise FileError(f"{args.file}: no partition (only result files have one)")
+            fig, cut_links = hm.draw_partition(layout(net, args.layout, **options), net.owner,
+                                               title=f"{net.spec}: partition")
+            plots.save_png(fig, args.partition)
+            print(f"partition  {args.partition}: {cut_links} links between ranks")
+    except (FileError, LayoutError, ValueError, KeyError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"{name}: {msg}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def report_main(argv=None, prog: str | None = None) -> int:
+    from .report import report_html
+    from .results import load
+
+    ap = _Parser(
+        prog=prog, description="A self-contained HTML report of one wormnet run or sweep: "
+        "configuration, latency against accepted traffic, latency histograms, the warm-up "
+        "and measurement windows (is the run steady?), channel heatmaps, partition, speed.")
+    ap.add_argument("file", help="a result file (wormnet run/sweep -o)")
+    ap.add_argument("-o", "--output", required=True, help="HTML file to write")
+    ap.add_argument("--point", type=int, default=None,
+                    help="load point of the heatmap (default: the highest offered load not "
+                         "saturated)")
+    ap.add_argument("--quantity", choices=["utilization", "flits"], default="utilization",
+                    help="what the per-point heatmap shows")
+    ap.add_argument("--partial", action="store_true",
+                    help="also report an unfinished file's finished points")
+    args = ap.parse_args(argv)
+    name = prog or "report"
+    try:
+        sweep = load(args.file, allow_partial=args.partial)
+        if args.point is not None:
+            sweep.point(args.point)
+        text = report_html(sweep, args.quantity, args.point)
+    except (FileError, LayoutError, ValueError, KeyError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"{name}: {msg}", file=sys.stderr)
+        return 2
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"report     {args.output} ({len(text) // 1024} KiB, {len(sweep.points)} points)")
+    return 0
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tools = {"heatmap": heatmap_main, "report": report_main}
+    if not argv or argv[0] not in tools:
+        print("usage: python3 -m wormnet_analysis {heatmap|report} ... (--help for each)",
+              file=sys.stderr)
+        return 2
+    return tools[argv[0]](argv[1:], prog=f"wormnet_analysis {argv[0]}")
+
+
+def heatmap_entry() -> int:
+    return heatmap_main(prog="wormnet-heatmap")
+
+
+def report_entry() -> int:
+    return report_main(prog="wormnet-report")

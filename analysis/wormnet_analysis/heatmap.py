@@ -1,0 +1,244 @@
+"""Channel heatmaps: every directed channel drawn on the network's layout (layouts.py) and
+coloured by a value, the busiest channels numbered, the bisection cut dashed; and the
+partition map (nodes coloured by the rank that simulated them, the edge cut in black).
+
+The values come from a result file (per point: `utilization` = flits per cycle in the
+measurement window, `flits`; per run: `load` = gamma_c of the load analysis) or from a
+routing-table file (`load`): channel_values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.colors import Normalize  # noqa: E402
+
+from .layouts import Layout, layout  # noqa: E402
+from .results import ResultFileError, Sweep  # noqa: E402
+from .tables import RoutingTable  # noqa: E402
+
+#: Quantities a heatmap can show: name -> colour-bar text.
+QUANTITIES = {
+    "utilization": "channel utilization (flits/cycle in the measurement window)",
+    "flits": "flits through the channel in the measurement window",
+    "load": "\u03b3_c: routes through the channel over all ordered pairs",
+}
+
+#: Width of a drawn lane, in link lengths (lanes are 2 LANE = 0.22 apart); stubs of
+#: channels that leave the plane are drawn thinner (STUB_WIDTH of it).
+LANE_WIDTH = 0.14
+CUT_COLOR = "#1f4fd0"
+STUB_WIDTH = 0.6
+#: Small networks are not blown up beyond this (inches per link length).
+MAX_INCHES_PER_LINK = 0.8
+CMAP = "YlOrRd"
+
+
+@dataclasses.dataclass
+class Heatmap:
+    """A drawn heatmap: what was drawn where, for checking and annotating."""
+
+    layout: Layout
+    values: np.ndarray  #: (C,) value of every channel
+    collection: LineCollection  #: one line per layout segment, coloured by its channel
+    norm: Normalize
+    cmap: matplotlib.colors.Colormap
+    busiest: list  #: channel ids of the numbered channels, busiest first
+    figure: matplotlib.figure.Figure
+    ax: matplotlib.axes.Axes
+
+    def color_of(self, channel: int) -> tuple:
+        """The RGBA colour channel `channel` is drawn in."""
+        return self.cmap(self.norm(self.values[channel]))
+
+
+def default_point(sweep: Sweep) -> int:
+    """The point a heatmap shows by default: the highest offered load not flagged saturated
+    (the busiest steady state), else the last point."""
+    s = sweep.summary
+    stable = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
+    if len(stable) == 0:
+        return int(s["point"][-1])
+    return int(s["point"][stable[np.argmax(s["offered_load"][stable])]])
+
+
+def channel_values(source, quantity: str = "utilization", point: int | None = None) -> tuple:
+    """(values (C,), text) for a Sweep or a RoutingTable; `point` for the per-point
+    quantities of a sweep (None: default_point). ResultFileError when the file lacks it."""
+    if quantity not in QUANTITIES:
+        raise ValueError(f"quantity {quantity!r}: one of {', '.join(QUANTITIES)}")
+    if isinstance(source, RoutingTable):
+        if quantity != "load":
+            raise ResultFileError(f"{source.path}: a routing-table file has channel loads only "
+                                  "(quantity 'load')")
+        return source.loads.astype(float), QUANTITIES["load"]
+    if quantity == "load":
+        if source.channel_load is None:
+            raise ResultFileError(f"{source.path}: no /routing/channel_load (the load analysis "
+                                  "did not run: network above 20000 nodes?)")
+        return source.channel_load.astype(float), QUANTITIES["load"]
+    if not source.points:
+        raise ResultFileError(f"{source.path}: no finished load point")
+    p = source.point(default_point(source) if point is None else point)
+    data = p.channel_utilization if quantity == "utilization" else p.channel_flits
+    if data is None:
+        raise ResultFileError(f"{source.path}: point {p.index} has no per-channel counts")
+    return data.astype(float), QUANTITIES[quantity]
+
+
+def figure_for(lay: Layout, width: float = 9.0, colorbar: bool = True, max_height: float = 13.0):
+    """A figure whose axes have the drawing's aspect ratio (so that lanes can be sized in
+    link lengths), and the points per link length."""
+    x0, y0, x1, y1 = lay.extent()
+    right = 1.5 if colorbar else 0.25
+    aw = min(width - 0.25 - right, MAX_INCHES_PER_LINK * (x1 - x0))
+    ah = aw * (y1 - y0) / (x1 - x0)
+    if ah > max_height:
+        aw, ah = aw * max_height / ah, max_height
+    top, bottom = 0.55, 0.45
+    fig = plt.figure(figsize=(aw + 0.25 + right, ah + top + bottom))
+    fw, fh = fig.get_size_inches()
+    ax = fig.add_axes([0.25 / fw, bottom / fh, aw / fw, ah / fh])
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    return fig, ax, aw * 72.0 / (x1 - x0)
+
+
+def _panel_titles(ax, lay: Layout, fontsize: float) -> None:
+    if len(lay.panels) < 2:
+        return
+    for p in lay.panels:
+        x0, _, x1, y1 = p.box
+        ax.text((x0 + x1) / 2, y1 + 0.8, p.title, ha="center", va="bottom", fontsize=fontsize)
+
+
+def _draw_cut(ax, lay: Layout, lw: float) -> None:
+    if len(lay.cut_lines) == 0:
+        return
+    cut = lay.network.bisection()
+    ax.add_collection(LineCollection(
+        lay.cut_lines, colors=CUT_COLOR, linewidths=lw, linestyles=(0, (4, 2.5)), zorder=4,
+        label=f"bisection cut {cut.description}: {cut.channels_each_way} channels each way"))
+
+
+def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", top: int = 5,
+         vmax: float | None = None, cut: bool = True, width: float = 9.0,
+         cmap: str = CMAP) -> Heatmap:
+    """Draws `values` (one per channel id) on the layout; numbers the `top` busiest channels
+    (ties: lower channel id first); dashes the bisection cut."""
+    values = np.asarray(values, dtype=float)
+    if values.shape != (lay.network.channels,):
+        raise ValueError(f"{len(values)} values for {lay.network.channels} channels")
+    fig, ax, ppu = figure_for(lay, width)
+    lw = max(0.6, LANE_WIDTH * ppu)
+    drawn_values = values[lay.segment_channel]
+    hi = vmax if vmax is not None else (float(drawn_values.max()) if len(drawn_values) else 1.0)
+    norm = Normalize(vmin=0.0, vmax=hi if hi > 0 else 1.0)
+    colormap = plt.get_cmap(cmap)
+
+    order = np.argsort(-values, kind="stable")
+    on_drawing = set(int(c) for c in lay.segment_channel)
+    busiest = [int(c) for c in order if int(c) in on_drawing][:top]
+    if busiest:
+        halo = np.isin(lay.segment_channel, busiest)
+        widths = np.where(lay.segment_out_of_plane[halo], lw * STUB_WIDTH, lw) * 2.0
+        ax.add_collection(LineCollection(lay.segments[halo], colors="black",
+                                         linewidths=widths, zorder=2))
+    widths = np.where(lay.segment_out_of_plane, lw * STUB_WIDTH, lw)
+    coll = LineCollection(lay.segments, array=drawn_values, cmap=colormap, norm=norm,
+                          linewidths=widths, capstyle="butt", zorder=3)
+    ax.add_collection(coll)
+    drawn = lay.drawn
+    ax.scatter(lay.pos[drawn, 0], lay.pos[drawn, 1], s=(0.2 * ppu) ** 2, c="#d9d9d9",
+               edgecolors="#707070", linewidths=max(0.3, 0.02 * ppu), zorder=5)
+    for rank, c in enumerate(busiest, 1):
+        seg = lay.segments[lay.segment_channel == c][0]
+        mid = seg.mean(axis=0)
+        d = seg[1] - seg[0]
+        n = np.array([d[1], -d[0]]) / max(np.hypot(*d), 1e-9)
+        x, y = mid + 0.22 * n
+        ax.text(x, y, str(rank), ha="center", va="center",
+                fontsize=min(10.0, max(5.0, 0.2 * ppu)), fontweight="bold", zorder=6,
+                bbox=dict(boxstyle="circle,pad=0.15", fc="white", ec="black", lw=0.5))
+    if cut:
+        _draw_cut(ax, lay, max(1.0, 0.06 * ppu))
+    _panel_titles(ax, lay, 9)
+    fw, fh = fig.get_size_inches()
+    cax = fig.add_axes([1 - 1.25 / fw, 0.45 / fh + 0.1 * (1 - 1.0 / fh), 0.18 / fw,
+                        0.8 * (1 - 1.0 / fh)])
+    bar = fig.colorbar(coll, cax=cax)
+    bar.set_label(label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    if title:
+        fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
+    legend = []
+    if cut and len(lay.cut_lines):
+        legend.append(ax.collections[-1])
+    if legend:
+        ax.legend(handles=legend, loc="lower left", bbox_to_anchor=(0, -0.45 / (fh - 1.0)),
+                  fontsize=7, frameon=False)
+    if lay.notes:
+        fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
+                 fontsize=7, color="#555555")
+    return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax)
+
+
+def draw_partition(lay: Layout, owner: np.ndarray, *, title: str = "",
+                   width: float = 7.0) -> tuple:
+    """Nodes coloured by the rank that simulated them; channels between two ranks (the edge
+    cut) black, the others light grey. Returns (figure, number of cut links drawn)."""
+    net = lay.network
+    fig, ax, ppu = figure_for(lay, width, colorbar=False)
+    lw = max(0.6, LANE_WIDTH * ppu)
+    between = owner[net.channel_source] != owner[net.channel_dest]
+    crossing = between[lay.segment_channel]
+    colors = np.where(crossing[:, None], np.array([[0.0, 0.0, 0.0, 1.0]]),
+                      np.array([[0.8, 0.8, 0.8, 1.0]]))
+    ax.add_collection(LineCollection(lay.segments, colors=colors, linewidths=lw,
+                                     capstyle="butt", zorder=3))
+    ranks = int(owner.max()) + 1
+    cmap = plt.get_cmap("tab10" if ranks <= 10 else "tab20")
+    drawn = lay.drawn
+    ax.scatter(lay.pos[drawn, 0], lay.pos[drawn, 1], s=(0.32 * ppu) ** 2,
+               c=[cmap(int(r) % cmap.N) for r in owner[drawn]], edgecolors="#404040",
+               linewidths=0.3, zorder=5)
+    _panel_titles(ax, lay, 9)
+    handles = [plt.Line2D([], [], ls="none", marker="o", color=cmap(r % cmap.N),
+                          label=f"rank {r}: {int(np.sum(owner == r))} routers")
+               for r in range(min(ranks, 12))]
+    handles.append(plt.Line2D([], [], color="black", lw=2,
+                              label=f"edge cut: {int(between.sum()) // 2} links"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, -0.02), ncol=3,
+              fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig, int(between.sum()) // 2
+
+
+def heatmap_of(source, quantity: str | None = None, point: int | None = None,
+               style: str | None = None, top: int = 5, width: float = 9.0,
+               **layout_options) -> Heatmap:
+    """The heatmap of a Sweep or RoutingTable in one call (see channel_values, layout);
+    quantity None: "utilization" for a Sweep, "load" for a RoutingTable."""
+    if quantity is None:
+        quantity = "load" if isinstance(source, RoutingTable) else "utilization"
+    values, label = channel_values(source, quantity, point)
+    lay = layout(source.network, style, **layout_options)
+    if isinstance(source, RoutingTable):
+        what = f"{source.network.spec}, {source.algorithm} routing table"
+    else:
+        what = f"{source.network.spec}, {source.routing.get('name', '?')}"
+        if quantity != "load":
+            p = source.point(default_point(source) if point is None else point)
+            what += (f", point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
+                     f"{p.attrs['accepted']:.4g} flits/node/cycle")
+    title = f"{what} \u2014 max {values.max():.4g}"
+    return draw(lay, values, label=label, title=title, top=top, width=width)

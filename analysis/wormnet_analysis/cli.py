@@ -44,16 +44,14 @@ def _plane(text: str) -> tuple:
 
 
 def heatmap_main(argv=None, prog: str | None = None) -> int:
-    from . import heatmap as hm  # matplotlib only when drawing
-    from . import plots
-    from .layouts import layout
+    from .channels import QUANTITIES
     from .loaders import load_any
 
     ap = _Parser(prog=prog, description=HEATMAP_USAGE)
     ap.add_argument("file", help="a result file (wormnet run/sweep -o) or a routing-table "
                                  "file (wormnet tables -o)")
     ap.add_argument("-o", "--output", required=True, help="PNG file to write")
-    ap.add_argument("--quantity", choices=sorted(hm.QUANTITIES), default=None,
+    ap.add_argument("--quantity", choices=sorted(QUANTITIES), default=None,
                     help="utilization (default for result files), flits, or load (gamma_c; "
                          "the only one of a table file)")
     ap.add_argument("--point", type=int, default=None,
@@ -68,10 +66,16 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("--width", type=float, default=9.0, help="figure width, inches (9)")
     ap.add_argument("--partition", metavar="PNG", default=None,
                     help="also draw the partition (result files): nodes by rank, edge cut")
+    ap.add_argument("--partial", action="store_true",
+                    help="also draw an unfinished result file's finished points")
     args = ap.parse_args(argv)
     name = prog or "heatmap"
     try:
-        source = load_any(args.file)
+        source = load_any(args.file, allow_partial=args.partial)
+        from . import heatmap as hm  # matplotlib: only once there is something to draw
+        from . import plots
+        from .layouts import layout
+
         quantity = args.quantity
         options = {}
         if args.plane is not None:
@@ -104,7 +108,6 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
 
 
 def report_main(argv=None, prog: str | None = None) -> int:
-    from .report import report_html
     from .results import load
 
     ap = _Parser(
@@ -126,6 +129,8 @@ def report_main(argv=None, prog: str | None = None) -> int:
         sweep = load(args.file, allow_partial=args.partial)
         if args.point is not None:
             sweep.point(args.point)
+        from .report import report_html  # matplotlib: only once there is something to draw
+
         text = report_html(sweep, args.quantity, args.point)
     except (FileError, LayoutError, ValueError, KeyError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e

@@ -2,9 +2,7 @@
 coloured by a value, the busiest channels numbered, the bisection cut dashed; and the
 partition map (nodes coloured by the rank that simulated them, the edge cut in black).
 
-The values come from a result file (per point: `utilization` = flits per cycle in the
-measurement window, `flits`; per run: `load` = gamma_c of the load analysis) or from a
-routing-table file (`load`): channel_values.
+The values come from a result file or a routing-table file: channels.channel_values.
 """
 
 from __future__ import annotations
@@ -19,16 +17,9 @@ import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import Normalize  # noqa: E402
 
+from .channels import channel_values, default_point  # noqa: E402
 from .layouts import Layout, layout  # noqa: E402
-from .results import ResultFileError, Sweep  # noqa: E402
 from .tables import RoutingTable  # noqa: E402
-
-#: Quantities a heatmap can show: name -> colour-bar text.
-QUANTITIES = {
-    "utilization": "channel utilization (flits/cycle in the measurement window)",
-    "flits": "flits through the channel in the measurement window",
-    "load": "\u03b3_c: routes through the channel over all ordered pairs",
-}
 
 #: Width of a drawn lane, in link lengths (lanes are 2 LANE = 0.22 apart); stubs of
 #: channels that leave the plane are drawn thinner (STUB_WIDTH of it).
@@ -56,40 +47,6 @@ class Heatmap:
     def color_of(self, channel: int) -> tuple:
         """The RGBA colour channel `channel` is drawn in."""
         return self.cmap(self.norm(self.values[channel]))
-
-
-def default_point(sweep: Sweep) -> int:
-    """The point a heatmap shows by default: the highest offered load not flagged saturated
-    (the busiest steady state), else the last point."""
-    s = sweep.summary
-    stable = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
-    if len(stable) == 0:
-        return int(s["point"][-1])
-    return int(s["point"][stable[np.argmax(s["offered_load"][stable])]])
-
-
-def channel_values(source, quantity: str = "utilization", point: int | None = None) -> tuple:
-    """(values (C,), text) for a Sweep or a RoutingTable; `point` for the per-point
-    quantities of a sweep (None: default_point). ResultFileError when the file lacks it."""
-    if quantity not in QUANTITIES:
-        raise ValueError(f"quantity {quantity!r}: one of {', '.join(QUANTITIES)}")
-    if isinstance(source, RoutingTable):
-        if quantity != "load":
-            raise ResultFileError(f"{source.path}: a routing-table file has channel loads only "
-                                  "(quantity 'load')")
-        return source.loads.astype(float), QUANTITIES["load"]
-    if quantity == "load":
-        if source.channel_load is None:
-            raise ResultFileError(f"{source.path}: no /routing/channel_load (the load analysis "
-                                  "did not run: network above 20000 nodes?)")
-        return source.channel_load.astype(float), QUANTITIES["load"]
-    if not source.points:
-        raise ResultFileError(f"{source.path}: no finished load point")
-    p = source.point(default_point(source) if point is None else point)
-    data = p.channel_utilization if quantity == "utilization" else p.channel_flits
-    if data is None:
-        raise ResultFileError(f"{source.path}: point {p.index} has no per-channel counts")
-    return data.astype(float), QUANTITIES[quantity]
 
 
 def figure_for(lay: Layout, width: float = 9.0, colorbar: bool = True, max_height: float = 13.0):

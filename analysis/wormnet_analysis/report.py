@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 
 from . import heatmap as hm  # noqa: E402
 from . import plots  # noqa: E402
+from .channels import QUANTITIES  # noqa: E402
 from .layouts import LayoutError, layout  # noqa: E402
 from .results import Sweep, saturation_point  # noqa: E402
 from .steady import point_steadiness  # noqa: E402
@@ -221,7 +222,7 @@ def section_heatmaps(s: Sweep, quantity: str, point: int | None) -> str:
         net = lay.network
         rows = [(k, net.channel_label(c), _fmt(float(h.values[c]), 5))
                 for k, c in enumerate(h.busiest, 1)]
-        out.append(_table(["#", "busiest channels", hm.QUANTITIES[q]], rows, numeric={0, 2}))
+        out.append(_table(["#", "busiest channels", QUANTITIES[q]], rows, numeric={0, 2}))
     return "\n".join(out)
 
 

@@ -168,7 +168,8 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
         if status not in FINISHED and not allow_partial:
             raise ResultFileError(
                 f"{path}: status {status!r} (the run did not finish); "
-                "pass allow_partial=True to read its finished points"
+                "pass allow_partial=True (--partial of heatmap.py, report.py) to read its "
+                "finished points"
             )
         config_text = root.get("config", "")
         try:

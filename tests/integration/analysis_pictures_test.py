@@ -28,6 +28,7 @@ routing table of a 4x4 torus:
 usage: analysis_pictures_test.py --wormnet BIN --mpiexec MPIEXEC --analysis DIR --out DIR
 """
 import argparse
+import functools
 import json
 import math
 import os
@@ -83,6 +84,7 @@ def segments_cross(seg, line):
     return orient(a, b, c) * orient(a, b, d) < 0 and orient(c, d, a) * orient(c, d, b) < 0
 
 
+@functools.lru_cache(maxsize=None)
 def info_json(wormnet, spec, routing=None):
     cmd = [wormnet, "info", "-t", spec, "--json"]
     if routing:

@@ -77,11 +77,12 @@ def _panel_titles(ax, lay: Layout, fontsize: float) -> None:
         ax.text((x0 + x1) / 2, y1 + 0.8, p.title, ha="center", va="bottom", fontsize=fontsize)
 
 
-def _draw_cut(ax, lay: Layout, lw: float) -> None:
+def _draw_cut(ax, lay: Layout, lw: float):
+    """The bisection cut's lines, dashed (None when the drawing has none)."""
     if len(lay.cut_lines) == 0:
-        return
+        return None
     cut = lay.network.bisection()
-    ax.add_collection(LineCollection(
+    return ax.add_collection(LineCollection(
         lay.cut_lines, colors=CUT_COLOR, linewidths=lw, linestyles=(0, (4, 2.5)), zorder=4,
         label=f"bisection cut {cut.description}: {cut.channels_each_way} channels each way"))
 
@@ -125,8 +126,7 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
         ax.text(x, y, str(rank), ha="center", va="center",
                 fontsize=min(10.0, max(5.0, 0.2 * ppu)), fontweight="bold", zorder=6,
                 bbox=dict(boxstyle="circle,pad=0.15", fc="white", ec="black", lw=0.5))
-    if cut:
-        _draw_cut(ax, lay, max(1.0, 0.06 * ppu))
+    cut_lines = _draw_cut(ax, lay, max(1.0, 0.06 * ppu)) if cut else None
     _panel_titles(ax, lay, 9)
     fw, fh = fig.get_size_inches()
     cax = fig.add_axes([1 - 1.25 / fw, 0.45 / fh + 0.1 * (1 - 1.0 / fh), 0.18 / fw,
@@ -136,12 +136,9 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     bar.ax.tick_params(labelsize=7)
     if title:
         fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
-    legend = []
-    if cut and len(lay.cut_lines):
-        legend.append(ax.collections[-1])
-    if legend:
-        ax.legend(handles=legend, loc="lower left", bbox_to_anchor=(0, -0.45 / (fh - 1.0)),
-                  fontsize=7, frameon=False)
+    if cut_lines is not None:
+        ax.legend(handles=[cut_lines], loc="lower left", fontsize=7, frameon=False,
+                  bbox_to_anchor=(0, -0.45 / (fh - 1.0)))
     if lay.notes:
         fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
                  fontsize=7, color="#555555")

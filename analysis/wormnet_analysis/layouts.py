@@ -26,6 +26,7 @@ LayoutError, and adding one means adding an entry there.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import math
 
@@ -136,7 +137,7 @@ def _separating_line(pos: np.ndarray, side_a: np.ndarray, normal: np.ndarray) ->
 HEX_AXES = np.array([[0.0, 1.0], [-math.sqrt(3) / 2, -0.5], [math.sqrt(3) / 2, -0.5]])
 
 
-def _honeycomb_hex(net: Network, **_) -> Layout:
+def _honeycomb_hex(net: Network) -> Layout:
     pos = net.coords.astype(float) @ HEX_AXES
     segs, chans = _neighbour_segments(net, pos)
     cut = net.bisection()
@@ -147,7 +148,7 @@ def _honeycomb_hex(net: Network, **_) -> Layout:
                   [Panel(net.spec, box)])
 
 
-def _honeycomb_brick(net: Network, *, vertical: int | None = None, **_) -> Layout:
+def _honeycomb_brick(net: Network, *, vertical: int | None = None) -> Layout:
     cut = net.bisection()
     v = cut.coordinate if vertical is None else vertical
     if v not in (0, 1, 2):
@@ -164,7 +165,7 @@ def _honeycomb_brick(net: Network, *, vertical: int | None = None, **_) -> Layou
                   np.array(lines).reshape(-1, 2, 2), [Panel(net.spec, box)])
 
 
-def _grid(net: Network, *, plane=None, slices=None, max_panels: int = 64, **_) -> Layout:
+def _grid(net: Network, *, plane=None, slices=None, max_panels: int = 64) -> Layout:
     sizes = net.sizes
     dims = len(sizes)
     cut = net.bisection()
@@ -290,5 +291,13 @@ def layout(net: Network, style: str | None = None, **options) -> Layout:
     if style not in known:
         raise LayoutError(f"layout {style!r} does not draw a {net.kind}: use one of "
                           f"{', '.join(known)}")
-    return LAYOUTS[net.kind][style](net, **options)
+    draw = LAYOUTS[net.kind][style]
+    takes = [p for p in inspect.signature(draw).parameters if p != "net"]
+    extra = sorted(set(options) - set(takes))
+    if extra:
+        what = {"plane": "--plane", "slices": "--slice"}
+        raise LayoutError(f"the {style} layout of a {net.kind} has no "
+                          f"{', '.join(what.get(x, x) for x in extra)} (it takes "
+                          f"{', '.join(takes) or 'no options'})")
+    return draw(net, **options)
 

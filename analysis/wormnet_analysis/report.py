@@ -43,6 +43,10 @@ nav a { margin-right: 0.9em; font-size: 14px; }
 """
 
 
+class Markup(str):
+    """Text already in HTML."""
+
+
 def _e(x) -> str:
     return html.escape(str(x))
 
@@ -64,10 +68,6 @@ def _table(header, rows, numeric=None) -> str:
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
-
-
-class Markup(str):
-    """Text already in HTML."""
 
 
 def _fmt(v, digits: int = 4) -> str:

@@ -342,6 +342,7 @@ def main():
             ([mesh, "--slice", "Q=1"], "--slice"),
             ([mesh, "--slice", "X=0"], "not a coordinate outside the plane"),
             ([h4, "--layout", "grid"], "layout 'grid' does not draw a honeycomb"),
+            ([h4, "--plane", "0,1"], "the hex layout of a honeycomb has no --plane"),
             ([bad], "cannot open as HDF5")):
         r = run([sys.executable, script, *argv, "-o", os.path.join(out, "x.png")], expect=2,
                 env=env)

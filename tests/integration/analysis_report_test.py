@@ -6,8 +6,8 @@
 - what it says follows from the file (read here with h5py): the load points' accepted
   traffic, the speed as router-cycles per second = N x cycles / wall seconds, the partition;
 - the steadiness verdicts are physical facts of the sweep: the lowest load is steady, the
-  point offered the routing's ideal saturation rate (N-1)/pi is not (its sources' backlog grows), and
-  the backlog growth it reports is what the raw time series gives;
+  point offered the routing's ideal saturation rate (N-1)/pi is not (its sources' backlog
+  grows), and the backlog growth it reports is what the raw time series gives;
 - rendered by a real browser (Debian's chromium, headless): the screenshot is the size asked
   for, mostly not blank, and shows the colours of the embedded figures (so they decoded and
   were drawn). That part runs with --browser-only, and without chromium it is skipped with a

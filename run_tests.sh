@@ -7,8 +7,8 @@
 #                           rank-determinism, SLURM dry-run, batch, bad-input corpus, tables
 #                           study, run-time bad input and tables cli cases, the two largest
 #                           honeycomb deadlock verdicts), the header compile check and the
-#                           analysis package, report and browser tests (Python and chromium
-#                           on files any wormnet writes; analysis.pictures keeps the writer)
+#                           analysis package, pictures, report and browser tests (Python and
+#                           chromium on files; analysis.scripts drives the same writer)
 #                           (WORMNET_ASAN_EXCLUDE, a ctest -E regex; set it to "^$" for all)
 #   ./run_tests.sh fuzz     clang + libFuzzer: the fuzz targets, a few seconds each on their
 #                           seed corpus (docs/fuzzing.md)
@@ -21,7 +21,7 @@ case $preset in
   asan)
     default_exclude='^(determinism|slurm|batch)\.|^cli\.(Corpus|RunBadInput|Tables)$'
     default_exclude+='|^tables\.StudySubset$|^headers\.standalone$'
-    default_exclude+='|^analysis\.(package|report|report_browser)$'
+    default_exclude+='|^analysis\.(package|pictures|report|report_browser)$'
     default_exclude+='|^DeadlockVerdict\.(XyFirstAndDoubleXyAreAcyclic|MinimalOneVcHoneycombRoutingsAreCyclicOnEveryHt)$'
     ctest --preset asan -E "${WORMNET_ASAN_EXCLUDE:-$default_exclude}"
     ;;

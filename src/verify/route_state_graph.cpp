@@ -34,6 +34,7 @@ void RouteStateGraph::begin(NodeId dest) {
   edges_.clear();
   defect_.clear();
   num_roots_ = 0;
+  root_weight_.clear();
 }
 
 std::uint32_t RouteStateGraph::intern(std::uint64_t key) {
@@ -46,13 +47,22 @@ std::uint32_t RouteStateGraph::intern(std::uint64_t key) {
 }
 
 void RouteStateGraph::add_root(NodeId source) {
-  const RouteState st = routing_.initial_state(source, dest_);
-  if (st >= states_) {
-    if (defect_.empty()) defect_ = "initial state out of range at " + topo_.node_label(source);
-    return;
+  // Every choice a packet may draw is a root of its own, weighted by its share.
+  const int choices = routing_.initial_choices();
+  for (int c = 0; c < choices; ++c) {
+    const RouteState st = routing_.chosen_initial_state(source, dest_, c);
+    if (st >= states_) {
+      if (defect_.empty()) defect_ = "initial state out of range at " + topo_.node_label(source);
+      return;
+    }
+    const std::uint32_t i =
+        intern(channel_states_ + static_cast<std::uint64_t>(source.value()) * states_ + st);
+    if (i == num_roots_) {
+      root_weight_.push_back(0.0);
+      ++num_roots_;
+    }
+    root_weight_[i] += 1.0 / choices;
   }
-  intern(channel_states_ + static_cast<std::uint64_t>(source.value()) * states_ + st);
-  ++num_roots_;
 }
 
 void RouteStateGraph::explore(NodeId dest) {

@@ -71,6 +71,17 @@ class RoutingFunction {
   [[nodiscard]] virtual int state_count() const { return 1; }
   /// State of a new packet from src to dst.
   [[nodiscard]] virtual RouteState initial_state(NodeId /*src*/, NodeId /*dst*/) const { return 0; }
+  /// Number of equally likely choices a new packet draws from (1 = no choice). A routing that
+  /// lets each packet pick, say, the direction of a half-ring tie encodes the pick in the
+  /// initial state; the simulator draws the choice from the packet's identity (never from a
+  /// shared generator, so results do not depend on the rank count), the verifier explores
+  /// every choice and the load analysis splits a pair's unit evenly over them.
+  [[nodiscard]] virtual int initial_choices() const { return 1; }
+  /// State of a new packet from src to dst that drew `choice` in [0, initial_choices()).
+  [[nodiscard]] virtual RouteState chosen_initial_state(NodeId src, NodeId dst,
+                                                        int /*choice*/) const {
+    return initial_state(src, dst);
+  }
   /// Fills `out` with the allowed steps at request.node (!= request.dest).
   virtual void route(const RouteRequest& request, RouteOptions& out) const = 0;
   /// True when the routing reads request.source beyond initial_state() (table routing).

@@ -54,8 +54,11 @@ class RouteStateGraph {
   [[nodiscard]] std::span<const Edge> successors(std::uint32_t i) const {
     return {edges_.data() + offsets_[i], edges_.data() + offsets_[i + 1]};
   }
-  /// The injection states (one per source).
+  /// The injection states (one per source and initial choice); they are states 0..roots-1.
   [[nodiscard]] std::uint32_t num_roots() const { return num_roots_; }
+  /// Share of its source's packets that start in root state i (1 unless the routing lets a
+  /// packet draw among initial_choices() states).
+  [[nodiscard]] double root_weight(std::uint32_t i) const { return root_weight_[i]; }
   [[nodiscard]] NodeId dest() const { return dest_; }
 
   /// First defect found by the last explore(): a dead end (no allowed step before the
@@ -80,6 +83,7 @@ class RouteStateGraph {
   NodeId source_;  ///< the one source of explore(dest, source); invalid for all sources
   std::uint32_t epoch_ = 0;
   std::uint32_t num_roots_ = 0;
+  std::vector<double> root_weight_;   // [root]: share of the source's packets
   std::vector<std::uint32_t> stamp_;  // [key]: epoch when interned
   std::vector<std::uint32_t> index_;  // [key]: compact index when stamped
   std::vector<std::uint64_t> keys_;   // [compact]

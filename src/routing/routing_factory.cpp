@@ -7,12 +7,18 @@
 #include "wormnet/routing/double_xy_routing.hpp"
 #include "wormnet/routing/double_xy_turn_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
+#include "wormnet/routing/ring_class_routing.hpp"
 #include "wormnet/routing/stojmenovic_routing.hpp"
 #include "wormnet/routing/table_routing.hpp"
 #include "wormnet/routing/west_first_routing.hpp"
 #include "wormnet/routing/xy_first_routing.hpp"
 
 namespace wormnet {
+
+bool takes_ring_tie(std::string_view routing) {
+  return routing == "dor" || routing == "dor-dateline" || routing == "dor-ring-class" ||
+         routing == "dor-booksim" || routing == "dor-balanced";
+}
 
 std::vector<std::string> routing_names(const Topology& topo) {
   switch (topo.kind()) {
@@ -21,7 +27,8 @@ std::vector<std::string> routing_names(const Topology& topo) {
     case TopologyKind::kMesh:
       return {"xy", "west-first"};
     case TopologyKind::kTorus:
-      return {"dor", "dor-dateline", "angara", "table"};
+      return {"dor",          "dor-dateline", "dor-ring-class", "dor-booksim",
+              "dor-balanced", "angara",       "table"};
   }
   return {};
 }
@@ -47,10 +54,19 @@ std::string alternatives(std::string_view name, const Topology& topo) {
 
 std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
                                               FlowControl flow,
-                                              std::shared_ptr<const RouteTable> table) {
+                                              std::shared_ptr<const RouteTable> table,
+                                              RingTie tie) {
   bool known = false;
   for (const auto& n : routing_names(topo)) known = known || n == name;
   if (!known) does_not_fit(name, topo, "is not a routing for");
+  const bool drawn = tie != RingTie::kPlus;
+  if (drawn && (topo.kind() != TopologyKind::kTorus || !takes_ring_tie(name))) {
+    throw InputError("--ring-tie", tie == RingTie::kRandom ? "random" : "alternating",
+                     "has no half-ring ties to draw with routing " + std::string(name) + " on " +
+                         topo.spec() +
+                         " (allowed: plus; random and alternating need dor, dor-dateline, "
+                         "dor-ring-class, dor-booksim or dor-balanced on a torus)");
+  }
 
   if (topo.kind() == TopologyKind::kHoneycomb) {
     const auto& h = static_cast<const HoneycombMesh&>(topo);
@@ -63,13 +79,22 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
   }
   const auto& t = static_cast<const Torus&>(topo);
   if (name == "xy" || name == "dor") {
-    return std::make_unique<DimensionOrderRouting>(t, flow == FlowControl::kBubble);
+    return std::make_unique<DimensionOrderRouting>(t, flow == FlowControl::kBubble, drawn);
   }
   if (name == "west-first") {
     if (t.num_dims() != 2) does_not_fit(name, topo, "needs a 2-D mesh, not");
     return std::make_unique<WestFirstRouting>(t);
   }
-  if (name == "dor-dateline") return std::make_unique<DatelineRouting>(t);
+  if (name == "dor-dateline") return std::make_unique<DatelineRouting>(t, drawn);
+  if (name == "dor-ring-class") {
+    return std::make_unique<RingClassRouting>(t, RingClassPolicy::kWrap, drawn);
+  }
+  if (name == "dor-booksim") {
+    return std::make_unique<RingClassRouting>(t, RingClassPolicy::kBookSim, drawn);
+  }
+  if (name == "dor-balanced") {
+    return std::make_unique<RingClassRouting>(t, RingClassPolicy::kBalanced, drawn);
+  }
   if (name == "angara") return std::make_unique<AngaraRouting>(t);
   if (name == "table") {
     if (!table) {

@@ -15,6 +15,15 @@ namespace wormnet {
 /// Flow control that the routing relies on inside torus rings.
 enum class FlowControl : std::uint8_t { kCredit, kBubble };
 
+/// Direction of a half-ring tie in the torus dimension-order routings (dor, dor-dateline,
+/// dor-ring-class, dor-booksim, dor-balanced): always + (the default), or drawn per packet from
+/// its identity, pseudo-randomly (seed, source, sequence number) or alternating with the
+/// sequence number at its source. The routing only sees "drawn"; how is the simulator's.
+enum class RingTie : std::uint8_t { kPlus, kRandom, kAlternating };
+
+/// True for the routings that --ring-tie applies to (torus dimension-order routings).
+bool takes_ring_tie(std::string_view routing);
+
 /// Routing names that fit this topology's kind, in documentation order.
 std::vector<std::string> routing_names(const Topology& topo);
 
@@ -23,9 +32,11 @@ std::vector<std::string> routing_names(const Topology& topo);
 /// `table` is the routing table for name "table" (loaded from --tables by the caller, see
 /// wormnet/tables/table_file.hpp; it must be built for `topo`). Throws InputError naming
 /// --routing when the name is unknown or does not fit the topology, and naming --tables
-/// when "table" comes without a table.
+/// when "table" comes without a table. `tie` != kPlus draws half-ring ties per packet (only
+/// for takes_ring_tie() routings on a torus; otherwise an InputError naming --ring-tie).
 std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topology& topo,
                                               FlowControl flow = FlowControl::kCredit,
-                                              std::shared_ptr<const RouteTable> table = nullptr);
+                                              std::shared_ptr<const RouteTable> table = nullptr,
+                                              RingTie tie = RingTie::kPlus);
 
 }  // namespace wormnet

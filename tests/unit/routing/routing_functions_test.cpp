@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../../support/routing_case.hpp"
+#include "wormnet/core/error.hpp"
 #include "wormnet/routing/double_xy_routing.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 #include "wormnet/topology/torus.hpp"
@@ -172,6 +173,85 @@ TEST(RoutingFunctions, AngaraDirectionOrderAndDirectionBit) {
   // 1-D ring of 4, offset 2: both ways.
   const auto ring = test::make_case("torus:4", "angara");
   EXPECT_EQ(offered(*ring.routing, at(ring, {0}), at(ring, {2})), (Offered{{"X+", 1}, {"X-", 1}}));
+}
+
+// Class at ring entry (dor-ring-class, dor-booksim, dor-balanced) on an 8-ring in X (the
+// middle link joins 3 and 4) and a 5-ring in Y. Masks: 1 = VC 0, 2 = VC 1, 3 = either.
+TEST(RoutingFunctions, RingClassPoliciesPickTheClassAtRingEntry) {
+  const auto rc = test::make_case("torus:8x5", "dor-ring-class");
+  const auto bs = test::make_case("torus:8x5", "dor-booksim");
+  const auto bal = test::make_case("torus:8x5", "dor-balanced");
+  struct Case {
+    int from, to;  // X coordinates, Y = 0
+    const char* port;
+    int ring_class, booksim, balanced;
+  };
+  for (const Case& k : {
+           Case{1, 3, "X+", 1, 1, 3},  // + without wrap or middle: class 0; balanced either
+           Case{2, 5, "X+", 1, 1, 1},  // + through the middle link 3-4: class 0
+           Case{6, 1, "X+", 2, 2, 2},  // + through the wrap 7-0: class 1
+           Case{1, 6, "X-", 2, 1, 2},  // - through the wrap 0-7: BookSim mirrors to class 0
+           Case{5, 3, "X-", 1, 2, 1},  // - through the middle 4-3: BookSim mirrors to class 1
+           Case{7, 5, "X-", 1, 2, 3},  // - neither: BookSim class 1, balanced either
+       }) {
+    SCOPED_TRACE(std::to_string(k.from) + " -> " + std::to_string(k.to));
+    EXPECT_EQ(offered(*rc.routing, at(rc, {k.from, 0}), at(rc, {k.to, 0})),
+              (Offered{{k.port, k.ring_class}}));
+    EXPECT_EQ(offered(*bs.routing, at(bs, {k.from, 0}), at(bs, {k.to, 0})),
+              (Offered{{k.port, k.booksim}}));
+    EXPECT_EQ(offered(*bal.routing, at(bal, {k.from, 0}), at(bal, {k.to, 0})),
+              (Offered{{k.port, k.balanced}}));
+  }
+  const PortId xm = Topology::port_of(0, -1);  // arrived from x - 1, going +
+  for (const auto* c : {&rc, &bs, &bal}) {
+    SCOPED_TRACE(c->label());
+    // Inside the ring the class taken at entry stays, whatever the entry rule would say here.
+    EXPECT_EQ(offered(*c->routing, at(*c, {2, 0}), at(*c, {5, 0}), xm, 1), (Offered{{"X+", 2}}));
+    EXPECT_EQ(offered(*c->routing, at(*c, {7, 0}), at(*c, {1, 0}), xm, 0), (Offered{{"X+", 1}}));
+    // Turning into Y is a new ring entry: (3,0) -> (3,2) goes Y+ without wrap or middle
+    // (m = 2 joins 2 and 3): class 0, balanced either.
+    EXPECT_EQ(offered(*c->routing, at(*c, {3, 0}), at(*c, {3, 2}), xm, 1),
+              (Offered{{"Y+", c == &bal ? 3 : 1}}));
+  }
+}
+
+// Half-ring ties: + by default; drawn per packet, state 1 takes the - way (and the class that
+// way implies), state 0 the + way.
+TEST(RoutingFunctions, DrawnRingTiesFollowThePacketState) {
+  const auto topo = make_topology("torus:8x5");
+  const test::RoutingCase c{make_topology("torus:8x5"), nullptr};
+  for (const char* name :
+       {"dor", "dor-dateline", "dor-ring-class", "dor-booksim", "dor-balanced"}) {
+    SCOPED_TRACE(name);
+    const auto plus = make_routing(name, *topo);
+    const auto drawn = make_routing(name, *topo, FlowControl::kCredit, nullptr, RingTie::kRandom);
+    EXPECT_EQ(plus->initial_choices(), 1);
+    EXPECT_EQ(drawn->initial_choices(), 2);
+    const NodeId a = at(c, {0, 0});
+    const NodeId b = at(c, {4, 0});
+    ASSERT_EQ(offered(*plus, a, b).size(), 1U);
+    EXPECT_EQ(offered(*plus, a, b)[0].first, "X+");
+    EXPECT_EQ(
+        offered(*drawn, a, b, kInjectionPort, 0, drawn->chosen_initial_state(a, b, 0))[0].first,
+        "X+");
+    const RouteState minus = drawn->chosen_initial_state(a, b, 1);
+    const Offered m = offered(*drawn, a, b, kInjectionPort, 0, minus);
+    ASSERT_EQ(m.size(), 1U);
+    EXPECT_EQ(m[0].first, "X-");
+    // 0 -> 7 -> ... -> 4 crosses the wrap: VC 1 except for BookSim's mirrored - rule and
+    // plain dor (1 VC); the dateline routing takes VC 1 at the wrap link itself.
+    const std::string n = name;
+    const int expect_vcs = n == "dor" ? 1 : (n == "dor-booksim" ? 1 : 2);
+    EXPECT_EQ(m[0].second, expect_vcs);
+    // No tie, no choice: 0 -> 3 goes + whatever the state.
+    EXPECT_EQ(offered(*drawn, a, at(c, {3, 0}), kInjectionPort, 0, minus)[0].first, "X+");
+  }
+  // Ties cannot be drawn where there are none.
+  const auto mesh = make_topology("mesh:4x4");
+  EXPECT_THROW(make_routing("xy", *mesh, FlowControl::kCredit, nullptr, RingTie::kRandom),
+               InputError);
+  EXPECT_THROW(make_routing("angara", *topo, FlowControl::kCredit, nullptr, RingTie::kAlternating),
+               InputError);
 }
 
 }  // namespace

@@ -184,6 +184,29 @@ TEST(DeadlockVerdict, TorusDatelineIsAcyclic) {
   }
 }
 
+// The class-at-ring-entry policies (the argument is in ring_class_routing.hpp), with ties
+// always + and with ties drawn per packet (both initial states explored), and the dateline
+// routing with drawn ties. Plain dor with drawn ties keeps its ring cycles: the draw changes
+// directions, not VCs.
+TEST(DeadlockVerdict, RingClassPoliciesAndDrawnTiesAreAcyclic) {
+  for (const auto& sizes : torus_sizes()) {
+    const std::string spec = torus_spec(sizes);
+    for (RingTie tie : {RingTie::kPlus, RingTie::kRandom}) {
+      for (const char* r : {"dor-ring-class", "dor-booksim", "dor-balanced", "dor-dateline"}) {
+        test::RoutingCase c;
+        c.topo = make_topology(spec);
+        c.routing = make_routing(r, *c.topo, FlowControl::kCredit, nullptr, tie);
+        expect_verdict(c, std::nullopt);
+      }
+    }
+    test::RoutingCase dor;
+    dor.topo = make_topology(spec);
+    dor.routing = make_routing("dor", *dor.topo, FlowControl::kCredit, nullptr, RingTie::kRandom);
+    EXPECT_EQ(verify(dor).cdg.shortest_cycle().empty(), !dor_shortest_cycle(sizes).has_value())
+        << spec;
+  }
+}
+
 /// With bubble flow control, dependencies inside a ring are set aside; what stays must be
 /// acyclic. Where a ring of 4 or more nodes exists, the full graph IS cyclic (minimal routes
 /// take 2 hops in it), so the setting aside is what makes the verdict.

@@ -88,6 +88,22 @@ TEST(ChannelLoads, AngaraSplitsTheTieOnAFourRing) {
   expect_loads(test::make_case("torus:4", "angara"), 2.0, 2.0, 2.0, 0.0);
 }
 
+// DOR with ties drawn per packet: the offset-2 unit splits over the two initial choices
+// exactly as Angara's does over its two steps, so the same balanced loads (against 3 and 1
+// with ties always +). On a 6-ring the offset-3 tie of each of the 6 sources loads 3
+// channels each way with 1/2: each direction gets 6 (offset 1) + 6 * 2 (offset 2) + 6 * 3 / 2
+// = 27 units on 6 channels = 4.5 (dor: 6 on the + side, 3 on the - side).
+TEST(ChannelLoads, DrawnTiesSplitTheTieUnitEvenly) {
+  for (const char* r : {"dor", "dor-dateline", "dor-booksim", "dor-balanced"}) {
+    for (const auto& [spec, load] : {std::pair{"torus:4", 2.0}, std::pair{"torus:6", 4.5}}) {
+      test::RoutingCase c;
+      c.topo = make_topology(spec);
+      c.routing = make_routing(r, *c.topo, FlowControl::kCredit, nullptr, RingTie::kRandom);
+      expect_loads(c, load, load, load, 0.0);
+    }
+  }
+}
+
 // DOR on a k x k torus (X first, then Y). An X channel of row y is used only by sources in
 // row y (X is corrected in the source row), for any of the k destination rows: k times the
 // ring load. A Y channel of column x is used only by packets whose destination is in column

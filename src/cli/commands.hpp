@@ -27,6 +27,25 @@ inline CLI::Option* add_flow_control_option(CLI::App* app, FlowControl& flow,
       ->default_str("credit");
 }
 
+/// Names of --ring-tie.
+inline const std::map<std::string, RingTie>& ring_tie_names() {
+  static const std::map<std::string, RingTie> kNames{{"plus", RingTie::kPlus},
+                                                     {"random", RingTie::kRandom},
+                                                     {"alternating", RingTie::kAlternating}};
+  return kNames;
+}
+
+/// Declares --ring-tie plus|random|alternating on `app`, stored into `tie`.
+inline CLI::Option* add_ring_tie_option(CLI::App* app, RingTie& tie) {
+  return app
+      ->add_option("--ring-tie", tie,
+                   "direction of a half-ring tie in the torus dimension-order routings: plus, "
+                   "or drawn per packet: random (hash of seed, source, sequence) or "
+                   "alternating (by sequence number)")
+      ->transform(choice_of(ring_tie_names()))
+      ->default_str("plus");
+}
+
 Command add_info_command(CLI::App& root);
 Command add_verify_command(CLI::App& root);
 Command add_run_command(CLI::App& root);

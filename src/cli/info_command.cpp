@@ -20,6 +20,7 @@ struct InfoOptions {
   std::string topology;
   std::string routing;
   FlowControl flow = FlowControl::kCredit;
+  RingTie tie = RingTie::kPlus;
   bool load = false;
   bool json = false;
   std::string tables;
@@ -115,6 +116,7 @@ Command add_info_command(CLI::App& root) {
   app->add_flag("--load", opts->load,
                 "Channel loads of --routing over all ordered pairs: pi, sigma(4), saturation rate");
   add_flow_control_option(app, opts->flow, "credit (default) or bubble");
+  add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {app, [opts] {
@@ -125,7 +127,7 @@ Command add_info_command(CLI::App& root) {
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
               routing = make_cli_routing(opts->routing, opts->tables, *topo, opts->flow,
-                                         Communicator::world())
+                                         Communicator::world(), opts->tie)
                             .routing;
             }
             const TopologyMetrics m = compute_metrics(*topo);

@@ -7,24 +7,25 @@
 namespace wormnet::cli {
 
 CliRouting make_cli_routing(const std::string& name, const std::string& tables,
-                            const Topology& topo, FlowControl flow, const Communicator& comm) {
+                            const Topology& topo, FlowControl flow, const Communicator& comm,
+                            RingTie tie) {
   CliRouting out;
   if (name != "table") {
     if (!tables.empty()) {
       throw InputError("--tables", tables, "a tables file is only read with --routing table");
     }
-    out.routing = make_routing(name, topo, flow);
+    out.routing = make_routing(name, topo, flow, nullptr, tie);
     return out;
   }
   if (tables.empty()) {
     // make_routing names what is missing (and checks that "table" fits the topology).
-    out.routing = make_routing(name, topo, flow);
+    out.routing = make_routing(name, topo, flow, nullptr, tie);
   }
   const Torus& torus = tables::require_table_topology(topo, "--topology");
   tables::LoadedTable loaded = tables::load_table_file(tables, "--tables", torus, comm);
   out.table_saturation_rate = loaded.report.metrics.saturation_rate;
   out.table_loads.assign(loaded.report.loads.begin(), loaded.report.loads.end());
-  out.routing = make_routing(name, topo, flow, loaded.table);
+  out.routing = make_routing(name, topo, flow, loaded.table, tie);
   return out;
 }
 

@@ -24,6 +24,7 @@ struct CliRouting {
 /// Builds routing `name` for `topo`. For "table", loads the table file `tables` (collective
 /// over `comm`) and checks it; `tables` given with another routing is bad input.
 CliRouting make_cli_routing(const std::string& name, const std::string& tables,
-                            const Topology& topo, FlowControl flow, const Communicator& comm);
+                            const Topology& topo, FlowControl flow, const Communicator& comm,
+                            RingTie tie = RingTie::kPlus);
 
 }  // namespace wormnet::cli

@@ -47,8 +47,9 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
 SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
   SimSetup s;
   s.topology = make_topology(o.config.network.topology);
-  CliRouting routing = make_cli_routing(o.config.network.routing, o.config.network.tables,
-                                        *s.topology, o.config.network.flow_control, comm);
+  CliRouting routing =
+      make_cli_routing(o.config.network.routing, o.config.network.tables, *s.topology,
+                       o.config.network.flow_control, comm, o.config.network.ring_tie);
   s.routing = std::move(routing.routing);
   validate_against(o.config, *s.topology, *s.routing);
   DestinationPattern check(*s.topology, o.config.traffic);  // throws if undefined here

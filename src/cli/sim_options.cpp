@@ -4,6 +4,7 @@
 #include <map>
 
 #include "choice_option.hpp"
+#include "commands.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -53,6 +54,9 @@ const char* to_string(FlowControl f) {
 const char* to_string(VcBandwidth b) {
   return name_of(kVcBandwidth, b);
 }
+const char* to_string(RingTie t) {
+  return name_of(ring_tie_names(), t);
+}
 
 void add_sim_options(CLI::App& app, SimOptions& o) {
   NetworkConfig& n = o.config.network;
@@ -75,6 +79,19 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Network");
   app.add_option("--credit-latency", n.credit_latency, "cycles for a credit to return")
       ->capture_default_str()
+      ->each([&o](const std::string&) { o.given.credit_latency = true; })
+      ->group("Network");
+  app.add_option("--injection-latency", n.injection_latency,
+                 "injection channel: cycles from a message's creation to its head entering the "
+                 "router (a pure delay)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.given.injection_latency = true; })
+      ->group("Network");
+  app.add_option("--ejection-latency", n.ejection_latency,
+                 "ejection channel: cycles added to a packet's delivery after its tail leaves "
+                 "the router (a pure delay)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.given.ejection_latency = true; })
       ->group("Network");
   app.add_option("--routing-delay", n.routing_delay, "router pipeline: route computation cycles")
       ->capture_default_str()
@@ -103,6 +120,9 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->transform(choice_of(kVcBandwidth))
       ->default_str(to_string(n.vc_bandwidth))
       ->group("Network");
+  add_ring_tie_option(&app, n.ring_tie)
+      ->each([&o](const std::string&) { o.given.ring_tie = true; })
+      ->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
   app.add_option("--partition", o.partition,
                  "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
@@ -117,6 +137,11 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
   app.add_option("--process", t.process, "poisson or bernoulli message generation")
       ->transform(choice_of(kProcesses))
       ->default_str(to_string(t.process))
+      ->each([&o](const std::string&) { o.given.process = true; })
+      ->group("Traffic");
+  app.add_flag("--self-traffic", t.self_traffic,
+               "uniform traffic also sends packets to their own source (BookSim's uniform)")
+      ->each([&o](const std::string&) { o.given.self_traffic = true; })
       ->group("Traffic");
   app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
       ->capture_default_str()
@@ -167,6 +192,12 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Measurement");
   app.add_option("--seed", m.seed, "random seed")->capture_default_str()->group("Measurement");
 
+  app.add_option("--preset", o.preset,
+                 "booksim: BookSim2's timing and traffic for the options not given (credit "
+                 "latency = link latency + 1, injection latency 2, ejection latency 1, "
+                 "self-traffic, Bernoulli process, random half-ring ties; docs/fidelity.md)")
+      ->each([&o](const std::string&) { o.given.preset = true; })
+      ->group("Network");
   app.add_option("--config",
                  "TOML file of options (keys = long option names; the command "
                  "line wins)")
@@ -220,6 +251,10 @@ std::string to_toml(const SimOptions& o) {
   str("flow-control", to_string(n.flow_control));
   str("selection", to_string(n.selection));
   str("vc-bandwidth", to_string(n.vc_bandwidth));
+  num("injection-latency", n.injection_latency);
+  num("ejection-latency", n.ejection_latency);
+  str("ring-tie", to_string(n.ring_tie));
+  if (!o.preset.empty()) str("preset", o.preset);
   str("partition", o.partition);
   str("traffic", to_string(t.pattern));
   str("process", to_string(t.process));
@@ -230,6 +265,7 @@ std::string to_toml(const SimOptions& o) {
   }
   num("length-min", t.length_min);
   num("length-max", t.length_max);
+  s += std::string("self-traffic = ") + (t.self_traffic ? "true" : "false") + "\n";
   real("hotspot-fraction", t.hotspot_fraction);
   if (!t.hotspot_nodes.empty()) {
     std::string list;
@@ -250,6 +286,25 @@ std::string to_toml(const SimOptions& o) {
   return s;
 }
 
+void apply_preset(SimOptions& o) {
+  if (o.preset != "booksim") throw InputError("--preset", o.preset, "allowed: booksim");
+  NetworkConfig& n = o.config.network;
+  TrafficConfig& t = o.config.traffic;
+  // BookSim's credit round trip, measured with 1-flit buffers, matches wormnet's when a
+  // credit takes one cycle more than a flit's link (docs/fidelity.md).
+  if (!o.given.credit_latency) n.credit_latency = n.link_latency + 1;
+  // BookSim's terminals: a 1-cycle injection channel plus the cycle between a packet's
+  // creation and its first flit leaving the source, and a 1-cycle ejection channel.
+  if (!o.given.injection_latency) n.injection_latency = 2;
+  if (!o.given.ejection_latency) n.ejection_latency = 1;
+  if (!o.given.self_traffic && t.pattern == TrafficPattern::kUniform) t.self_traffic = true;
+  if (!o.given.process) t.process = InjectionProcess::kBernoulli;
+  // dim_order_torus picks a random direction when a destination is half a ring away.
+  if (!o.given.ring_tie && takes_ring_tie(n.routing) && n.topology.rfind("torus:", 0) == 0) {
+    n.ring_tie = RingTie::kRandom;
+  }
+}
+
 void finish_sim_options(SimOptions& o) {
   if (o.load_fraction_given && !(o.config.traffic.load_fraction > 0.0)) {
     char buf[32];
@@ -261,6 +316,7 @@ void finish_sim_options(SimOptions& o) {
     o.config.traffic.length_min = o.length;
     o.config.traffic.length_max = o.length;
   }
+  if (o.given.preset || !o.preset.empty()) apply_preset(o);
   if (o.partition != "geometric" && o.partition != "blocks" && o.partition != "metis") {
     throw InputError("--partition", o.partition, "allowed: geometric, blocks, metis");
   }

@@ -21,6 +21,7 @@ struct VerifyOptions {
   std::string topology;
   std::string routing;
   FlowControl flow = FlowControl::kCredit;
+  RingTie tie = RingTie::kPlus;
   std::string tables;
   bool json = false;
 };
@@ -35,7 +36,7 @@ void write_coords(JsonWriter& j, const Topology& topo, NodeId n) {
 int run_verify(const VerifyOptions& o) {
   const auto topo = make_topology(o.topology);
   const auto routing =
-      make_cli_routing(o.routing, o.tables, *topo, o.flow, Communicator::world()).routing;
+      make_cli_routing(o.routing, o.tables, *topo, o.flow, Communicator::world(), o.tie).routing;
   const auto t0 = std::chrono::steady_clock::now();
   AnalysisOptions ao;
   ao.loads = false;
@@ -130,6 +131,7 @@ Command add_verify_command(CLI::App& root) {
       ->required();
   app->add_option("--routing,-r", opts->routing, "routing function (see README)")->required();
   add_flow_control_option(app, opts->flow, "credit (default) or bubble (one-VC torus rings)");
+  add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
   app->add_flag("--json", opts->json, "Print one JSON object");
   return {app, [opts] { return run_verify(*opts); }};

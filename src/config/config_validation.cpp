@@ -37,12 +37,16 @@ void validate_values(const SimConfig& c) {
   at_least("--vc-alloc-delay", n.vc_alloc_delay, 0, "must be >= 0 cycles");
   at_least("--switch-alloc-delay", n.switch_alloc_delay, 0, "must be >= 0 cycles");
   at_least("--switch-delay", n.switch_delay, 0, "must be >= 0 cycles");
+  at_least("--injection-latency", n.injection_latency, 0, "must be >= 0 cycles");
+  at_least("--ejection-latency", n.ejection_latency, 0, "must be >= 0 cycles");
   for (const auto& [opt, v] : {std::pair{"--link-latency", n.link_latency},
                                std::pair{"--credit-latency", n.credit_latency},
                                std::pair{"--routing-delay", n.routing_delay},
                                std::pair{"--vc-alloc-delay", n.vc_alloc_delay},
                                std::pair{"--switch-alloc-delay", n.switch_alloc_delay},
-                               std::pair{"--switch-delay", n.switch_delay}}) {
+                               std::pair{"--switch-delay", n.switch_delay},
+                               std::pair{"--injection-latency", n.injection_latency},
+                               std::pair{"--ejection-latency", n.ejection_latency}}) {
     if (v > 1000) throw InputError(opt, std::to_string(v), "at most 1000 cycles");
   }
 
@@ -64,6 +68,10 @@ void validate_values(const SimConfig& c) {
   if (t.length_min > t.length_max) {
     throw InputError("--length-min", std::to_string(t.length_min),
                      "must be <= --length-max (" + std::to_string(t.length_max) + ")");
+  }
+  if (t.self_traffic && t.pattern != TrafficPattern::kUniform) {
+    throw InputError("--self-traffic", "true",
+                     "only for --traffic uniform (the other patterns fix every destination)");
   }
   if (!(t.hotspot_fraction >= 0.0 && t.hotspot_fraction <= 1.0)) {
     throw InputError("--hotspot-fraction", num(t.hotspot_fraction), "must be in [0, 1]");

@@ -29,8 +29,12 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
       depth_(config.network.buffer_depth),
       flit_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                      config.network.switch_delay + config.network.link_latency)),
-      eject_delay_(
-          static_cast<Cycle>(config.network.switch_alloc_delay + config.network.switch_delay)),
+      eject_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
+                                      config.network.switch_delay +
+                                      config.network.ejection_latency)),
+      injection_latency_(static_cast<Cycle>(config.network.injection_latency)),
+      ring_tie_(config.network.ring_tie),
+      tie_key_(mix64(config.measure.seed ^ 0x7469652D64726177ULL)),
       credit_delay_(static_cast<Cycle>(config.network.credit_latency)),
       routing_delay_(static_cast<Cycle>(config.network.routing_delay)),
       vc_alloc_delay_(static_cast<Cycle>(config.network.vc_alloc_delay)),
@@ -218,13 +222,15 @@ void RankModel::inject(std::uint32_t r, Cycle t) {
     }
     if (vc < 0) return;
     const Message& m = q.front();
+    if (m.created + injection_latency_ > t) return;  // still on the injection channel
     Packet p;
     p.created = m.created;
     p.injected = t;
     p.id = (static_cast<std::uint64_t>(nodes_[r]) << 32) | (m.sequence & 0xFFFFFFFFULL);
     p.source = nodes_[r];
     p.dest = m.dest;
-    p.state = routing_.initial_state(NodeId(p.source), NodeId(p.dest));
+    p.state = routing_.chosen_initial_state(NodeId(p.source), NodeId(p.dest),
+                                            initial_choice(p.id, m.sequence));
     p.length = m.length;
     p.measured = m.measured;
     inj.packet = packets_.allocate(p);
@@ -245,6 +251,14 @@ void RankModel::inject(std::uint32_t r, Cycle t) {
   if (tail) inj.length = 0;
 }
 
+int RankModel::initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const {
+  // From the packet's identity alone, so any rank count draws the same choices.
+  const auto choices = static_cast<std::uint64_t>(routing_.initial_choices());
+  if (choices == 1) return 0;
+  if (ring_tie_ == RingTie::kAlternating) return static_cast<int>(sequence % choices);
+  return static_cast<int>(mix64(tie_key_ ^ packet_id) % choices);
+}
+
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   inject(r, t);
   if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
@@ -255,7 +269,7 @@ void RankModel::routing_options(std::uint32_t r, int in_port, int vc, const Pack
                                 RouteOptions& out) const {
   out.clear();
   if (p.dest == nodes_[r]) {
-    out.add(static_cast<PortId>(ports_), all_vcs(vcs_));
+    out.add(static_cast<PortId>(ports_), all_vcs(vcs_), p.state);  // the state stays as it was
     return;
   }
   RouteRequest req;

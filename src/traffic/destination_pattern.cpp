@@ -97,7 +97,10 @@ bool is_permutation_pattern(TrafficPattern p) {
 }  // namespace
 
 DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig& traffic)
-    : topo_(topo), pattern_(traffic.pattern), hotspot_fraction_(traffic.hotspot_fraction) {
+    : topo_(topo),
+      pattern_(traffic.pattern),
+      hotspot_fraction_(traffic.hotspot_fraction),
+      self_traffic_(traffic.self_traffic) {
   for (int h : traffic.hotspot_nodes) hotspots_.push_back(static_cast<std::uint32_t>(h));
   if (hotspots_.empty()) hotspots_.push_back(0);
   if (!is_permutation_pattern(pattern_)) return;
@@ -127,6 +130,10 @@ bool DestinationPattern::silent(NodeId src) const {
 }
 
 NodeId DestinationPattern::uniform(NodeId src, RandomStream& rng) const {
+  // With self-traffic uniform over all N nodes, the source included (BookSim's uniform).
+  if (self_traffic_) {
+    return NodeId(static_cast<std::uint32_t>(rng.uniform_int(0, topo_.num_nodes() - 1)));
+  }
   // Uniform over the N-1 other nodes: draw in [0, N-2] and skip the source.
   const auto r = static_cast<std::uint32_t>(rng.uniform_int(0, topo_.num_nodes() - 2));
   return NodeId(r >= src.value() ? r + 1 : r);

@@ -26,6 +26,11 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 RUN = ["run", "-t", "torus:6x4", "-r", "dor-dateline", "--load", "0.3", "--length-min", "4",
        "--length-max", "40", "--buffer", "3", "--warmup", "300", "--measure", "3000",
        "--stats-window", "250"]
+# BookSim's timing (terminal latencies, credit latency 3, self-traffic) and random half-ring
+# ties drawn per packet: none of it may depend on the rank count or on a restart.
+PRESET = ["run", "-t", "torus:6x4", "-r", "dor-booksim", "--preset", "booksim", "--vcs", "2",
+          "--load", "0.3", "--length", "4", "--link-latency", "2", "--warmup", "300",
+          "--measure", "3000", "--stats-window", "250"]
 SWEEP = ["sweep", "-t", "honeycomb:3", "-r", "double-xy", "--loads", "0.05,0.1,0.4",
          "--length-min", "4", "--length-max", "20", "--warmup", "200", "--measure", "2000",
          "--drain-limit", "2000", "--after-saturation", "0", "--stats-window", "200"]
@@ -85,6 +90,28 @@ class CheckpointRestart(Identical):
 
     def test_one_to_three(self):
         self.stop_and_restart(1, 3, 2400, "r13")
+
+    def test_booksim_preset_restarts_on_another_rank_count(self):
+        r = wormnet([*PRESET, "-q", "-o", path("preset_full.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.stop_and_restart(2, 1, 1300, "preset21", base=PRESET, full="preset_full.h5")
+        # The preset is echoed with every value it set, so a restart alone reproduces it.
+        ck = path("preset_alone.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        out = path("preset_alone.h5")
+        r = wormnet([*PRESET, "-q", "-o", out, "--stop-at-cycle", "800", "--checkpoint-dir", ck],
+                    ranks=3)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        r = wormnet(["run", "--restart", ck, "-q"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_same(path("preset_full.h5"), out)
+        with h5py.File(out, "r") as f:
+            config = f.attrs["config"]
+        config = config.decode() if isinstance(config, bytes) else config
+        for line in ('credit-latency = 3', 'injection-latency = 2', 'ejection-latency = 1',
+                     'ring-tie = "random"', 'self-traffic = true', 'process = "bernoulli"',
+                     'preset = "booksim"'):
+            self.assertIn(line, config.splitlines())
 
     def test_restart_alone_takes_the_configuration_from_the_checkpoint(self):
         ck = path("alone.ck")

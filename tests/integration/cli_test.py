@@ -314,6 +314,10 @@ class RunBadInput(BadInput):
         self.expect_one_line(["run", "-t", "torus:3x5", "-r", "dor-dateline", "--traffic",
                               "transpose"], "--traffic", "transpose", "torus:3x5")
 
+    def test_self_traffic_needs_uniform_traffic(self):
+        self.expect_one_line([*self.base, "--self-traffic", "--traffic", "tornado"],
+                             "--self-traffic", "uniform")
+
     def test_hotspot_outside_the_network(self):
         self.expect_one_line([*self.base, "--traffic", "hotspot", "--hotspot-nodes", "999"],
                              "--hotspot-nodes", "999")
@@ -374,6 +378,12 @@ class Corpus(unittest.TestCase):
         "--buffer": ["0", "x", "-3"],
         "--link-latency": ["0", "1.5"],
         "--credit-latency": ["0", "many"],
+        "--injection-latency": ["-1", "1001", "x"],
+        "--ejection-latency": ["-1", "1001", "x"],
+        # honeycomb double-xy has no half-ring ties to draw
+        "--ring-tie": ["sideways", "", "random", "alternating"],
+        "--self-traffic": [],  # a flag; refused with non-uniform traffic (test below)
+        "--preset": ["gem5", ""],
         "--routing-delay": ["-1", "99999999999"],
         "--vc-alloc-delay": ["-1", "q"],
         "--switch-alloc-delay": ["-1", "0x"],
@@ -421,11 +431,13 @@ class Corpus(unittest.TestCase):
                                                 "--routing": ["west-first"],
                                                 "--load": [], "--json": [],
                                                 "--flow-control": ["none"],
+                                                "--ring-tie": ["north"],
                                                 # bad table files: cli.Tables
                                                 "--tables": []}),
         "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1"],
                                                                "--routing": ["xy", "angara-x"],
                                                                "--flow-control": ["none"],
+                                                               "--ring-tie": ["x"],
                                                                "--json": [],
                                                                "--tables": []}),
     }

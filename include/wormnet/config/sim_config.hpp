@@ -56,6 +56,13 @@ struct NetworkConfig {
   int vc_alloc_delay = 1;      ///< cycles from VC granted to switch allocation
   int switch_alloc_delay = 1;  ///< cycles from switch granted to leaving the router
   int switch_delay = 1;        ///< crossbar traversal cycles (added before the link)
+  /// Terminal channels (BookSim models them as 1-cycle channels): cycles between a message's
+  /// creation and the earliest cycle its head may enter the router, and cycles added to a
+  /// packet's delivery after its tail leaves the router on the ejection port. Pure delays:
+  /// they never limit bandwidth.
+  int injection_latency = 0;
+  int ejection_latency = 0;
+  RingTie ring_tie = RingTie::kPlus;  ///< half-ring ties of the torus DOR routings
   FlowControl flow_control = FlowControl::kCredit;
   SelectionPolicy selection = SelectionPolicy::kPriority;
   VcBandwidth vc_bandwidth = VcBandwidth::kShared;
@@ -68,6 +75,9 @@ struct TrafficConfig {
   double load_fraction = 0.0;  ///< if > 0: offered load as a fraction of (N-1)/pi instead
   int length_min = 20;         ///< message length in flits, uniform in [min, max]
   int length_max = 20;
+  /// Uniform destinations include the source itself (BookSim's uniform traffic): a packet to
+  /// itself crosses its router from the injection to the ejection port.
+  bool self_traffic = false;
   double hotspot_fraction = 0.1;   ///< share of messages sent to a hotspot node
   std::vector<int> hotspot_nodes;  ///< node ids; empty = node 0
 };

@@ -180,6 +180,9 @@ class RankModel {
   }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void inject(std::uint32_t r, Cycle t);
+  /// Which of the routing's initial choices packet `packet_id` (message `sequence` of its
+  /// source) takes: by --ring-tie, alternating with the sequence or a seeded hash of the id.
+  [[nodiscard]] int initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const;
   void step_router(std::uint32_t r, Cycle t);
   void allocate_vcs(std::uint32_t r, Cycle t);
   void allocate_switch(std::uint32_t r, Cycle t);
@@ -202,8 +205,11 @@ class RankModel {
   int ports_;  ///< network ports P; port P is the terminal (injection/ejection)
   int vcs_;
   int depth_;
-  Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
-  Cycle eject_delay_;  ///< switch allocation + switch: cycles from grant to delivery
+  Cycle flit_delay_;         ///< switch allocation + switch + link: cycles from grant to arrival
+  Cycle eject_delay_;        ///< switch allocation + switch + ejection channel: grant to delivery
+  Cycle injection_latency_;  ///< injection channel: creation to earliest entry, cycles
+  RingTie ring_tie_;         ///< how a packet draws among routing_.initial_choices()
+  std::uint64_t tie_key_;    ///< seed-derived key of the random draw
   Cycle credit_delay_;
   Cycle routing_delay_;
   Cycle vc_alloc_delay_;

@@ -1,6 +1,6 @@
 // Destination patterns. Each is defined on the honeycomb and on tori/meshes; where a pattern
 // has no natural geometric meaning it is defined on node indices (docs/traffic.md):
-//   uniform        any other node, uniformly
+//   uniform        any other node, uniformly (any node, itself included, with self-traffic)
 //   transpose      honeycomb (x,y,z) -> (y,x,z); torus/mesh with equal sizes: coordinates
 //                  reversed; otherwise (N a power of two) node index bits rotated by b/2
 //   neighbor       honeycomb: the neighbour across the first existing port in X, Y, Z order;
@@ -40,6 +40,7 @@ class DestinationPattern {
   const Topology& topo_;
   TrafficPattern pattern_;
   double hotspot_fraction_;
+  bool self_traffic_;  // uniform draws include the source (TrafficConfig::self_traffic)
   std::vector<std::uint32_t> hotspots_;
   std::vector<std::uint32_t> permutation_;  // for fixed patterns: dest of each node
 };

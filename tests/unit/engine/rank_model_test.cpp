@@ -20,6 +20,7 @@ struct Delivery {
   Cycle created;
   Cycle done;
   int hops;
+  RouteState state;  // routing state at delivery (the drawn half-ring tie, say)
   bool operator<(const Delivery& o) const { return id < o.id; }
   bool operator==(const Delivery& o) const = default;
 };
@@ -36,7 +37,8 @@ class ScriptedNetwork {
       : overlap_(overlap),
         config_(std::move(config)),
         topo_(make_topology(topo)),
-        routing_(make_routing(routing, *topo_, config_.network.flow_control)),
+        routing_(make_routing(routing, *topo_, config_.network.flow_control, nullptr,
+                              config_.network.ring_tie)),
         pattern_(*topo_, config_.traffic),
         partition_(Partition::blocks(*topo_, parts)) {
     const int vcs = config_.network.vcs > 0 ? config_.network.vcs : routing_->vcs_required();
@@ -44,7 +46,8 @@ class ScriptedNetwork {
       models_.push_back(std::make_unique<RankModel>(config_, *topo_, *routing_, pattern_,
                                                     partition_, p, 0.0, vcs));
       models_.back()->set_delivery_observer([this](const Packet& pk, Cycle done) {
-        deliveries_.push_back(Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops});
+        deliveries_.push_back(
+            Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops, pk.state});
       });
     }
   }
@@ -303,6 +306,70 @@ TEST_P(PartitionedModels, DeliverExactlyAsOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RankModel, PartitionedModels, ::testing::Values(1, 2));
+
+// Terminal channels are pure delays: the closed form above plus the injection and ejection
+// latencies, for packets over the network and for a packet to its own source (0 hops: one
+// pass through its router, injection port to ejection port).
+TEST(RankModel, TerminalLatenciesAddToTheZeroLoadFormula) {
+  for (auto [inj, ej] : {std::pair{2, 1}, std::pair{0, 3}, std::pair{5, 0}}) {
+    SimConfig c = ideal_router(64);
+    c.network.routing_delay = 1;
+    c.network.vc_alloc_delay = 1;
+    c.network.switch_alloc_delay = 1;
+    c.network.switch_delay = 1;
+    c.network.injection_latency = inj;
+    c.network.ejection_latency = ej;
+    for (auto [s, d] : {std::pair{0U, 15U}, std::pair{5U, 6U}, std::pair{9U, 9U}}) {
+      ScriptedNetwork net("mesh:4x4", "xy", c);
+      net.send(s, d, 7, 3);
+      net.run_until(500);
+      ASSERT_EQ(net.deliveries().size(), 1U);
+      const Delivery got = net.deliveries()[0];
+      const int h = net.topology().distance(NodeId(s), NodeId(d));
+      EXPECT_EQ(got.hops, h);
+      EXPECT_EQ(got.done - got.created, static_cast<Cycle>((h + 1) * 4 + h + 7 - 1 + inj + ej))
+          << s << " -> " << d << " injection " << inj << " ejection " << ej;
+    }
+  }
+}
+
+// Half-ring ties drawn per packet: alternating takes + and - in turn by sequence number;
+// random draws both from the packet's identity, so any split over models delivers the same.
+TEST(RankModel, DrawnTiesAlternateOrFollowThePacketIdentity) {
+  SimConfig c = ideal_router(4);
+  c.network.ring_tie = RingTie::kAlternating;
+  {
+    ScriptedNetwork net("torus:4x4", "dor-booksim", c);
+    for (int k = 0; k < 6; ++k) net.send(0, 2, 3, static_cast<Cycle>(20 * k));  // (0,0)->(2,0)
+    net.run_until(400);
+    const auto got = net.deliveries();
+    ASSERT_EQ(got.size(), 6U);
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].state, k % 2) << k;  // sequence k: state k mod 2 (1 = the - way)
+      EXPECT_EQ(got[k].hops, 2);
+    }
+  }
+  c.network.ring_tie = RingTie::kRandom;
+  std::vector<std::vector<Delivery>> results;
+  for (int parts : {1, 2, 3}) {
+    ScriptedNetwork net("torus:4x4", "dor-booksim", c, parts);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      for (std::uint32_t s = 0; s < 16; ++s) net.send(s, s ^ 10U, 3, k * 7 + s % 3);  // (2,2) away
+    }
+    net.run_until(2000);
+    results.push_back(net.deliveries());
+    ASSERT_EQ(results.back().size(), 64U);
+  }
+  int minus = 0;
+  for (const Delivery& d : results[0]) {
+    minus += static_cast<int>(d.state);
+    EXPECT_EQ(d.hops, 4);
+  }
+  EXPECT_GT(minus, 16);  // 64 fair draws: 32 expected, below 17 with probability < 1e-4
+  EXPECT_LT(minus, 48);
+  EXPECT_EQ(results[1], results[0]);
+  EXPECT_EQ(results[2], results[0]);
+}
 
 // What a peer sends may arrive in the current cycle only between step_interior() and
 // step_boundary() of that cycle; anything older is a broken lookahead and is refused.

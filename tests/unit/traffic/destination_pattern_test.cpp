@@ -35,6 +35,23 @@ TEST(DestinationPattern, UniformNeverPicksTheSourceAndIsFlat) {
   EXPECT_LT(chi2, 36.1);
 }
 
+TEST(DestinationPattern, UniformWithSelfTrafficIsFlatOverAllNodes) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c = pattern(TrafficPattern::kUniform);
+  c.self_traffic = true;
+  const DestinationPattern d(t, c);
+  RandomStream rng(5, 3);
+  std::vector<int> hits(16, 0);
+  const int draws = 160000;
+  for (int i = 0; i < draws; ++i) ++hits[d.destination(NodeId(3), rng, i).value()];
+  // Chi-square over all 16 nodes, the source included; 15 degrees of freedom, 99.9% ~ 37.7.
+  const double expected = draws / 16.0;
+  double chi2 = 0;
+  for (int n = 0; n < 16; ++n) chi2 += (hits[n] - expected) * (hits[n] - expected) / expected;
+  EXPECT_LT(chi2, 37.7);
+  EXPECT_GT(hits[3], 0);
+}
+
 TEST(DestinationPattern, HoneycombTransposeSwapsXAndYAndSilencesTheDiagonal) {
   const HoneycombMesh h(4);
   const DestinationPattern d(h, pattern(TrafficPattern::kTranspose));

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""wormnet side by side with BookSim2 (docs/fidelity.md).
+
+Runs both simulators on the configurations of docs/fidelity.md and prints one table: zero-load
+latency, saturation throughput (bisection over the offered load) and, for the same simulated
+cycles, whole-process CPU time (user + sys) and peak memory of each. BookSim is not part of
+wormnet: build it yourself outside this tree and give its binary's path.
+
+  runs/fidelity/compare.py --booksim /path/to/booksim [--wormnet build/release/src/wormnet]
+                           [--only mesh-b4,torus-booksim] [--steps 5] [--out DIR]
+
+Every child runs under `nice -n 19` (the machine is shared). A point is stable when its
+accepted rate is at least 95 % of the offered one and the mean latency of the measured
+packets stays below three times that simulator's zero-load latency (BookSim runs with its
+latency_thres abort off, since that test also counts the age of packets still in flight, a
+stricter rule); wormnet must also not flag it saturated.
+Saturation = the highest stable load the bisection found, with its bracket. Standard library
+only.
+"""
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+# Timing both simulators share: 2 VCs, BookSim's iq router with 1-cycle stages (wormnet's
+# defaults), uniform Bernoulli traffic with rates in flits. --preset booksim sets wormnet's
+# credit latency (link + 1), terminal latencies, self-traffic and random half-ring ties.
+CONFIGS = [
+    {
+        "name": "mesh-b4",
+        "title": "mesh 16x16 xy, buffer 4, 20 flits",
+        "booksim": {"topology": "mesh", "k": 16, "n": 2, "routing_function": "dim_order",
+                    "vc_buf_size": 4, "packet_size": 20},
+        "wormnet": ["-t", "mesh:16x16", "-r", "xy", "--buffer", "4", "--length", "20"],
+        "bracket": (0.10, 0.18),
+    },
+    {
+        "name": "mesh-b1",
+        "title": "mesh 16x16 xy, buffer 1, 20 flits",
+        "booksim": {"topology": "mesh", "k": 16, "n": 2, "routing_function": "dim_order",
+                    "vc_buf_size": 1, "packet_size": 20},
+        "wormnet": ["-t", "mesh:16x16", "-r", "xy", "--buffer", "1", "--length", "20"],
+        "bracket": (0.03, 0.065),
+        "speed_load": 0.04,
+    },
+    {
+        "name": "mesh-var",
+        "title": "mesh 16x16 xy, buffer 4, 10..200 flits",
+        "booksim": {"topology": "mesh", "k": 16, "n": 2, "routing_function": "dim_order",
+                    "vc_buf_size": 4,
+                    "packet_size": "{{" + ",".join(str(s) for s in range(10, 201)) + "}}"},
+        "wormnet": ["-t", "mesh:16x16", "-r", "xy", "--buffer", "4", "--length-min", "10",
+                    "--length-max", "200"],
+        "bracket": (0.08, 0.16),
+        # Packet sizes vary 20-fold: the zero-load mean needs some 2,500 packets for 1 %.
+        "zero_measure": 200000,
+    },
+    {
+        "name": "torus-booksim",
+        "title": "torus 8x8x8 dor-booksim, buffer 4, 4 flits, links 2",
+        "booksim": {"topology": "torus", "k": 8, "n": 3, "routing_function": "dim_order",
+                    "vc_buf_size": 4, "packet_size": 4},
+        "wormnet": ["-t", "torus:8x8x8", "-r", "dor-booksim", "--buffer", "4", "--length", "4",
+                    "--link-latency", "2"],
+        "bracket": (0.14, 0.24),
+    },
+    {
+        "name": "torus-balanced",
+        "title": "torus 8x8x8 dor-balanced, buffer 4, 4 flits, links 2",
+        "booksim": {"topology": "torus", "k": 8, "n": 3, "routing_function": "dim_order_bal",
+                    "vc_buf_size": 4, "packet_size": 4},
+        "wormnet": ["-t", "torus:8x8x8", "-r", "dor-balanced", "--buffer", "4", "--length", "4",
+                    "--link-latency", "2"],
+        "bracket": (0.14, 0.26),
+    },
+    {
+        # Needs --booksim-dateline: a BookSim whose dim_order_torus takes the class per hop
+        # (1 from the wrap hop on) as wormnet's dor-dateline does (docs/fidelity.md).
+        "name": "torus-dateline",
+        "title": "torus 8x8x8 dor-dateline, buffer 4, 4 flits, links 2 (BookSim patched)",
+        "booksim": {"topology": "torus", "k": 8, "n": 3, "routing_function": "dim_order",
+                    "vc_buf_size": 4, "packet_size": 4},
+        "wormnet": ["-t", "torus:8x8x8", "-r", "dor-dateline", "--buffer", "4", "--length", "4",
+                    "--link-latency", "2"],
+        "bracket": (0.10, 0.20),
+        "patched": True,
+    },
+    {
+        # Speed and memory only (--large): 32,768 routers at a low load.
+        "name": "torus32",
+        "title": "torus 32x32x32 dor-booksim, buffer 4, 4 flits, links 2",
+        "booksim": {"topology": "torus", "k": 32, "n": 3, "routing_function": "dim_order",
+                    "vc_buf_size": 4, "packet_size": 4},
+        "wormnet": ["-t", "torus:32x32x32", "-r", "dor-booksim", "--buffer", "4", "--length",
+                    "4", "--link-latency", "2"],
+        "speed_only": True,
+        "speed_load": 0.01,
+    },
+]
+
+ZERO_LOAD = 0.005   # flits/node/cycle: a few packets in flight, no contention to speak of
+SPEED_LOAD = 0.10   # offered load of the speed columns (below every saturation but buffer 1's)
+LATENCY_KNEE = 3.0  # saturation: mean latency past this multiple of the zero-load latency
+
+
+def run_measured(cmd, log):
+    """Runs cmd niced; returns (stdout, CPU seconds user+sys, peak RSS in MiB) of the child."""
+    with open(log, "w") as err:
+        proc = subprocess.Popen(["nice", "-n", "19"] + cmd, stdout=subprocess.PIPE,
+                                stderr=err, text=True)
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    with open(log, "a") as f:
+        f.write(out)
+    # nice execs the simulator in the same process, so the child's usage is the simulator's.
+    return out, proc.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+class BookSim:
+    def __init__(self, binary, workdir, label="BookSim"):
+        self.binary = binary
+        self.workdir = workdir
+        self.label = label
+
+    def run(self, cfg, load, warmup, measure, seed, tag):
+        # Fixed length: warm-up periods, then sample periods until max_samples; thresholds 0
+        # keep it from stopping early, so it simulates exactly warmup + measure cycles (plus
+        # the drain of the measured packets), like wormnet's --warmup/--measure.
+        keys = {"num_vcs": 2, "traffic": "uniform", "injection_rate_uses_flits": 1,
+                "injection_rate": load, "sim_type": "latency", "sample_period": 1000,
+                "warmup_periods": warmup // 1000, "max_samples": (warmup + measure) // 1000,
+                "stopping_thres": 0.0, "acc_stopping_thres": 0.0, "seed": seed}
+        # No early abort: BookSim's own test also counts the age of packets still in flight,
+        # a stricter rule than wormnet's; both are judged by stable() instead.
+        keys["latency_thres"] = -1.0
+        keys.update(cfg["booksim"])
+        path = os.path.join(self.workdir, f"{cfg['name']}-{tag}.booksim.cfg")
+        with open(path, "w") as f:
+            for k, v in keys.items():
+                f.write(f"{k} = {v};\n")
+        out, rc, cpu, mem = run_measured([self.binary, path], path + ".log")
+        # BookSim exits with 255 after a successful run, so its exit code tells nothing; a run
+        # it aborts as unstable prints no overall statistics.
+        unstable = "unstable" in out or "Overall Traffic Statistics" not in out
+        lat = re.findall(r"Packet latency average = ([0-9.eE+-]+)", out)
+        acc = re.findall(r"Accepted flit rate average = ([0-9.eE+-]+)", out)
+        cycles = re.findall(r"Time taken is (\d+) cycles", out)
+        return {"latency": float(lat[-1]) if lat else float("inf"),
+                "accepted": float(acc[-1]) if acc else 0.0, "unstable": unstable,
+                "cpu": cpu, "mem": mem, "cycles": int(cycles[-1]) if cycles else 0}
+
+
+class Wormnet:
+    label = "wormnet"
+
+    def __init__(self, binary, workdir):
+        self.binary = binary
+        self.workdir = workdir
+
+    def run(self, cfg, load, warmup, measure, seed, tag):
+        cmd = [self.binary, "run", "--preset", "booksim", "--traffic", "uniform", "--vcs", "2",
+               "--load", str(load), "--warmup", str(warmup), "--measure", str(measure),
+               "--drain-limit", "20000", "--seed", str(seed)] + cfg["wormnet"]
+        out, rc, cpu, mem = run_measured(cmd, os.path.join(self.workdir,
+                                                           f"{cfg['name']}-{tag}.wormnet.log"))
+        lat = re.search(r"^latency\s+mean\s+([0-9.]+)", out, re.M)
+        acc = re.search(r"^accepted\s+([0-9.]+)", out, re.M)
+        cycles = re.search(r"^speed\s+(\d+) cycles", out, re.M)
+        status = re.search(r"^status\s+(\S+)", out, re.M)
+        return {"latency": float(lat.group(1)) if lat else float("inf"),
+                "accepted": float(acc.group(1)) if acc else 0.0,
+                "unstable": rc != 0 or not status or status.group(1) != "ok",
+                "cpu": cpu, "mem": mem, "cycles": int(cycles.group(1)) if cycles else 0}
+
+
+def stable(r, load, limit):
+    return not r["unstable"] and r["latency"] <= limit and r["accepted"] >= 0.95 * load
+
+
+def saturation(sim, cfg, steps, warmup, measure, seed, limit):
+    lo, hi = cfg["bracket"]
+    for i in range(steps):
+        mid = round((lo + hi) / 2, 5)
+        if stable(sim.run(cfg, mid, warmup, measure, seed, f"sat{i}"), mid, limit):
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--booksim", required=True, help="path of a BookSim2 binary")
+    ap.add_argument("--wormnet", default="build/release/src/wormnet")
+    ap.add_argument("--booksim-dateline", default="",
+                    help="BookSim patched to wormnet's per-hop dateline: adds that row")
+    ap.add_argument("--only", default="", help="comma-separated configuration names")
+    ap.add_argument("--steps", type=int, default=5, help="bisection steps per saturation")
+    ap.add_argument("--warmup", type=int, default=3000)
+    ap.add_argument("--measure", type=int, default=10000)
+    ap.add_argument("--zero-measure", type=int, default=40000,
+                    help="measured cycles of the zero-load runs (enough packets for 1 %%)")
+    ap.add_argument("--sat-measure", type=int, default=10000,
+                    help="measured cycles of the saturation runs")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-saturation", action="store_true")
+    ap.add_argument("--large", action="store_true",
+                    help="also the speed-only 32x32x32 torus (minutes of BookSim CPU, ~1 GB)")
+    ap.add_argument("--out", default="", help="directory for configs and logs (default: temp)")
+    a = ap.parse_args()
+    for path in [a.booksim, a.wormnet] + ([a.booksim_dateline] if a.booksim_dateline else []):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"compare.py: {path}: not an executable")
+    workdir = a.out or tempfile.mkdtemp(prefix="fidelity-")
+    os.makedirs(workdir, exist_ok=True)
+    sims = [BookSim(a.booksim, workdir), Wormnet(a.wormnet, workdir)]
+    if a.only:
+        chosen = [c for c in CONFIGS if c["name"] in a.only.split(",")]
+    else:
+        chosen = [c for c in CONFIGS if (a.large or not c.get("speed_only"))
+                  and (a.booksim_dateline or not c.get("patched"))]
+    if any(c.get("patched") for c in chosen) and not a.booksim_dateline:
+        sys.exit("compare.py: torus-dateline needs --booksim-dateline")
+    print(f"# logs in {workdir}; load average {open('/proc/loadavg').read().split()[0]}")
+    print("| config | sim | zero-load latency | saturation | speed load | CPU s | cycles | MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    patched = [BookSim(a.booksim_dateline, workdir, "BookSim (patched)"), sims[1]]
+    for cfg in chosen:
+        for sim in (patched if cfg.get("patched") else sims):
+            s = sim.run(cfg, cfg.get("speed_load", SPEED_LOAD), a.warmup, a.measure, a.seed,
+                        "speed")
+            zero, sat = "-", "-"
+            if not cfg.get("speed_only"):
+                z = sim.run(cfg, ZERO_LOAD, a.warmup, cfg.get("zero_measure", a.zero_measure),
+                            a.seed, "zero")
+                zero = f"{z['latency']:.1f}"
+            if not a.no_saturation and not cfg.get("speed_only"):
+                lo, hi = saturation(sim, cfg, a.steps, a.warmup, a.sat_measure, a.seed,
+                                    LATENCY_KNEE * z["latency"])
+                sat = f"{lo:.4f}-{hi:.4f}"
+            print(f"| {cfg['title']} | {sim.label} | {zero} | {sat} | "
+                  f"{cfg.get('speed_load', SPEED_LOAD)} | {s['cpu']:.2f} | {s['cycles']} | "
+                  f"{s['mem']:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

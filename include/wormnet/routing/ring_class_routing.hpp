@@ -10,8 +10,11 @@
 //                   class 0 if it does (BookSim tests dest < cur for both directions).
 //   dor-balanced    Cray's partition with two datelines, the wrap link and the middle link
 //                   (between m = (k-1)/2 and m+1): class 1 if the route crosses the wrap link,
-//                   class 0 if it crosses the middle link, either class otherwise (both VCs
-//                   are offered and the VC allocator takes a free one).
+//                   class 0 if it crosses the middle link, either class otherwise, drawn per
+//                   packet as BookSim does: the packet's state bit (so this routing always has
+//                   two initial choices); with drawn ties the same bit also picks the tie's
+//                   direction, which never clashes, since a half-ring route always crosses
+//                   exactly one of the two datelines.
 //
 // Deadlock freedom (the verifier proves it per topology): dimension order makes the
 // dimensions acyclic, and each ring direction splits into two classes that each leave one
@@ -44,19 +47,25 @@ class RingClassRouting final : public RoutingFunction {
   [[nodiscard]] std::string name() const override;
   [[nodiscard]] int vcs_required() const override { return 2; }
   [[nodiscard]] bool minimal() const override { return true; }
-  [[nodiscard]] int state_count() const override { return ties_.state_count(); }
-  [[nodiscard]] int initial_choices() const override { return ties_.choices(); }
+  [[nodiscard]] int state_count() const override { return draws() ? 2 : 1; }
+  [[nodiscard]] int initial_choices() const override { return draws() ? 2 : 1; }
   [[nodiscard]] RouteState chosen_initial_state(NodeId, NodeId, int choice) const override {
     return static_cast<RouteState>(choice);
   }
   [[nodiscard]] std::string description() const override;
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
-  /// VC classes (mask: bit 0 = class 0, bit 1 = class 1) of a route entering the ring of
-  /// dimension `dim` at coordinate c, bound for coordinate e, going `dir` (+1/-1).
-  [[nodiscard]] VcMask entry_classes(int dim, int c, int e, int dir) const;
+  /// VC class (mask: bit 0 = class 0, bit 1 = class 1) of a route entering the ring of
+  /// dimension `dim` at coordinate c, bound for coordinate e, going `dir` (+1/-1), for a
+  /// packet in routing state `state` (dor-balanced's free class is the state bit).
+  [[nodiscard]] VcMask entry_classes(int dim, int c, int e, int dir, RouteState state) const;
 
  private:
+  /// True when a packet draws a bit: for its ties, or for dor-balanced's free class.
+  [[nodiscard]] bool draws() const {
+    return ties_.drawn() || policy_ == RingClassPolicy::kBalanced;
+  }
+
   const Torus& topo_;
   RingClassPolicy policy_;
   RingTies ties_;

@@ -176,7 +176,9 @@ TEST(RoutingFunctions, AngaraDirectionOrderAndDirectionBit) {
 }
 
 // Class at ring entry (dor-ring-class, dor-booksim, dor-balanced) on an 8-ring in X (the
-// middle link joins 3 and 4) and a 5-ring in Y. Masks: 1 = VC 0, 2 = VC 1, 3 = either.
+// middle link joins 3 and 4) and a 5-ring in Y. Masks: 1 = VC 0, 2 = VC 1; 3 in the table
+// = dor-balanced's free class, which is the packet's drawn state bit (state 0 -> VC 0,
+// state 1 -> VC 1).
 TEST(RoutingFunctions, RingClassPoliciesPickTheClassAtRingEntry) {
   const auto rc = test::make_case("torus:8x5", "dor-ring-class");
   const auto bs = test::make_case("torus:8x5", "dor-booksim");
@@ -199,9 +201,16 @@ TEST(RoutingFunctions, RingClassPoliciesPickTheClassAtRingEntry) {
               (Offered{{k.port, k.ring_class}}));
     EXPECT_EQ(offered(*bs.routing, at(bs, {k.from, 0}), at(bs, {k.to, 0})),
               (Offered{{k.port, k.booksim}}));
-    EXPECT_EQ(offered(*bal.routing, at(bal, {k.from, 0}), at(bal, {k.to, 0})),
-              (Offered{{k.port, k.balanced}}));
+    for (RouteState st : {0U, 1U}) {
+      const int mask = k.balanced == 3 ? (st == 0 ? 1 : 2) : k.balanced;
+      EXPECT_EQ(
+          offered(*bal.routing, at(bal, {k.from, 0}), at(bal, {k.to, 0}), kInjectionPort, 0, st),
+          (Offered{{k.port, mask}}))
+          << "state " << st;
+    }
   }
+  EXPECT_EQ(bal.routing->initial_choices(), 2);  // the free class is drawn even with + ties
+  EXPECT_EQ(rc.routing->initial_choices(), 1);
   const PortId xm = Topology::port_of(0, -1);  // arrived from x - 1, going +
   for (const auto* c : {&rc, &bs, &bal}) {
     SCOPED_TRACE(c->label());
@@ -210,8 +219,8 @@ TEST(RoutingFunctions, RingClassPoliciesPickTheClassAtRingEntry) {
     EXPECT_EQ(offered(*c->routing, at(*c, {7, 0}), at(*c, {1, 0}), xm, 0), (Offered{{"X+", 1}}));
     // Turning into Y is a new ring entry: (3,0) -> (3,2) goes Y+ without wrap or middle
     // (m = 2 joins 2 and 3): class 0, balanced either.
-    EXPECT_EQ(offered(*c->routing, at(*c, {3, 0}), at(*c, {3, 2}), xm, 1),
-              (Offered{{"Y+", c == &bal ? 3 : 1}}));
+    EXPECT_EQ(offered(*c->routing, at(*c, {3, 0}), at(*c, {3, 2}), xm, 1, 1),
+              (Offered{{"Y+", c == &bal ? 2 : 1}}));
   }
 }
 
@@ -225,12 +234,16 @@ TEST(RoutingFunctions, DrawnRingTiesFollowThePacketState) {
     SCOPED_TRACE(name);
     const auto plus = make_routing(name, *topo);
     const auto drawn = make_routing(name, *topo, FlowControl::kCredit, nullptr, RingTie::kRandom);
-    EXPECT_EQ(plus->initial_choices(), 1);
+    EXPECT_EQ(plus->initial_choices(), std::string(name) == "dor-balanced" ? 2 : 1);
     EXPECT_EQ(drawn->initial_choices(), 2);
     const NodeId a = at(c, {0, 0});
     const NodeId b = at(c, {4, 0});
-    ASSERT_EQ(offered(*plus, a, b).size(), 1U);
-    EXPECT_EQ(offered(*plus, a, b)[0].first, "X+");
+    for (int choice = 0; choice < plus->initial_choices(); ++choice) {  // + ties: + always
+      const Offered o =
+          offered(*plus, a, b, kInjectionPort, 0, plus->chosen_initial_state(a, b, choice));
+      ASSERT_EQ(o.size(), 1U);
+      EXPECT_EQ(o[0].first, "X+");
+    }
     EXPECT_EQ(
         offered(*drawn, a, b, kInjectionPort, 0, drawn->chosen_initial_state(a, b, 0))[0].first,
         "X+");

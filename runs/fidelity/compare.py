@@ -7,13 +7,14 @@ cycles, whole-process CPU time (user + sys) and peak memory of each. BookSim is 
 wormnet: build it yourself outside this tree and give its binary's path.
 
   runs/fidelity/compare.py --booksim /path/to/booksim [--wormnet build/release/src/wormnet]
-                           [--only mesh-b4,torus-booksim] [--steps 5] [--out DIR]
+                           [--only mesh-b4,torus-booksim] [--steps N] [--out DIR]
+                           [--booksim-dateline PATCHED] [--large]
 
 Every child runs under `nice -n 19` (the machine is shared). A point is stable when its
 accepted rate is at least 95 % of the offered one and the mean latency of the measured
-packets stays below three times that simulator's zero-load latency (BookSim runs with its
-latency_thres abort off, since that test also counts the age of packets still in flight, a
-stricter rule); wormnet must also not flag it saturated.
+packets stays below three times that simulator's zero-load latency (BookSim's latency_thres,
+past which it aborts a run, is set to the same limit); wormnet must also not flag it
+saturated.
 Saturation = the highest stable load the bisection found, with its bracket. Standard library
 only.
 """
@@ -66,7 +67,8 @@ CONFIGS = [
                     "vc_buf_size": 4, "packet_size": 4},
         "wormnet": ["-t", "torus:8x8x8", "-r", "dor-booksim", "--buffer", "4", "--length", "4",
                     "--link-latency", "2"],
-        "bracket": (0.14, 0.24),
+        "bracket": (0.16, 0.22),
+        "steps": 4,
     },
     {
         "name": "torus-balanced",
@@ -75,7 +77,8 @@ CONFIGS = [
                     "vc_buf_size": 4, "packet_size": 4},
         "wormnet": ["-t", "torus:8x8x8", "-r", "dor-balanced", "--buffer", "4", "--length", "4",
                     "--link-latency", "2"],
-        "bracket": (0.14, 0.26),
+        "bracket": (0.19, 0.27),
+        "steps": 4,
     },
     {
         # Needs --booksim-dateline: a BookSim whose dim_order_torus takes the class per hop
@@ -86,7 +89,8 @@ CONFIGS = [
                     "vc_buf_size": 4, "packet_size": 4},
         "wormnet": ["-t", "torus:8x8x8", "-r", "dor-dateline", "--buffer", "4", "--length", "4",
                     "--link-latency", "2"],
-        "bracket": (0.10, 0.20),
+        "bracket": (0.14, 0.18),
+        "steps": 4,
         "patched": True,
     },
     {
@@ -127,7 +131,7 @@ class BookSim:
         self.workdir = workdir
         self.label = label
 
-    def run(self, cfg, load, warmup, measure, seed, tag):
+    def run(self, cfg, load, warmup, measure, seed, tag, limit=-1.0):
         # Fixed length: warm-up periods, then sample periods until max_samples; thresholds 0
         # keep it from stopping early, so it simulates exactly warmup + measure cycles (plus
         # the drain of the measured packets), like wormnet's --warmup/--measure.
@@ -135,9 +139,10 @@ class BookSim:
                 "injection_rate": load, "sim_type": "latency", "sample_period": 1000,
                 "warmup_periods": warmup // 1000, "max_samples": (warmup + measure) // 1000,
                 "stopping_thres": 0.0, "acc_stopping_thres": 0.0, "seed": seed}
-        # No early abort: BookSim's own test also counts the age of packets still in flight,
-        # a stricter rule than wormnet's; both are judged by stable() instead.
-        keys["latency_thres"] = -1.0
+        # BookSim aborts a run once its mean latency, counting the age of the packets still in
+        # flight, passes `limit`: the saturation runs set stable()'s limit, which only saves
+        # the time of a diverging run (the mesh rows come out the same with the abort off).
+        keys["latency_thres"] = limit
         keys.update(cfg["booksim"])
         path = os.path.join(self.workdir, f"{cfg['name']}-{tag}.booksim.cfg")
         with open(path, "w") as f:
@@ -162,7 +167,8 @@ class Wormnet:
         self.binary = binary
         self.workdir = workdir
 
-    def run(self, cfg, load, warmup, measure, seed, tag):
+    def run(self, cfg, load, warmup, measure, seed, tag, limit=-1.0):
+        del limit  # wormnet has no latency abort: stable() judges its results
         cmd = [self.binary, "run", "--preset", "booksim", "--traffic", "uniform", "--vcs", "2",
                "--load", str(load), "--warmup", str(warmup), "--measure", str(measure),
                "--drain-limit", "20000", "--seed", str(seed)] + cfg["wormnet"]
@@ -186,7 +192,7 @@ def saturation(sim, cfg, steps, warmup, measure, seed, limit):
     lo, hi = cfg["bracket"]
     for i in range(steps):
         mid = round((lo + hi) / 2, 5)
-        if stable(sim.run(cfg, mid, warmup, measure, seed, f"sat{i}"), mid, limit):
+        if stable(sim.run(cfg, mid, warmup, measure, seed, f"sat{i}", limit), mid, limit):
             lo = mid
         else:
             hi = mid
@@ -201,7 +207,8 @@ def main():
     ap.add_argument("--booksim-dateline", default="",
                     help="BookSim patched to wormnet's per-hop dateline: adds that row")
     ap.add_argument("--only", default="", help="comma-separated configuration names")
-    ap.add_argument("--steps", type=int, default=5, help="bisection steps per saturation")
+    ap.add_argument("--steps", type=int, default=None,
+                    help="bisection steps per saturation (default: 5 on the mesh, 4 on the torus)")
     ap.add_argument("--warmup", type=int, default=3000)
     ap.add_argument("--measure", type=int, default=10000)
     ap.add_argument("--zero-measure", type=int, default=40000,
@@ -241,7 +248,8 @@ def main():
                             a.seed, "zero")
                 zero = f"{z['latency']:.1f}"
             if not a.no_saturation and not cfg.get("speed_only"):
-                lo, hi = saturation(sim, cfg, a.steps, a.warmup, a.sat_measure, a.seed,
+                steps = a.steps if a.steps is not None else cfg.get("steps", 5)
+                lo, hi = saturation(sim, cfg, steps, a.warmup, a.sat_measure, a.seed,
                                     LATENCY_KNEE * z["latency"])
                 sat = f"{lo:.4f}-{hi:.4f}"
             print(f"| {cfg['title']} | {sim.label} | {zero} | {sat} | "

@@ -117,9 +117,13 @@ class PathWalker {
     source_ = source;
     dest_ = dest;
     shortest_ = shortest;
-    path_.clear();
-    walk(WalkState{source, kInjectionPort, 0, routing_.initial_state(source, dest)}, std::nullopt,
-         1.0, 0);
+    // Each initial choice a packet may draw is equally likely.
+    const int choices = routing_.initial_choices();
+    for (int c = 0; c < choices; ++c) {
+      path_.clear();
+      walk(WalkState{source, kInjectionPort, 0, routing_.chosen_initial_state(source, dest, c)},
+           std::nullopt, 1.0 / choices, 0);
+    }
   }
 
  private:
@@ -190,10 +194,13 @@ inline EnumeratedRoutes reachable_dependencies(const Topology& topo, const Routi
       const NodeId source(s);
       const NodeId dest(d);
       // Stack of (state, channel-VC vertex held on arrival, or none at injection).
-      std::vector<std::pair<detail::WalkState, std::optional<DepVertex>>> stack{
-          {detail::WalkState{source, kInjectionPort, 0, routing.initial_state(source, dest)},
-           std::nullopt}};
-      std::set<detail::WalkState> seen{stack.front().first};
+      std::vector<std::pair<detail::WalkState, std::optional<DepVertex>>> stack;
+      std::set<detail::WalkState> seen;
+      for (int c = 0; c < routing.initial_choices(); ++c) {
+        const detail::WalkState start{source, kInjectionPort, 0,
+                                      routing.chosen_initial_state(source, dest, c)};
+        if (seen.insert(start).second) stack.emplace_back(start, std::nullopt);
+      }
       while (!stack.empty()) {
         const auto [at, held] = stack.back();
         stack.pop_back();

@@ -99,6 +99,15 @@ TEST(RoutingAnalysisSecondAlgorithm, DependenciesLoadsAndPathsAgreeWithRouteEnum
       SCOPED_TRACE(c.label() + (c.routing->needs_bubble() ? " (bubble)" : ""));
       expect_agrees_with_enumeration(*c.topo, *c.routing);
     }
+    // Half-ring ties drawn per packet: every draw enumerated, each half the pair's unit.
+    if (!spec.starts_with("torus:")) continue;
+    for (const char* r : {"dor", "dor-dateline", "dor-booksim", "dor-balanced"}) {
+      test::RoutingCase c;
+      c.topo = make_topology(spec);
+      c.routing = make_routing(r, *c.topo, FlowControl::kCredit, nullptr, RingTie::kRandom);
+      SCOPED_TRACE(c.label() + " with drawn ties");
+      expect_agrees_with_enumeration(*c.topo, *c.routing);
+    }
   }
 }
 

@@ -10,4 +10,9 @@ InputError::InputError(std::string option, std::string value, std::string allowe
       value_(std::move(value)),
       allowed_(std::move(allowed)) {}
 
+OutputError::OutputError(std::string path, std::string reason)
+    : std::runtime_error("cannot write '" + path + "': " + reason),
+      path_(std::move(path)),
+      reason_(std::move(reason)) {}
+
 }  // namespace wormnet

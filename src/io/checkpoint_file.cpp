@@ -3,18 +3,23 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
+#include "row_digest.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/io/row_distribution.hpp"
 
 namespace wormnet::io {
 
 namespace {
 
-constexpr std::int64_t kCheckpointVersion = 1;
+/// 2: every dataset carries a "digest" attribute and the root "attributes_digest" (a
+/// damaged checkpoint is refused instead of giving different results).
+constexpr std::int64_t kCheckpointVersion = 2;
+/// Attribute holding a dataset's digest (row_digest.hpp).
+constexpr std::string_view kDigestAttr = "digest";
 constexpr std::string_view kKind = "wormnet checkpoint";
 
 RowDistribution router_rows(std::uint64_t nodes, const std::vector<std::uint32_t>& routers) {
@@ -45,13 +50,59 @@ RowDistribution list_rows(const Communicator& comm, std::uint64_t count) {
   return RowDistribution::contiguous(total, offset, count);
 }
 
+/// A distributed dataset and its digest (the sum of every rank's share).
+template <class T>
+void put_rows(const Communicator& comm, const H5Group& g, const char* name,
+              const RowDistribution& rows, const std::vector<T>& local,
+              const Shape& row_shape = {}) {
+  std::uint64_t row_elements = 1;
+  for (const std::uint64_t d : row_shape) row_elements *= d;
+  const H5DataSet d = g.write_distributed<T>(name, rows, local, row_shape);
+  d.set_attribute(kDigestAttr, comm.sum(detail::rows_digest<T>(rows, local, row_elements)));
+}
+
+/// A dataset of root's values (identical on every rank here) and its digest, folded with
+/// `extra` (the digest of its attributes).
+template <class T>
+H5DataSet put_array(const H5Group& g, const char* name, const std::vector<T>& all,
+                    std::uint64_t extra = 0) {
+  const H5DataSet d = g.write_dataset<T>(name, all);
+  d.set_attribute(kDigestAttr, detail::array_digest<T>(all) + extra);
+  return d;
+}
+
+/// Reads this rank's rows of a distributed dataset and checks the dataset's digest
+/// (collective: the shares are summed over the ranks).
+template <class T>
+std::vector<T> get_rows(const Communicator& comm, const H5Group& g, const char* name,
+                        const RowDistribution& rows) {
+  const H5DataSet d = g.open_dataset(name);
+  std::vector<T> local = d.read_rows<T>(rows);
+  const std::uint64_t sum = comm.sum(detail::rows_digest<T>(rows, local, d.row_elements()));
+  if (!d.has_attribute(kDigestAttr) || d.attribute<std::uint64_t>(kDigestAttr) != sum) {
+    throw InvariantError(d.path() + " fails its checksum");
+  }
+  return local;
+}
+
+/// Reads a whole 1-D dataset and checks its digest, folded with `extra`.
+template <class T>
+std::vector<T> get_array(const H5DataSet& d, std::uint64_t extra = 0) {
+  std::vector<T> all = d.read<T>();
+  if (!d.has_attribute(kDigestAttr) ||
+      d.attribute<std::uint64_t>(kDigestAttr) != detail::array_digest<T>(all) + extra) {
+    throw InvariantError(d.path() + " fails its checksum");
+  }
+  return all;
+}
+
 template <class S, class T, class F>
-void write_column(const H5Group& g, const char* name, const RowDistribution& rows,
-                  const std::vector<S>& items, F field) {
+void write_column(const Communicator& comm, const H5Group& g, const char* name,
+                  const RowDistribution& rows, const std::vector<S>& items, F field) {
   std::vector<T> column;
   column.reserve(items.size());
   for (const S& s : items) column.push_back(static_cast<T>(field(s)));
-  g.write_distributed<T>(name, rows, column);
+  put_rows<T>(comm, g, name, rows, column);
 }
 
 std::vector<std::uint64_t> sum(const Communicator& comm, std::vector<std::uint64_t> v) {
@@ -59,12 +110,18 @@ std::vector<std::uint64_t> sum(const Communicator& comm, std::vector<std::uint64
   return v;
 }
 
-void write_histogram(const Communicator& comm, const H5Group& g, const std::string& name,
+/// The digest of a few numbers stored as attributes beside a dataset.
+std::uint64_t numbers_digest(std::initializer_list<std::uint64_t> values) {
+  const std::vector<std::uint64_t> v(values);
+  return detail::digest_bytes(~0ULL, std::as_bytes(std::span<const std::uint64_t>(v)));
+}
+
+void write_histogram(const Communicator& comm, const H5Group& g, const char* name,
                      const LatencyHistogram& h) {
   std::vector<std::uint64_t> counts = sum(comm, h.counts());
   std::vector<std::uint64_t> totals = sum(comm, {h.count(), h.sum()});
   const std::uint64_t max = comm.max(h.max());
-  const H5DataSet d = g.write_dataset<std::uint64_t>(name, counts);
+  const H5DataSet d = put_array(g, name, counts, numbers_digest({totals[0], totals[1], max}));
   d.set_attribute("count", totals[0]);
   d.set_attribute("sum", totals[1]);
   d.set_attribute("max", max);
@@ -72,11 +129,45 @@ void write_histogram(const Communicator& comm, const H5Group& g, const std::stri
 
 void read_histogram(const H5Group& g, const std::string& name, LatencyHistogram& h) {
   const H5DataSet d = g.open_dataset(name);
-  const std::vector<std::uint64_t> counts = d.read<std::uint64_t>();
+  const auto count = d.attribute<std::uint64_t>("count");
+  const auto total = d.attribute<std::uint64_t>("sum");
+  const auto max = d.attribute<std::uint64_t>("max");
+  const std::vector<std::uint64_t> counts =
+      get_array<std::uint64_t>(d, numbers_digest({count, total, max}));
   require(counts.size() == h.counts().size(), "checkpoint: histogram size differs");
   h.mutable_counts() = counts;
-  h.set_totals(d.attribute<std::uint64_t>("count"), d.attribute<std::uint64_t>("sum"),
-               d.attribute<std::uint64_t>("max"));
+  h.set_totals(count, total, max);
+}
+
+/// The root attributes a restart reads, in a fixed order, as one text: its digest is stored
+/// beside them.
+std::string attributes_text(const RunProgress& p, std::uint64_t ports, std::uint64_t vcs,
+                            std::uint64_t depth, std::uint64_t nodes) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%a", p.rate);
+  std::string t;
+  const auto field = [&](const char* name, const std::string& value) {
+    t += std::string(name) + "[" + std::to_string(value.size()) + "]=" + value + "\n";
+  };
+  field("wormnet_version", p.version);
+  field("config", p.config_toml);
+  field("command", p.command);
+  field("output", p.output);
+  field("point", std::to_string(p.point));
+  field("rate", rate);
+  field("left_after_saturation", std::to_string(p.left_after_saturation));
+  field("cycle", std::to_string(p.cycle));
+  field("window_start", std::to_string(p.window_start));
+  field("next_window", std::to_string(p.next_window));
+  field("next_check", std::to_string(p.next_check));
+  field("flit_hops", std::to_string(p.flit_hops));
+  field("series_rows", std::to_string(p.series_rows));
+  field("summary_rows", std::to_string(p.summary_rows));
+  field("ports", std::to_string(ports));
+  field("vcs", std::to_string(vcs));
+  field("depth", std::to_string(depth));
+  field("nodes", std::to_string(nodes));
+  return t;
 }
 
 H5File open_checkpoint(const Communicator& comm, const std::string& dir,
@@ -102,12 +193,10 @@ std::string checkpoint_path(const std::string& dir) {
   return dir + "/checkpoint.h5";
 }
 
-void write_checkpoint(const Communicator& comm, const std::string& dir, const std::string& option,
-                      const RunProgress& p, const ModelSnapshot& m) {
-  const std::string final_path = checkpoint_path(dir);
-  const std::string tmp_path = final_path + ".tmp";
-  {
-    H5File f = H5File::create(comm, tmp_path, option);
+void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgress& p,
+                      const ModelSnapshot& m) {
+  const auto write = [&] {
+    H5File f = H5File::create(comm, out.partial(), out.option());
     const H5Group root = f.root();
     root.set_attribute("kind", kKind);
     root.set_attribute("checkpoint_version", kCheckpointVersion);
@@ -131,26 +220,28 @@ void write_checkpoint(const Communicator& comm, const std::string& dir, const st
     root.set_attribute("depth", static_cast<std::uint64_t>(m.depth));
     const std::uint64_t nodes = comm.sum(static_cast<std::uint64_t>(m.routers.size()));
     root.set_attribute("nodes", nodes);
+    root.set_attribute("attributes_digest",
+                       detail::digest_text(attributes_text(p, m.ports, m.vcs, m.depth, nodes)));
 
     const H5Group r = root.create_group("routers");
     const RowDistribution rows = router_rows(nodes, m.routers);
     const std::uint64_t pv = m.port_vcs();
     const std::uint64_t pp = m.ports + 1U;
-    r.write_distributed<std::uint64_t>("ivc_ready", rows, m.ivc_ready, {pv});
-    r.write_distributed<std::uint64_t>("ivc_meta", rows, m.ivc_meta, {pv});
-    r.write_distributed<std::uint64_t>("flit_packet", rows, m.flit_packet, {pv * m.depth});
-    r.write_distributed<std::uint8_t>("flit_kind", rows, m.flit_kind, {pv * m.depth});
-    r.write_distributed<std::uint32_t>("ovc_credits", rows, m.ovc_credits, {pv});
-    r.write_distributed<std::uint8_t>("ovc_owner", rows, m.ovc_owner, {pv});
-    r.write_distributed<std::uint64_t>("ovc_packet", rows, m.ovc_packet, {pv});
-    r.write_distributed<std::uint8_t>("va_last", rows, m.va_last, {pv});
-    r.write_distributed<std::uint8_t>("sa_last_vc", rows, m.sa_last_vc, {pp});
-    r.write_distributed<std::uint8_t>("sa_last_port", rows, m.sa_last_port, {pp});
-    r.write_distributed<std::uint64_t>("injection", rows, m.injection, {4});
-    r.write_distributed<std::uint64_t>("source_counter", rows, m.source_counter);
-    r.write_distributed<double>("source_next_time", rows, m.source_next_time);
-    r.write_distributed<std::uint64_t>("source_sequence", rows, m.source_sequence);
-    r.write_distributed<std::uint64_t>("channel_flits", rows, m.channel_flits, {m.ports});
+    put_rows<std::uint64_t>(comm, r, "ivc_ready", rows, m.ivc_ready, {pv});
+    put_rows<std::uint64_t>(comm, r, "ivc_meta", rows, m.ivc_meta, {pv});
+    put_rows<std::uint64_t>(comm, r, "flit_packet", rows, m.flit_packet, {pv * m.depth});
+    put_rows<std::uint8_t>(comm, r, "flit_kind", rows, m.flit_kind, {pv * m.depth});
+    put_rows<std::uint32_t>(comm, r, "ovc_credits", rows, m.ovc_credits, {pv});
+    put_rows<std::uint8_t>(comm, r, "ovc_owner", rows, m.ovc_owner, {pv});
+    put_rows<std::uint64_t>(comm, r, "ovc_packet", rows, m.ovc_packet, {pv});
+    put_rows<std::uint8_t>(comm, r, "va_last", rows, m.va_last, {pv});
+    put_rows<std::uint8_t>(comm, r, "sa_last_vc", rows, m.sa_last_vc, {pp});
+    put_rows<std::uint8_t>(comm, r, "sa_last_port", rows, m.sa_last_port, {pp});
+    put_rows<std::uint64_t>(comm, r, "injection", rows, m.injection, {4});
+    put_rows<std::uint64_t>(comm, r, "source_counter", rows, m.source_counter);
+    put_rows<double>(comm, r, "source_next_time", rows, m.source_next_time);
+    put_rows<std::uint64_t>(comm, r, "source_sequence", rows, m.source_sequence);
+    put_rows<std::uint64_t>(comm, r, "channel_flits", rows, m.channel_flits, {m.ports});
 
     using F = ModelSnapshot::InFlightFlit;
     using C = ModelSnapshot::InFlightCredit;
@@ -158,92 +249,96 @@ void write_checkpoint(const Communicator& comm, const std::string& dir, const st
     using S = ModelSnapshot::Stream;
     const H5Group lf = root.create_group("lists/flits");
     const RowDistribution fr = list_rows(comm, m.flits_in_flight.size());
-    write_column<F, std::uint64_t>(lf, "arrival", fr, m.flits_in_flight,
+    write_column<F, std::uint64_t>(comm, lf, "arrival", fr, m.flits_in_flight,
                                    [](const F& x) { return x.arrival; });
-    write_column<F, std::uint32_t>(lf, "router", fr, m.flits_in_flight,
+    write_column<F, std::uint32_t>(comm, lf, "router", fr, m.flits_in_flight,
                                    [](const F& x) { return x.router; });
-    write_column<F, std::uint32_t>(lf, "local_vc", fr, m.flits_in_flight,
+    write_column<F, std::uint32_t>(comm, lf, "local_vc", fr, m.flits_in_flight,
                                    [](const F& x) { return x.local_vc; });
-    write_column<F, std::uint64_t>(lf, "packet", fr, m.flits_in_flight,
+    write_column<F, std::uint64_t>(comm, lf, "packet", fr, m.flits_in_flight,
                                    [](const F& x) { return x.packet; });
-    write_column<F, std::uint32_t>(lf, "kind", fr, m.flits_in_flight,
+    write_column<F, std::uint32_t>(comm, lf, "kind", fr, m.flits_in_flight,
                                    [](const F& x) { return x.kind; });
     const H5Group lc = root.create_group("lists/credits");
     const RowDistribution cr = list_rows(comm, m.credits_in_flight.size());
-    write_column<C, std::uint64_t>(lc, "arrival", cr, m.credits_in_flight,
+    write_column<C, std::uint64_t>(comm, lc, "arrival", cr, m.credits_in_flight,
                                    [](const C& x) { return x.arrival; });
-    write_column<C, std::uint32_t>(lc, "router", cr, m.credits_in_flight,
+    write_column<C, std::uint32_t>(comm, lc, "router", cr, m.credits_in_flight,
                                    [](const C& x) { return x.router; });
-    write_column<C, std::uint32_t>(lc, "local_vc", cr, m.credits_in_flight,
+    write_column<C, std::uint32_t>(comm, lc, "local_vc", cr, m.credits_in_flight,
                                    [](const C& x) { return x.local_vc; });
     const H5Group lm = root.create_group("lists/messages");
     const RowDistribution mr = list_rows(comm, m.messages.size());
-    write_column<Q, std::uint32_t>(lm, "router", mr, m.messages,
+    write_column<Q, std::uint32_t>(comm, lm, "router", mr, m.messages,
                                    [](const Q& x) { return x.router; });
-    write_column<Q, std::uint64_t>(lm, "created", mr, m.messages,
+    write_column<Q, std::uint64_t>(comm, lm, "created", mr, m.messages,
                                    [](const Q& x) { return x.created; });
-    write_column<Q, std::uint32_t>(lm, "dest", mr, m.messages, [](const Q& x) { return x.dest; });
-    write_column<Q, std::uint32_t>(lm, "length", mr, m.messages,
+    write_column<Q, std::uint32_t>(comm, lm, "dest", mr, m.messages,
+                                   [](const Q& x) { return x.dest; });
+    write_column<Q, std::uint32_t>(comm, lm, "length", mr, m.messages,
                                    [](const Q& x) { return x.length; });
-    write_column<Q, std::uint32_t>(lm, "measured", mr, m.messages,
+    write_column<Q, std::uint32_t>(comm, lm, "measured", mr, m.messages,
                                    [](const Q& x) { return x.measured; });
-    write_column<Q, std::uint64_t>(lm, "sequence", mr, m.messages,
+    write_column<Q, std::uint64_t>(comm, lm, "sequence", mr, m.messages,
                                    [](const Q& x) { return x.sequence; });
     const H5Group ls = root.create_group("lists/streams");
     const RowDistribution sr = list_rows(comm, m.streams.size());
-    write_column<S, std::uint32_t>(ls, "router", sr, m.streams,
+    write_column<S, std::uint32_t>(comm, ls, "router", sr, m.streams,
                                    [](const S& x) { return x.router; });
-    write_column<S, std::uint32_t>(ls, "local_vc", sr, m.streams,
+    write_column<S, std::uint32_t>(comm, ls, "local_vc", sr, m.streams,
                                    [](const S& x) { return x.local_vc; });
-    write_column<S, std::uint64_t>(ls, "packet", sr, m.streams,
+    write_column<S, std::uint64_t>(comm, ls, "packet", sr, m.streams,
                                    [](const S& x) { return x.packet; });
     const H5Group lp = root.create_group("lists/packets");
     const RowDistribution pr = list_rows(comm, m.packets.size());
-    write_column<Packet, std::uint64_t>(lp, "created", pr, m.packets,
+    write_column<Packet, std::uint64_t>(comm, lp, "created", pr, m.packets,
                                         [](const Packet& x) { return x.created; });
-    write_column<Packet, std::uint64_t>(lp, "injected", pr, m.packets,
+    write_column<Packet, std::uint64_t>(comm, lp, "injected", pr, m.packets,
                                         [](const Packet& x) { return x.injected; });
-    write_column<Packet, std::uint64_t>(lp, "id", pr, m.packets,
+    write_column<Packet, std::uint64_t>(comm, lp, "id", pr, m.packets,
                                         [](const Packet& x) { return x.id; });
-    write_column<Packet, std::uint32_t>(lp, "source", pr, m.packets,
+    write_column<Packet, std::uint32_t>(comm, lp, "source", pr, m.packets,
                                         [](const Packet& x) { return x.source; });
-    write_column<Packet, std::uint32_t>(lp, "dest", pr, m.packets,
+    write_column<Packet, std::uint32_t>(comm, lp, "dest", pr, m.packets,
                                         [](const Packet& x) { return x.dest; });
-    write_column<Packet, std::uint32_t>(lp, "state", pr, m.packets,
+    write_column<Packet, std::uint32_t>(comm, lp, "state", pr, m.packets,
                                         [](const Packet& x) { return x.state; });
-    write_column<Packet, std::uint32_t>(lp, "length", pr, m.packets,
+    write_column<Packet, std::uint32_t>(comm, lp, "length", pr, m.packets,
                                         [](const Packet& x) { return x.length; });
-    write_column<Packet, std::uint32_t>(lp, "hops", pr, m.packets,
+    write_column<Packet, std::uint32_t>(comm, lp, "hops", pr, m.packets,
                                         [](const Packet& x) { return x.hops; });
-    write_column<Packet, std::uint8_t>(lp, "measured", pr, m.packets,
+    write_column<Packet, std::uint8_t>(comm, lp, "measured", pr, m.packets,
                                        [](const Packet& x) { return x.measured; });
 
     // Additive counters as global sums (a restart gives them to one rank).
     const H5Group c = root.create_group("counters");
     const auto w = m.window.to_array();
-    c.write_dataset<std::uint64_t>("window", sum(comm, {w.begin(), w.end()}));
-    c.write_dataset<std::uint64_t>(
-        "scalars",
+    put_array<std::uint64_t>(c, "window", sum(comm, {w.begin(), w.end()}));
+    const std::uint64_t last_move = comm.max(static_cast<std::uint64_t>(m.last_move));
+    put_array<std::uint64_t>(
+        c, "scalars",
         sum(comm,
             {m.measured.delivered_packets, m.measured.delivered_flits, m.measured.hops_sum,
              m.measured.accepted_flits, m.measured.packet_cycles, m.created_flits,
              m.created_packets, m.measured_created_packets, m.measured_created_flits,
-             m.created_flits_seen, m.created_packets_seen, m.ejected_packets, m.scripted_packets}));
-    c.set_attribute("last_move", comm.max(static_cast<std::uint64_t>(m.last_move)));
+             m.created_flits_seen, m.created_packets_seen, m.ejected_packets, m.scripted_packets}),
+        numbers_digest({last_move}));
+    c.set_attribute("last_move", last_move);
     write_histogram(comm, c, "latency_total", m.measured.total);
     write_histogram(comm, c, "latency_network", m.measured.network);
     write_histogram(comm, c, "latency_queueing", m.measured.queueing);
     f.close();
+  };
+  // Written beside the previous checkpoint, which the rename replaces only when this one is
+  // complete (atomic within the directory); a failed write removes its partial file.
+  try {
+    guarded_write(comm, out.partial(), write);
+  } catch (const OutputError& e) {
+    out.discard_partial(comm);
+    throw OutputError(e.path(), e.reason() + "; the previous checkpoint '" + out.target() +
+                                    "', if any, is unchanged");
   }
-  // Only a complete file takes the checkpoint's name (rename is atomic within a directory).
-  std::string error;
-  if (comm.is_root()) {
-    std::error_code ec;
-    std::filesystem::rename(tmp_path, final_path, ec);
-    if (ec) error = "cannot rename the checkpoint into place: " + ec.message();
-  }
-  comm.broadcast(error, 0);
-  if (!error.empty()) throw InputError(option, dir, error);
+  out.commit(comm);
 }
 
 namespace {
@@ -262,12 +357,17 @@ auto refusing_damage(const std::string& option, const std::string& dir, F&& read
   }
 }
 
-RunProgress read_progress(const Communicator& comm, const std::string& dir,
-                          const std::string& option) {
-  H5File f = open_checkpoint(comm, dir, option);
-  const H5Group root = f.root();
+/// The progress record stored in `root`'s attributes, checked against their digest. A
+/// checkpoint of another wormnet `version` (when given) is refused as such first: its
+/// digests need not be this version's.
+RunProgress progress_of(const H5Group& root, const std::string& version, const std::string& option,
+                        const std::string& dir) {
   RunProgress p;
   p.version = root.attribute<std::string>("wormnet_version");
+  if (!version.empty() && p.version != version) {
+    throw InputError(option, dir,
+                     "the checkpoint was written by wormnet " + p.version + ", this is " + version);
+  }
   p.config_toml = root.attribute<std::string>("config");
   p.command = root.attribute<std::string>("command");
   p.output = root.attribute<std::string>("output");
@@ -281,6 +381,19 @@ RunProgress read_progress(const Communicator& comm, const std::string& dir,
   p.flit_hops = root.attribute<std::uint64_t>("flit_hops");
   p.series_rows = root.attribute<std::uint64_t>("series_rows");
   p.summary_rows = root.attribute<std::uint64_t>("summary_rows");
+  const std::string text = attributes_text(
+      p, root.attribute<std::uint64_t>("ports"), root.attribute<std::uint64_t>("vcs"),
+      root.attribute<std::uint64_t>("depth"), root.attribute<std::uint64_t>("nodes"));
+  if (root.attribute<std::uint64_t>("attributes_digest") != detail::digest_text(text)) {
+    throw InvariantError("its attributes fail their checksum");
+  }
+  return p;
+}
+
+RunProgress read_progress(const Communicator& comm, const std::string& dir,
+                          const std::string& option, const std::string& version) {
+  H5File f = open_checkpoint(comm, dir, option);
+  const RunProgress p = progress_of(f.root(), version, option, dir);
   f.close();
   return p;
 }
@@ -345,6 +458,7 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
                          std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth) {
   H5File f = open_checkpoint(comm, dir, option);
   const H5Group root = f.root();
+  static_cast<void>(progress_of(root, "", option, dir));  // checks the shape attributes below
   ModelSnapshot m;
   m.ports = static_cast<std::uint32_t>(root.attribute<std::uint64_t>("ports"));
   m.vcs = static_cast<std::uint32_t>(root.attribute<std::uint64_t>("vcs"));
@@ -362,27 +476,27 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
   m.routers = routers;
   const RowDistribution rows = router_rows(nodes, routers);
   const H5Group r = root.open_group("routers");
-  m.ivc_ready = r.open_dataset("ivc_ready").read_rows<std::uint64_t>(rows);
-  m.ivc_meta = r.open_dataset("ivc_meta").read_rows<std::uint64_t>(rows);
-  m.flit_packet = r.open_dataset("flit_packet").read_rows<std::uint64_t>(rows);
-  m.flit_kind = r.open_dataset("flit_kind").read_rows<std::uint8_t>(rows);
-  m.ovc_credits = r.open_dataset("ovc_credits").read_rows<std::uint32_t>(rows);
-  m.ovc_owner = r.open_dataset("ovc_owner").read_rows<std::uint8_t>(rows);
-  m.ovc_packet = r.open_dataset("ovc_packet").read_rows<std::uint64_t>(rows);
-  m.va_last = r.open_dataset("va_last").read_rows<std::uint8_t>(rows);
-  m.sa_last_vc = r.open_dataset("sa_last_vc").read_rows<std::uint8_t>(rows);
-  m.sa_last_port = r.open_dataset("sa_last_port").read_rows<std::uint8_t>(rows);
-  m.injection = r.open_dataset("injection").read_rows<std::uint64_t>(rows);
-  m.source_counter = r.open_dataset("source_counter").read_rows<std::uint64_t>(rows);
-  m.source_next_time = r.open_dataset("source_next_time").read_rows<double>(rows);
-  m.source_sequence = r.open_dataset("source_sequence").read_rows<std::uint64_t>(rows);
-  m.channel_flits = r.open_dataset("channel_flits").read_rows<std::uint64_t>(rows);
+  m.ivc_ready = get_rows<std::uint64_t>(comm, r, "ivc_ready", rows);
+  m.ivc_meta = get_rows<std::uint64_t>(comm, r, "ivc_meta", rows);
+  m.flit_packet = get_rows<std::uint64_t>(comm, r, "flit_packet", rows);
+  m.flit_kind = get_rows<std::uint8_t>(comm, r, "flit_kind", rows);
+  m.ovc_credits = get_rows<std::uint32_t>(comm, r, "ovc_credits", rows);
+  m.ovc_owner = get_rows<std::uint8_t>(comm, r, "ovc_owner", rows);
+  m.ovc_packet = get_rows<std::uint64_t>(comm, r, "ovc_packet", rows);
+  m.va_last = get_rows<std::uint8_t>(comm, r, "va_last", rows);
+  m.sa_last_vc = get_rows<std::uint8_t>(comm, r, "sa_last_vc", rows);
+  m.sa_last_port = get_rows<std::uint8_t>(comm, r, "sa_last_port", rows);
+  m.injection = get_rows<std::uint64_t>(comm, r, "injection", rows);
+  m.source_counter = get_rows<std::uint64_t>(comm, r, "source_counter", rows);
+  m.source_next_time = get_rows<double>(comm, r, "source_next_time", rows);
+  m.source_sequence = get_rows<std::uint64_t>(comm, r, "source_sequence", rows);
+  m.channel_flits = get_rows<std::uint64_t>(comm, r, "channel_flits", rows);
 
   const auto col64 = [&](const char* g, const char* n) {
-    return root.open_dataset(std::string("lists/") + g + "/" + n).read<std::uint64_t>();
+    return get_array<std::uint64_t>(root.open_dataset(std::string("lists/") + g + "/" + n));
   };
   const auto col32 = [&](const char* g, const char* n) {
-    return root.open_dataset(std::string("lists/") + g + "/" + n).read<std::uint32_t>();
+    return get_array<std::uint32_t>(root.open_dataset(std::string("lists/") + g + "/" + n));
   };
   {
     const auto arrival = col64("flits", "arrival");
@@ -432,7 +546,7 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
     const auto state = col32("packets", "state");
     const auto length = col32("packets", "length");
     const auto hops = col32("packets", "hops");
-    const auto measured = root.open_dataset("lists/packets/measured").read<std::uint8_t>();
+    const auto measured = get_array<std::uint8_t>(root.open_dataset("lists/packets/measured"));
     same_length("packets", created, injected, id, source, dest, state, length, hops, measured);
     for (std::size_t i = 0; i < id.size(); ++i) {
       Packet p;
@@ -449,12 +563,13 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
     }
   }
   const H5Group c = root.open_group("counters");
-  const auto w = c.open_dataset("window").read<std::uint64_t>();
+  const auto w = get_array<std::uint64_t>(c.open_dataset("window"));
   require(w.size() == TrafficCounters::kFields, "checkpoint: window counters size differs");
   std::array<std::uint64_t, TrafficCounters::kFields> wa{};
   std::copy(w.begin(), w.end(), wa.begin());
   m.window = TrafficCounters::from_array(wa);
-  const auto s = c.open_dataset("scalars").read<std::uint64_t>();
+  m.last_move = c.attribute<std::uint64_t>("last_move");
+  const auto s = get_array<std::uint64_t>(c.open_dataset("scalars"), numbers_digest({m.last_move}));
   require(s.size() == 13, "checkpoint: counters size differs");
   m.measured.delivered_packets = s[0];
   m.measured.delivered_flits = s[1];
@@ -469,7 +584,6 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
   m.created_packets_seen = s[10];
   m.ejected_packets = s[11];
   m.scripted_packets = s[12];
-  m.last_move = c.attribute<std::uint64_t>("last_move");
   read_histogram(c, "latency_total", m.measured.total);
   read_histogram(c, "latency_network", m.measured.network);
   read_histogram(c, "latency_queueing", m.measured.queueing);
@@ -481,8 +595,8 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
 }  // namespace
 
 RunProgress read_checkpoint_progress(const Communicator& comm, const std::string& dir,
-                                     const std::string& option) {
-  return refusing_damage(option, dir, [&] { return read_progress(comm, dir, option); });
+                                     const std::string& option, const std::string& version) {
+  return refusing_damage(option, dir, [&] { return read_progress(comm, dir, option, version); });
 }
 
 ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,

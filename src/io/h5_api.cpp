@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "file_names.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_error.hpp"
 
@@ -34,6 +35,26 @@ std::string single_line(std::string text) {
   return text;
 }
 
+/// The operating system's message quoted in an HDF5 diagnostic: the POSIX (sec2) driver
+/// writes "..., errno = 28, error message = 'No space left on device', ...".
+std::string quoted_system_message(const std::string& desc) {
+  const std::string key = "error message = '";
+  const std::size_t at = desc.find(key);
+  if (at == std::string::npos) return "";
+  const std::size_t begin = at + key.size();
+  const std::size_t end = desc.find('\'', begin);
+  return end == std::string::npos ? "" : desc.substr(begin, end - begin);
+}
+
+/// The system's message anywhere on the stack (innermost first), or "".
+std::string stack_system_message(const std::vector<ErrorEntry>& entries) {
+  for (auto e = entries.rbegin(); e != entries.rend(); ++e) {
+    std::string m = quoted_system_message(e->desc);
+    if (!m.empty()) return m;
+  }
+  return "";
+}
+
 }  // namespace
 
 void silence_hdf5_errors() {
@@ -43,7 +64,15 @@ void silence_hdf5_errors() {
 
 std::string error_detail() {
   const std::vector<ErrorEntry> entries = error_stack();
-  return entries.empty() ? std::string() : single_line(entries.back().desc);
+  if (entries.empty()) return "";
+  // The system's reason, when there is one, says it all ("Permission denied"); the POSIX
+  // driver's full diagnostic adds times, addresses and flags.
+  const std::string system = stack_system_message(entries);
+  return system.empty() ? single_line(entries.back().desc) : system;
+}
+
+std::string system_error_detail() {
+  return stack_system_message(error_stack());
 }
 
 bool innermost_error_is(hid_t minor) {
@@ -72,11 +101,13 @@ std::string describe(hid_t id) {
 }
 
 void fail(hid_t where, std::string_view what) {
-  const std::string detail = error_detail();  // before any other HDF5 call clears the stack
+  // Read the stack before any other HDF5 call clears it.
+  const std::string detail = error_detail();
+  const std::string system = system_error_detail();
   std::string message = describe(where) + ": " + std::string(what);
   if (!detail.empty()) message += " (HDF5: " + detail + ")";
   H5Eclear2(H5E_DEFAULT);
-  throw H5Error(message);
+  throw H5Error(message, system);
 }
 
 hid_t check_id(hid_t id, hid_t where, std::string_view what) {
@@ -171,9 +202,9 @@ H5Handle vl_string_type() {
   return type;
 }
 
-H5Handle collective_transfer() {
+H5Handle collective_transfer(const Communicator& comm) {
   H5Handle dxpl(check_id(H5Pcreate(H5P_DATASET_XFER), -1, "cannot create a transfer list"));
-  if (!MpiSession::active()) return dxpl;  // the POSIX driver of a process without MPI
+  if (!uses_mpi_io(comm.size())) return dxpl;  // the POSIX driver of one rank
   check(H5Pset_dxpl_mpio(dxpl.id(), H5FD_MPIO_COLLECTIVE), -1, "cannot ask for collective I/O");
   return dxpl;
 }

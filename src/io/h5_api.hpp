@@ -31,6 +31,10 @@ void silence_hdf5_errors();
 /// clear the stack.
 std::string error_detail();
 
+/// The operating system's message on HDF5's current error stack ("No space left on device"),
+/// or "" when none is there (the MPI-IO driver reports no errno). Same calling rule.
+std::string system_error_detail();
+
 /// Whether the innermost error on the current stack has minor number `minor`.
 bool innermost_error_is(hid_t minor);
 
@@ -56,9 +60,9 @@ std::string describe_type(hid_t type);
 
 /// A variable-length UTF-8 string type.
 H5Handle vl_string_type();
-/// A dataset transfer property list with collective MPI-IO (the default one when MPI is not
-/// running in this process).
-H5Handle collective_transfer();
+/// A dataset transfer property list with collective MPI-IO for a file of `comm`'s ranks (the
+/// default one for a one-rank file, which uses the POSIX driver).
+H5Handle collective_transfer(const Communicator& comm);
 
 /// hsize_t is unsigned long long, std::uint64_t unsigned long: same bits, distinct types.
 inline std::vector<hsize_t> to_hsize(const std::vector<std::uint64_t>& v) {

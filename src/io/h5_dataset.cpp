@@ -151,7 +151,7 @@ std::vector<T> H5DataSet::read_rows(const RowDistribution& rows) const {
   if (product(dims, 0) == 0) return file_ordered;
   const H5Handle file_space = select_runs(native_id(), dims, rows.file_runs());
   const H5Handle mem_space = memory_space(n);
-  const H5Handle dxpl = detail::collective_transfer();
+  const H5Handle dxpl = detail::collective_transfer(communicator());
   T dummy{};
   check(H5Dread(native_id(), detail::native_type(element_type_of<T>()), mem_space.id(),
                 file_space.id(), dxpl.id(), n > 0 ? file_ordered.data() : &dummy),
@@ -179,7 +179,7 @@ void H5DataSet::write_rows(const RowDistribution& rows, std::span<const T> local
   if (product(dims, 0) == 0) return;  // see read_rows()
   const H5Handle file_space = select_runs(native_id(), dims, rows.file_runs());
   const H5Handle mem_space = memory_space(data.size());
-  const H5Handle dxpl = detail::collective_transfer();
+  const H5Handle dxpl = detail::collective_transfer(communicator());
   const T dummy{};
   check(H5Dwrite(native_id(), detail::native_type(element_type_of<T>()), mem_space.id(),
                  file_space.id(), dxpl.id(), data.empty() ? &dummy : data.data()),

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "file_names.hpp"
 #include "h5_api.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_error.hpp"
@@ -32,16 +33,23 @@ constexpr int kExitInconsistentOpen = 3;
 
 /// Why `path` cannot be used (as seen from this process), or "" when it looks fine. The
 /// checks run before HDF5 so that the common mistakes get a precise reason, and so that MPI-IO
-/// is never handed a directory (some MPI-IO layers print to stderr on that).
-std::string path_problem(const std::string& path, Access access) {
+/// is never handed a directory or a name too long for it (some MPI-IO layers print to stderr
+/// on the first and overflow a buffer on the second).
+std::string path_problem(const std::string& path, Access access, bool mpi_io) {
   if (path.empty())
     return access == Access::kCreate ? "cannot create file (empty path)"
                                      : "file does not exist (empty path)";
+  if (std::string too_long = detail::name_length_problem(path, mpi_io, ""); !too_long.empty()) {
+    return too_long;
+  }
   std::error_code ec;
   const fs::path p(path);
   const fs::file_status st = fs::status(p, ec);
   if (access == Access::kCreate) {
     if (fs::is_directory(st)) return "cannot create file (the path is a directory)";
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+      return "cannot create file (not a regular file: a device, pipe or socket)";
+    }
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     const fs::file_status dst = fs::status(dir, ec);
     if (!fs::exists(dst)) {
@@ -97,16 +105,23 @@ std::string hdf5_problem(Access access) {
   return "cannot open as HDF5 (" + detail::error_detail() + ")";
 }
 
-/// File access through MPI-IO on `comm`; through HDF5's default POSIX driver when MPI is not
-/// running in this process (Communicator::self() in a serial tool or unit test).
+/// File access through MPI-IO on a communicator of several ranks; through HDF5's POSIX
+/// (sec2) driver for one rank, where MPI-IO brings nothing but its limits: the POSIX driver
+/// reports the system's reason for a failed write ("No space left on device"), where MPI-IO
+/// reports none and some of its layers print their own lines on stderr.
 H5Handle file_access_list(const Communicator& comm) {
   H5Handle fapl(detail::check_id(H5Pcreate(H5P_FILE_ACCESS), -1, "cannot create a fapl"));
-  if (MpiSession::active()) {
+  if (detail::uses_mpi_io(comm.size())) {
     const MPI_Comm mpi = *static_cast<const MPI_Comm*>(comm.native_handle());
     detail::check(H5Pset_fapl_mpio(fapl.id(), mpi, MPI_INFO_NULL), -1,
                   "cannot select the MPI-IO driver");
   } else {
     require(comm.size() == 1, "H5File: a communicator of several ranks without MPI running");
+    // HDF5's own flock() locking would keep readers (h5py watching a running job) out while
+    // wormnet writes, and fails on file systems without flock; outputs are locked by
+    // wormnet instead (output_file.hpp).
+    detail::check(H5Pset_file_locking(fapl.id(), false, true), -1,
+                  "cannot switch off HDF5's file locking");
   }
   // No raw-data chunk cache, as a precaution: with MPI-IO, HDF5 moves raw data around that
   // cache anyway, but a few operations still go through it (shrinking a chunked dataset
@@ -123,11 +138,13 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
                            std::string_view option, Access access) {
   detail::silence_hdf5_errors();
   // Root inspects the path for everyone (on a shared file system they all see the same).
-  std::string problem = comm.is_root() ? path_problem(path, access) : std::string();
+  std::string problem =
+      comm.is_root() ? path_problem(path, access, detail::uses_mpi_io(comm.size())) : std::string();
   detail::broadcast_text(comm, problem);
   if (!problem.empty()) throw InputError(std::string(option), path, problem);
 
   hid_t id = H5I_INVALID_HID;
+  bool write_failed = false;
   {
     const H5Handle fapl = file_access_list(comm);
     switch (access) {
@@ -141,8 +158,13 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
         id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.id());
         break;
     }
-    // Read HDF5's error stack now: the next HDF5 call (releasing fapl) clears it.
-    if (id < 0) problem = hdf5_problem(access);
+    // Read HDF5's error stack now: the next HDF5 call (releasing fapl) clears it. A create
+    // that failed writing (a full disk) is the file system's refusal, not bad input.
+    if (id < 0) {
+      write_failed = access == Access::kCreate && detail::innermost_error_is(H5E_WRITEERROR);
+      problem = write_failed ? detail::system_error_detail() : hdf5_problem(access);
+      if (write_failed && problem.empty()) problem = "cannot write the file";
+    }
   }
   H5Eclear2(H5E_DEFAULT);
   const bool failed_here = id < 0;
@@ -157,6 +179,7 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
     comm.abort(kExitInconsistentOpen);
   }
   detail::broadcast_text(comm, problem);
+  if (comm.any(comm.is_root() && write_failed)) throw OutputError(path, problem);
   throw InputError(std::string(option), path, problem);
 }
 
@@ -185,10 +208,11 @@ H5File H5File::open_read_write(const Communicator& comm, const std::string& path
 
 H5File::~H5File() {
   if (!handle_.valid()) return;
-  if (std::uncaught_exceptions() > uncaught_at_open_) {
+  if (std::uncaught_exceptions() > uncaught_at_open_ && comm_.size() > 1) {
     // Unwinding: maybe on this rank only (a broken invariant on its way to MPI_Abort), and
     // a collective close would then wait forever for the others. Leave the file to HDF5,
-    // which closes what is still open when MPI is finalized on every rank.
+    // which closes what is still open when MPI is finalized on every rank. (A one-rank file
+    // has no one to wait for: it is closed, as a failed write needs it to be.)
     static_cast<void>(handle_.release());
     return;
   }
@@ -215,6 +239,14 @@ void H5File::flush() const {
 void H5File::close() {
   if (!handle_.valid()) return;
   const hid_t id = handle_.id();
+  std::optional<H5Error> failed;
+  const auto record = [&](const char* what) {
+    if (failed) return;
+    const std::string detail = detail::error_detail();
+    failed = H5Error(path_ + ": " + what + (detail.empty() ? "" : " (HDF5: " + detail + ")"),
+                     detail::system_error_detail());
+    H5Eclear2(H5E_DEFAULT);
+  };
   // Objects opened from this file id (H5F_OBJ_LOCAL), held by H5Group / H5DataSet copies
   // that may outlive this call: drop every reference so that the file can close. Their
   // H5Handles then find the ids invalid and leave them alone (HDF5 1.10 numbers ids from a
@@ -231,8 +263,12 @@ void H5File::close() {
       }
     }
   }
-  const herr_t rc = H5Fclose(handle_.release());
-  if (rc < 0) detail::fail(-1, "cannot close '" + path_ + "'");
+  H5Eclear2(H5E_DEFAULT);
+  // A close that fails (its flush hit a full disk) leaves the file half torn down: HDF5
+  // 1.10 can then no longer shut down cleanly (its metadata cache is left mid-flush), which
+  // is why wormnet ends at once after a failed write (main.cpp).
+  if (H5Fclose(handle_.release()) < 0) record("cannot close");
+  if (failed) throw *failed;
 }
 
 }  // namespace wormnet::io

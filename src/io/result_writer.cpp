@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_schema.hpp"
 #include "wormnet/io/row_distribution.hpp"
 #include "wormnet/stats/latency_histogram.hpp"
@@ -56,15 +58,38 @@ void write_latency(const H5Group& g, const std::string& name, const LatencyHisto
 
 }  // namespace
 
-ResultWriter::ResultWriter(const Communicator& comm, const std::string& path,
-                           const std::string& option, const RunDescription& run)
-    : comm_(comm), file_(H5File::create(comm, path, option)), run_(run) {
+namespace {
+
+/// The output's partial file, created; a creation the file system refuses removes what it
+/// left (nothing was written).
+H5File create_partial(const Communicator& comm, const OutputFile& output) {
+  try {
+    return H5File::create(comm, output.partial(), output.option());
+  } catch (const OutputError&) {
+    output.discard_partial(comm);
+    throw;
+  }
+}
+
+}  // namespace
+
+ResultWriter::ResultWriter(const Communicator& comm, OutputFile output, const RunDescription& run)
+    : comm_(comm), output_(std::move(output)), file_(create_partial(comm, output_)), run_(run) {
+  try {
+    guarded([&] { write_description(run); });
+  } catch (const OutputError&) {
+    abandon();
+    throw;
+  }
+}
+
+void ResultWriter::write_description(const RunDescription& run) {
   const H5Group root = file_.root();
   root.set_attribute(schema::kSchemaVersionAttr, schema::kSchemaVersion);
   set_run_status(file_, RunStatus::kRunning);
   root.set_attribute(schema::kWormnetVersionAttr, std::string_view(run.version));
   root.set_attribute(schema::kGitShaAttr, std::string_view(run.git_sha));
-  root.set_attribute(schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
+  root.set_attribute(schema::kRanksAttr, static_cast<std::int64_t>(comm_.size()));
   root.set_attribute(schema::kConfigAttr, std::string_view(run.config_toml));
   root.set_attribute("command", std::string_view(run.command));
   root.set_attribute("flit_rate", run.config->measure.flit_rate);
@@ -100,34 +125,88 @@ ResultWriter::ResultWriter(const Communicator& comm, const std::string& path,
   file_.flush();
 }
 
-ResultWriter::ResultWriter(const Communicator& comm, H5File file, const RunDescription& run)
-    : comm_(comm), file_(std::move(file)), run_(run) {}
+ResultWriter::ResultWriter(const Communicator& comm, OutputFile output, H5File file,
+                           const RunDescription& run)
+    : comm_(comm), output_(std::move(output)), file_(std::move(file)), run_(run) {}
 
-std::unique_ptr<ResultWriter> ResultWriter::reopen(const Communicator& comm,
-                                                   const std::string& path,
-                                                   const std::string& option,
+namespace {
+
+/// Why the results file at `path` cannot be continued by a restart of configuration
+/// `config`, or "" (read-only look, collective).
+std::string continuation_problem(const Communicator& comm, const std::string& path,
+                                 const std::string& option, const std::string& config) {
+  H5File f = H5File::open_read_only(comm, path, option);
+  const H5Group root = f.root();
+  std::string problem;
+  try {
+    if (!root.has_attribute(schema::kSchemaVersionAttr) || !root.has_group("summary") ||
+        root.attribute<std::int64_t>(schema::kSchemaVersionAttr) != schema::kSchemaVersion) {
+      problem =
+          "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion);
+    } else if (root.attribute<std::string>(schema::kConfigAttr) != config) {
+      problem = "holds a run of another configuration than the checkpoint's";
+    } else if (const RunStatus status = run_status(f);
+               status == RunStatus::kComplete || status == RunStatus::kDeadlock) {
+      problem = "the run it holds is finished (status " + std::string(to_string(status)) +
+                "): nothing to continue";
+    }
+  } catch (const H5Error& e) {
+    problem = std::string("not a readable wormnet results file: ") + e.what();
+  }
+  f.close();
+  return problem;
+}
+
+}  // namespace
+
+std::unique_ptr<ResultWriter> ResultWriter::reopen(const Communicator& comm, OutputFile output,
                                                    const RunDescription& run,
                                                    std::uint64_t summary_rows) {
-  H5File file = H5File::open_read_write(comm, path, option);
+  // A killed run left its file at the partial name; an interrupted one renamed it over the
+  // target. Look before moving anything: a refused restart leaves both as they are.
+  const bool partial = output.partial_exists(comm);
+  const std::string existing = partial ? output.partial() : output.target();
+  if (!partial && !output.target_exists(comm)) {
+    throw InputError(output.option(), output.target(),
+                     "the results file of the checkpointed run is missing (neither it nor '" +
+                         output.partial() + "' exists)");
+  }
+  if (const std::string problem =
+          continuation_problem(comm, existing, output.option(), run.config_toml);
+      !problem.empty()) {
+    throw InputError(output.option(), existing, problem);
+  }
+  if (!partial) output.reclaim_target(comm);
+  H5File file = H5File::open_read_write(comm, output.partial(), output.option());
   const H5Group root = file.root();
-  if (!root.has_attribute(schema::kSchemaVersionAttr) || !root.has_group("summary") ||
-      root.attribute<std::int64_t>(schema::kSchemaVersionAttr) != schema::kSchemaVersion) {
-    throw InputError(
-        option, path,
-        "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion));
+  std::unique_ptr<ResultWriter> w(new ResultWriter(comm, std::move(output), std::move(file), run));
+  try {
+    w->guarded([&] {
+      set_run_status(w->file_, RunStatus::kRunning);
+      w->summary_ = TimeSeriesTable::open(root, "summary");
+    });
+    if (w->summary_->rows() < summary_rows) {
+      throw InputError(w->output_.option(), w->writing(),
+                       "holds fewer finished points than the checkpoint records");
+    }
+    w->guarded([&] {
+      w->summary_->truncate(summary_rows);
+      w->file_.flush();
+    });
+  } catch (const std::exception&) {
+    w->abandon();
+    throw;
   }
-  std::unique_ptr<ResultWriter> w(new ResultWriter(comm, std::move(file), run));
-  set_run_status(w->file_, RunStatus::kRunning);
-  w->summary_ = TimeSeriesTable::open(root, "summary");
-  if (w->summary_->rows() < summary_rows) {
-    throw InputError(option, path, "holds fewer finished points than the checkpoint records");
-  }
-  w->summary_->truncate(summary_rows);
-  w->file_.flush();
   return w;
 }
 
-ResultWriter::~ResultWriter() = default;
+ResultWriter::~ResultWriter() {
+  if (file_.is_open() && std::uncaught_exceptions() == 0) abandon();
+}
+
+void ResultWriter::guarded(const std::function<void()>& write) const {
+  guarded_write(comm_, output_.partial(), write);
+}
 
 void ResultWriter::write_network(const RunDescription& run) {
   const Topology& topo = *run.topology;
@@ -221,6 +300,10 @@ void ResultWriter::write_network(const RunDescription& run) {
 }
 
 void ResultWriter::begin_point(int index, double offered_load) {
+  guarded([&] { begin_point_unguarded(index, offered_load); });
+}
+
+void ResultWriter::begin_point_unguarded(int index, double offered_load) {
   point_index_ = index;
   offered_load_ = offered_load;
   if (resume_rows_) {
@@ -269,6 +352,10 @@ void ResultWriter::begin_point(int index, double offered_load) {
 }
 
 void ResultWriter::window(const WindowRow& row) {
+  guarded([&] { window_unguarded(row); });
+}
+
+void ResultWriter::window_unguarded(const WindowRow& row) {
   const TrafficCounters& c = row.counters;
   const double node_cycles =
       static_cast<double>(run_.topology->num_nodes()) * static_cast<double>(row.cycles);
@@ -286,6 +373,12 @@ void ResultWriter::window(const WindowRow& row) {
 }
 
 void ResultWriter::end_point(
+    const RunSummary& s, const MeasuredStats& measured,
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  guarded([&] { end_point_unguarded(s, measured, channel_flits); });
+}
+
+void ResultWriter::end_point_unguarded(
     const RunSummary& s, const MeasuredStats& measured,
     const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
   const H5Group& g = *point_;
@@ -392,9 +485,33 @@ void ResultWriter::end_point(
 }
 
 void ResultWriter::finish(RunStatus status) {
+  guarded([&] {
+    summary_.reset();
+    set_run_status(file_, status);
+    file_.close();
+  });
+  output_.commit(comm_);
+  output_.release();
+}
+
+void ResultWriter::abandon() {
+  series_.reset();
+  point_.reset();
   summary_.reset();
-  set_run_status(file_, status);
-  file_.close();
+  try {
+    guarded([&] {
+      if (!file_.is_open()) return;
+      set_run_status(file_, RunStatus::kFailed);
+      file_.close();
+    });
+  } catch (const std::exception&) {
+    // The file system refuses even that: the file keeps status "running".
+  }
+  try {
+    guarded([&] { file_.close(); });
+  } catch (const std::exception&) {
+  }
+  output_.release();
 }
 
 }  // namespace wormnet::io

@@ -2,8 +2,10 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <thread>
 
 #include "wormnet/core/error.hpp"
 
@@ -133,6 +135,26 @@ double Communicator::max(double v) const {
 }
 bool Communicator::any(bool v) const {
   return max(std::uint64_t{v ? 1U : 0U}) != 0;
+}
+
+std::optional<bool> Communicator::any_within(bool v, double seconds) const {
+  if (impl_->serial || size() == 1) return v;
+  int mine = v ? 1 : 0;
+  int all = 0;
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_LOR, impl_->comm, &request), "MPI_Iallreduce");
+  if (seconds <= 0) {
+    check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+    return all != 0;
+  }
+  const double deadline = MPI_Wtime() + seconds;
+  int done = 0;
+  while (true) {
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done != 0) return all != 0;
+    if (MPI_Wtime() > deadline) return std::nullopt;  // the request is left: the job ends
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 std::vector<std::uint8_t> Communicator::gather(std::span<const std::uint8_t> mine, int root,

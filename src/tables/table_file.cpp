@@ -72,14 +72,12 @@ void write_report(const io::H5Group& metrics, const io::H5Group& proof, const Ta
   throw InputError(std::string(option), path, why);
 }
 
-}  // namespace
-
-void write_table_file(const std::string& path, std::string_view option, const TableFileContents& c,
-                      const Communicator& comm) {
+void write_contents(const io::OutputFile& out, const TableFileContents& c,
+                    const Communicator& comm) {
   const RouteTable& table = *c.table;
   const Torus& topo = table.topology();
   const std::uint64_t n = topo.num_nodes();
-  io::H5File file = io::H5File::create(comm, path, option);
+  io::H5File file = io::H5File::create(comm, out.partial(), out.option());
   const io::H5Group root = file.root();
   root.set_attribute(io::schema::kSchemaVersionAttr, io::schema::kSchemaVersion);
   io::set_run_status(file, io::RunStatus::kRunning);
@@ -122,6 +120,27 @@ void write_table_file(const std::string& path, std::string_view option, const Ta
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
   io::set_run_status(file, io::RunStatus::kComplete);
   file.close();
+}
+
+}  // namespace
+
+void write_table_file(const std::string& path, std::string_view option, const TableFileContents& c,
+                      const Communicator& comm) {
+  io::OutputFile out = io::OutputFile::claim(comm, path, std::string(option));
+  write_table_file(out, c, comm);
+}
+
+void write_table_file(io::OutputFile& out, const TableFileContents& c, const Communicator& comm) {
+  try {
+    io::guarded_write(comm, out.partial(), [&] { write_contents(out, c, comm); });
+  } catch (const OutputError& e) {
+    // A table is written in one go at the end: a partial one holds nothing of use.
+    out.discard_partial(comm);
+    throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
+                                    out.target() + "', if any, is unchanged");
+  }
+  out.commit(comm);
+  out.release();
 }
 
 LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,

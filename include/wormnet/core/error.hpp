@@ -1,5 +1,6 @@
-// Error types. Bad input is an InputError (exit code 2, one line); a broken internal
-// invariant is an InvariantError (rank and cycle printed, the job aborted).
+// Error types. Bad input is an InputError (exit code 2, one line); an output the system
+// refused to store is an OutputError (exit code 6, one line); a broken internal invariant is
+// an InvariantError (rank and cycle printed, the job aborted).
 #pragma once
 
 #include <stdexcept>
@@ -20,6 +21,20 @@ class InputError : public std::runtime_error {
   std::string option_;
   std::string value_;
   std::string allowed_;
+};
+
+/// An output file that could not be written: the disk or quota is full, the file system
+/// failed. Names the file and the system's reason; not the user's input, not a bug.
+class OutputError : public std::runtime_error {
+ public:
+  OutputError(std::string path, std::string reason);
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  std::string path_;
+  std::string reason_;
 };
 
 /// A model invariant that does not hold: a bug, never the user's fault.

@@ -1,7 +1,9 @@
 // Coordinated checkpoints: every rank's model snapshot in one HDF5 file, written at a window
 // boundary, rows at global router ids, so any rank count can read it back. The file is written
-// under a temporary name and renamed into place only when complete: a half-written checkpoint
-// never replaces a good one. Layout: docs/checkpoints.md.
+// as the partial sibling of DIR/checkpoint.h5 (output_file.hpp) and renamed into place only
+// when complete: a half-written checkpoint never replaces a good one. Every dataset and the
+// root attributes carry a digest that does not depend on the rank count: a damaged checkpoint
+// is refused as bad input. Layout: docs/hdf5-schema.md.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "wormnet/engine/model_snapshot.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {
@@ -34,15 +37,18 @@ struct RunProgress {
 /// Path of the checkpoint in `dir`.
 std::string checkpoint_path(const std::string& dir);
 
-/// Collective. Writes `mine` (this rank's snapshot) and `progress` (root's) to
-/// dir/checkpoint.h5, atomically. InputError naming `option` when dir cannot be written.
-void write_checkpoint(const Communicator& comm, const std::string& dir, const std::string& option,
-                      const RunProgress& progress, const ModelSnapshot& mine);
+/// Collective. Writes `mine` (this rank's snapshot) and `progress` (root's) to `out`'s
+/// partial file and renames it over the target (DIR/checkpoint.h5, claimed by the caller).
+/// OutputError naming the partial file and the system's reason when the file system fails
+/// (the partial file is removed; the previous checkpoint stays).
+void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgress& progress,
+                      const ModelSnapshot& mine);
 
 /// Collective. The progress record of the checkpoint in `dir`. InputError naming `option`
-/// when there is none, or it is not a wormnet checkpoint of this version.
+/// when there is none, it is not a wormnet checkpoint of this layout, it was written by a
+/// wormnet other than `version` (when given), or it is damaged (a checksum fails).
 RunProgress read_checkpoint_progress(const Communicator& comm, const std::string& dir,
-                                     const std::string& option);
+                                     const std::string& option, const std::string& version = "");
 
 /// Collective. The model for this rank: rows of `routers` (ascending global ids), every list
 /// entry, and the global counters. The shape must match ports / vcs / depth.

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace wormnet::io {
 
@@ -14,9 +15,19 @@ namespace wormnet::io {
 /// Opening a file the user named throws wormnet::InputError instead (see H5File). Loaders of
 /// user-supplied files (routing tables, checkpoints) should catch H5Error and rethrow it as
 /// an InputError naming their option, since a file with the wrong content is bad input too.
+///
+/// When the failure came from the operating system (a write on a full disk, a read error),
+/// system_reason() holds its message ("No space left on device") as HDF5 reported it; it is
+/// empty when HDF5 gave none (the MPI-IO driver does not pass errno on).
 class H5Error : public std::runtime_error {
  public:
-  explicit H5Error(const std::string& what) : std::runtime_error(what) {}
+  explicit H5Error(const std::string& what, std::string system_reason = "")
+      : std::runtime_error(what), system_reason_(std::move(system_reason)) {}
+
+  [[nodiscard]] const std::string& system_reason() const { return system_reason_; }
+
+ private:
+  std::string system_reason_;
 };
 
 }  // namespace wormnet::io

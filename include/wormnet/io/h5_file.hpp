@@ -10,10 +10,12 @@
 
 namespace wormnet::io {
 
-/// An HDF5 file shared by every rank of a Communicator (the MPI-IO driver, also for one
-/// rank). Creating, opening, flushing and closing are collective. In a process without MPI
-/// (a serial tool or unit test, Communicator::self()) HDF5's default POSIX driver is used
-/// instead; the file and the behaviour are the same.
+/// An HDF5 file shared by every rank of a Communicator: through MPI-IO for several ranks,
+/// through HDF5's POSIX (sec2) driver for one rank (also in a process without MPI, a serial
+/// tool or unit test); the file and the behaviour are the same, and the POSIX driver reports
+/// the system's reason for a failed write. Creating, opening, flushing and closing are
+/// collective. Names too long for the layers below (MPI-IO copies names into fixed buffers)
+/// are refused before anything is opened.
 ///
 /// Files use HDF5's default, oldest compatible format (superblock version 0), which h5py
 /// and every HDF5 >= 1.8 read, and which, unlike the 1.10 "latest" format, does not refuse
@@ -34,7 +36,9 @@ namespace wormnet::io {
 class H5File {
  public:
   /// Creates `path`, truncating an existing file. InputError when the directory is missing
-  /// or not writable, or the path is a directory.
+  /// or not writable, or the path is a directory or another non-regular file. Outputs the
+  /// user names go through OutputFile (output_file.hpp), which creates their partial
+  /// sibling with this.
   static H5File create(const Communicator& comm, const std::string& path, std::string_view option);
   /// Opens an existing file for reading. InputError when it is missing, not a regular
   /// file, not HDF5 at all, or truncated.

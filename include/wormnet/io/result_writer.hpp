@@ -4,6 +4,7 @@
 // table with one row per point. The layout is documented in docs/hdf5-schema.md.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/h5_file.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/io/run_status.hpp"
 #include "wormnet/io/time_series_table.hpp"
 #include "wormnet/parallel/communicator.hpp"
@@ -39,18 +41,25 @@ struct RunDescription {
   Cycle lookahead = 1;
 };
 
+/// Writes the results file of a run through its OutputFile: the partial sibling is written
+/// and flushed as the run goes, and replaces the target only in finish(). Every call that
+/// writes is collective and turns a failure of the file system (disk full, I/O error) into
+/// the same OutputError on every rank, naming the file and the system's reason.
 class ResultWriter final : public ResultSink {
  public:
-  /// Creates `path` (InputError naming `option` when it cannot be created) and writes the
-  /// run's description; the file's status is "running" until finish(). Collective.
-  ResultWriter(const Communicator& comm, const std::string& path, const std::string& option,
-               const RunDescription& run);
-  /// Reopens the results file of a run continued from a checkpoint: keeps its first
-  /// `summary_rows` finished points; the interrupted point continues (resume_point()).
-  /// InputError naming `option` when the file is missing or not a wormnet results file.
-  static std::unique_ptr<ResultWriter> reopen(const Communicator& comm, const std::string& path,
-                                              const std::string& option, const RunDescription& run,
+  /// Creates `output`'s partial file and writes the run's description; the file's status is
+  /// "running" until finish(). Collective.
+  ResultWriter(const Communicator& comm, OutputFile output, const RunDescription& run);
+  /// Continues the results file of a run restarted from a checkpoint: the partial file a
+  /// killed run left, or else the target an interrupted run left (renamed to the partial
+  /// name while it is written again). Keeps its first `summary_rows` finished points; the
+  /// interrupted point continues (resume_point()). InputError naming the output's option
+  /// when the file is missing, not a wormnet results file, of another configuration, or
+  /// already finished (complete, deadlock: nothing to continue). Collective.
+  static std::unique_ptr<ResultWriter> reopen(const Communicator& comm, OutputFile output,
+                                              const RunDescription& run,
                                               std::uint64_t summary_rows);
+  /// Abandons the file when still open (see abandon()).
   ~ResultWriter() override;
   ResultWriter(const ResultWriter&) = delete;
   ResultWriter& operator=(const ResultWriter&) = delete;
@@ -61,8 +70,13 @@ class ResultWriter final : public ResultSink {
       const RunSummary& summary, const MeasuredStats& measured,
       const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
 
-  /// Records the final status and closes the file. Collective.
+  /// Records the final status, closes the file and renames it over the target (complete,
+  /// deadlock, and interrupted: a restart continues it there). Collective.
   void finish(RunStatus status);
+  /// After an error every rank saw: records status "failed" if the file can still be
+  /// written, closes it and leaves it at its partial name (an earlier file at the target
+  /// stays). Collective; never throws.
+  void abandon();
 
   /// The next begin_point() continues that point's group, keeping `series_rows` windows
   /// (written before the checkpoint) and dropping what came after.
@@ -70,12 +84,23 @@ class ResultWriter final : public ResultSink {
   /// Rows written so far: windows of the open point, finished points.
   [[nodiscard]] std::uint64_t series_rows() const { return series_ ? series_->rows() : 0; }
   [[nodiscard]] std::uint64_t summary_rows() const { return summary_ ? summary_->rows() : 0; }
+  /// The file being written (the partial sibling of the target).
+  [[nodiscard]] std::string writing() const { return output_.partial(); }
+  [[nodiscard]] const std::string& target() const { return output_.target(); }
 
  private:
-  ResultWriter(const Communicator& comm, H5File file, const RunDescription& run);
+  ResultWriter(const Communicator& comm, OutputFile output, H5File file, const RunDescription& run);
+  void write_description(const RunDescription& run);
   void write_network(const RunDescription& run);
+  void guarded(const std::function<void()>& write) const;
+  void begin_point_unguarded(int index, double offered_load);
+  void window_unguarded(const WindowRow& row);
+  void end_point_unguarded(
+      const RunSummary& summary, const MeasuredStats& measured,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits);
 
   Communicator comm_;
+  OutputFile output_;
   H5File file_;
   RunDescription run_;
   std::optional<H5Group> point_;

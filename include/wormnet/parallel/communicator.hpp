@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ class Communicator {
   [[nodiscard]] double max(double v) const;
   /// True on every rank when `v` is true on any rank.
   [[nodiscard]] bool any(bool v) const;
+  /// any(), waiting at most `seconds` for the other ranks (forever when `seconds` <= 0):
+  /// nullopt when they did not all join in time (stuck elsewhere, in a collective that this
+  /// rank left on an error). Every rank must call it, with any `seconds`.
+  [[nodiscard]] std::optional<bool> any_within(bool v, double seconds) const;
 
   /// Concatenation of every rank's bytes in rank order, on root only (empty elsewhere);
   /// `counts` receives the per-rank sizes on root.

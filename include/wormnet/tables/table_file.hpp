@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/table_check.hpp"
@@ -53,6 +54,12 @@ struct TableFileContents {
 /// be created). Root's table is written; every rank passes its (identical) contents.
 void write_table_file(const std::string& path, std::string_view option,
                       const TableFileContents& contents, const Communicator& comm);
+/// The same into an output claimed earlier (before a long generation, so that a second run
+/// on the same file is refused at once): writes its partial file, renames it over the
+/// target and releases the lock. OutputError when the file system fails (the partial file
+/// is removed; an earlier table stays).
+void write_table_file(io::OutputFile& out, const TableFileContents& contents,
+                      const Communicator& comm);
 
 /// A table read back from a file, checked.
 struct LoadedTable {

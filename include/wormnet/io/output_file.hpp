@@ -1,0 +1,125 @@
+// The life of every file wormnet writes (results, sweep points, checkpoints, routing tables,
+// table studies): nothing the user already has is lost, and no two runs write one file.
+//
+//   TARGET.lock     held while a run writes TARGET: created exclusively, holding the writer's
+//                   host, process id and job id; a second run that wants TARGET is refused
+//                   naming the holder. A lock left by a process that died on this host is
+//                   taken over; one from another host must be removed by hand (wormnet cannot
+//                   tell whether that process still lives).
+//   TARGET.partial  what the run writes, flushed as it goes (a run killed with kill -9 leaves
+//                   it, readable, with status "running")
+//   TARGET          replaced by TARGET.partial (an atomic rename within the directory) only
+//                   when the run has finished writing it; until then an earlier TARGET stays
+//                   as it was, and after a failure too.
+//
+// The layout of each file and the statuses are in docs/hdf5-schema.md.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wormnet/parallel/communicator.hpp"
+
+namespace wormnet::io {
+
+/// Suffixes of the sibling files (see above).
+inline constexpr const char* kPartialSuffix = ".partial";
+inline constexpr const char* kLockSuffix = ".lock";
+
+/// TARGET.lock, held by root for as long as this object lives (or until release()).
+class OutputLock {
+ public:
+  /// Collective; root acts. InputError naming `option` and `target` when another process
+  /// holds the lock (its host, process id and job id in the message) or the lock file cannot
+  /// be created.
+  static OutputLock acquire(const Communicator& comm, const std::string& target,
+                            const std::string& option);
+  OutputLock() = default;
+  OutputLock(OutputLock&& other) noexcept;
+  OutputLock& operator=(OutputLock&& other) noexcept;
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  /// Releases the lock (local to root: safe while an exception unwinds on one rank).
+  ~OutputLock();
+
+  /// Removes the lock file if this process holds it. Idempotent, not collective.
+  void release();
+  [[nodiscard]] bool held() const { return held_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool held_ = false;  ///< on root: this process created the lock file
+};
+
+/// An output file claimed by this run: locked, checked, written as its partial sibling and
+/// renamed over the target by commit().
+class OutputFile {
+ public:
+  /// Collective; root inspects the path for everyone. InputError naming `option` when
+  /// `target` cannot be written this way: a directory or another non-regular file (a
+  /// device, a pipe) stands there, the existing file is write-protected, the directory is
+  /// missing or not writable, a name is too long for the file system or the MPI-IO layer
+  /// (partial sibling included), or another process holds the lock.
+  /// With `create_directory`, the target's missing directories are created first (a
+  /// checkpoint directory), and removed again, when still empty, if the output is released
+  /// without a commit (bad input found later leaves no empty directory behind).
+  static OutputFile claim(const Communicator& comm, const std::string& target,
+                          const std::string& option, bool create_directory = false);
+  OutputFile() = default;
+  OutputFile(OutputFile&&) noexcept = default;
+  OutputFile& operator=(OutputFile&&) noexcept = default;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  /// Releases the lock (and removes the directories it created if nothing was committed).
+  ~OutputFile();
+
+  [[nodiscard]] const std::string& target() const { return target_; }
+  /// TARGET.partial: the file to create and write.
+  [[nodiscard]] std::string partial() const {
+    std::string p = target_;
+    p += kPartialSuffix;
+    return p;
+  }
+  [[nodiscard]] const std::string& option() const { return option_; }
+  [[nodiscard]] bool claimed() const { return lock_.held() || !target_.empty(); }
+
+  /// Collective, after every rank closed the partial file: renames it over the target
+  /// (root). OutputError naming the target and the system's reason when that fails.
+  void commit(const Communicator& comm);
+  /// Collective: whether the partial file exists (root looks).
+  [[nodiscard]] bool partial_exists(const Communicator& comm) const;
+  /// Collective: whether the target exists (root looks).
+  [[nodiscard]] bool target_exists(const Communicator& comm) const;
+  /// Collective: renames the target to the partial name, so that a restart continues the
+  /// file of an interrupted run where a killed one would leave it. OutputError on failure.
+  void reclaim_target(const Communicator& comm) const;
+  /// Removes the partial file (root; best effort, for a failed checkpoint that must not
+  /// linger). Not collective.
+  void discard_partial(const Communicator& comm) const;
+  /// Releases the lock (see OutputLock::release()); removes the directories claim()
+  /// created when nothing was committed and they are empty. Not collective.
+  void release();
+
+ private:
+  std::string target_;
+  std::string option_;
+  OutputLock lock_;
+  std::vector<std::string> created_dirs_;  ///< root: made by claim(), deepest last
+  bool committed_ = false;
+};
+
+/// Collective: runs `write` (calls that write the file `path`) on every rank and makes a
+/// failure of the file system collective. When `write` throws H5Error on any rank, every rank
+/// throws the same OutputError naming `path` and the system's reason (the lowest failing
+/// rank's: HDF5's errno message, or diagnose_write_failure()). Other exceptions pass through.
+void guarded_write(const Communicator& comm, const std::string& path,
+                   const std::function<void()>& write);
+
+/// The system's explanation of why writing into the directory of `path` failed when the
+/// layer below gave none (MPI-IO passes no errno on): "No space left on device" when the
+/// file system has (almost) no room left, else a generic I/O error. Local.
+std::string diagnose_write_failure(const std::string& path);
+
+}  // namespace wormnet::io

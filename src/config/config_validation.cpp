@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
 
 namespace wormnet {
@@ -78,16 +79,30 @@ void validate_values(const SimConfig& c) {
   }
 
   const MeasureConfig& m = c.measure;
-  at_least("--measure", static_cast<long long>(m.measure), 1, "must be >= 1 cycle");
-  at_least("--stats-window", static_cast<long long>(m.stats_window), 1, "must be >= 1 cycle");
+  // Cycle counts: each within kMaxCycles, and so is the whole run; shown as the unsigned
+  // numbers they are (2^64 - 1 once read "-1").
+  at_most("--warmup", m.warmup, kMaxCycles, "cycles");
+  at_most("--measure", m.measure, kMaxCycles, "cycles");
+  at_most("--cycles", m.cycles, kMaxCycles, "cycles");
+  at_most("--drain-limit", m.drain_limit, kMaxCycles, "cycles");
+  at_most("--stats-window", m.stats_window, kMaxCycles, "cycles");
+  if (m.measure < 1) throw InputError("--measure", "0", "must be >= 1 cycle");
+  if (m.stats_window < 1) throw InputError("--stats-window", "0", "must be >= 1 cycle");
+  if (m.cycles > 0) {
+    checked_sum({{"--cycles", m.cycles}, {"--drain-limit", m.drain_limit}}, kMaxCycles, "cycles");
+  } else {
+    checked_sum(
+        {{"--warmup", m.warmup}, {"--measure", m.measure}, {"--drain-limit", m.drain_limit}},
+        kMaxCycles, "cycles");
+  }
   at_least("--deadlock-threshold", static_cast<long long>(m.deadlock_threshold), 1,
            "must be >= 1 cycle");
   if (m.cycles > 0 && m.warmup >= m.cycles) {
     throw InputError("--warmup", std::to_string(m.warmup),
                      "must be shorter than the run (--cycles " + std::to_string(m.cycles) + ")");
   }
-  if (!(m.flit_rate > 0.0)) {
-    throw InputError("--flit-rate", num(m.flit_rate), "must be > 0 flits/us");
+  if (!(m.flit_rate > 0.0) || !std::isfinite(m.flit_rate)) {
+    throw InputError("--flit-rate", num(m.flit_rate), "must be a finite number > 0 flits/us");
   }
 }
 

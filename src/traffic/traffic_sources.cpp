@@ -4,6 +4,15 @@
 
 namespace wormnet {
 
+namespace {
+
+/// Generation instants from here on are never reached: every run ends by kMaxCycles. A
+/// message due later is not scheduled; converting such an instant to a cycle number was
+/// undefined (a load of 1e-300 made every message due at cycle 0 and filled the memory).
+constexpr double kNever = static_cast<double>(kMaxCycles);
+
+}  // namespace
+
 TrafficSources::TrafficSources(const std::vector<std::uint32_t>& nodes,
                                const TrafficConfig& traffic, const DestinationPattern& pattern,
                                double rate, std::uint64_t seed, Cycle measure_begin,
@@ -37,7 +46,7 @@ void TrafficSources::schedule(std::uint32_t local) {
     const double gap = p >= 1.0 ? 1.0 : std::floor(std::log1p(-u) / std::log1p(-p)) + 1.0;
     s.next_time += gap;
   }
-  due_.push(Due{static_cast<Cycle>(s.next_time), local});
+  if (s.next_time < kNever) due_.push(Due{static_cast<Cycle>(s.next_time), local});
 }
 
 void TrafficSources::generate(std::uint32_t local, Cycle t) {
@@ -86,7 +95,7 @@ void TrafficSources::restore(const std::vector<GeneratorState>& generators, cons
     s.next_time = generators[i].next_time;
     s.sequence = generators[i].sequence;
     queues_[i] = SourceQueue{};
-    if (generates(i)) due_.push(Due{static_cast<Cycle>(s.next_time), i});
+    if (generates(i) && s.next_time < kNever) due_.push(Due{static_cast<Cycle>(s.next_time), i});
   }
   created_flits_ = counts.created_flits;
   created_packets_ = counts.created_packets;

@@ -82,6 +82,12 @@ struct TrafficConfig {
   std::vector<int> hotspot_nodes;  ///< node ids; empty = node 0
 };
 
+/// The largest cycle count any option may give, and the largest run (warm-up + measurement +
+/// drain limit): 2^62 cycles, millennia of simulated time at any speed, and far enough from
+/// 2^64 that the engine's sums of a few such counts (a window end plus a check interval)
+/// cannot wrap around.
+inline constexpr std::uint64_t kMaxCycles = std::uint64_t{1} << 62;
+
 struct MeasureConfig {
   Cycle warmup = 2000;    ///< cycles before packets are labelled
   Cycle measure = 10000;  ///< cycles during which created packets are labelled

@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
 
 namespace wormnet::cli {
@@ -21,6 +24,25 @@ extern "C" void on_stop_signal(int /*signal*/) {
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// "HH:MM:SS" as seconds (hours may be any number up to 99999), or nullopt.
+std::optional<double> parse_clock(const std::string& text) {
+  long long part[3] = {0, 0, 0};
+  std::size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t begin = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - begin < 6) ++at;
+    if (at == begin) return std::nullopt;
+    part[i] = std::stoll(text.substr(begin, at - begin));
+    if (i < 2) {
+      if (at >= text.size() || text[at] != ':') return std::nullopt;
+      ++at;
+    }
+  }
+  if (at != text.size() || part[0] > 99999 || part[1] > 59 || part[2] > 59) return std::nullopt;
+  return 3600.0 * static_cast<double>(part[0]) + 60.0 * static_cast<double>(part[1]) +
+         static_cast<double>(part[2]);
 }
 
 std::string clock_text(double s) {
@@ -60,74 +82,76 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
     const std::string& v = o.checkpoint_every;
     const char unit = v.back();
     const std::string digits = (unit == 'm' || unit == 'h') ? v.substr(0, v.size() - 1) : v;
-    std::size_t used = 0;
-    long long n = 0;
-    try {
-      n = std::stoll(digits, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    const char* rule = "expected a positive number of cycles, or minutes / hours as Nm / Nh";
+    if (digits.empty() || digits.size() > 20 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      throw InputError("--checkpoint-every", v, rule);
     }
-    if (digits.empty() || used != digits.size() || n <= 0) {
-      throw InputError("--checkpoint-every", v,
-                       "expected a positive number of cycles, or minutes / hours as Nm / Nh");
-    }
-    if (unit == 'm') {
-      p.every_seconds = 60.0 * static_cast<double>(n);
-    } else if (unit == 'h') {
-      p.every_seconds = 3600.0 * static_cast<double>(n);
+    const unsigned long long n = std::stoull(digits);  // at most 20 digits: may still overflow
+    if (n == 0) throw InputError("--checkpoint-every", v, rule);
+    if (unit == 'm' || unit == 'h') {
+      // At most 10 years of wall-clock time between checkpoints.
+      const unsigned long long limit = unit == 'm' ? 5256000ULL : 87600ULL;
+      if (n > limit) {
+        throw InputError("--checkpoint-every", v,
+                         "at most " + std::to_string(limit) + unit + " (ten years)");
+      }
+      p.every_seconds = (unit == 'm' ? 60.0 : 3600.0) * static_cast<double>(n);
     } else {
-      p.every_cycles = static_cast<std::uint64_t>(n);
+      p.every_cycles = at_most("--checkpoint-every", n, kMaxCycles, "cycles");
     }
   }
   if (!o.walltime.empty()) {
-    int h = 0;
-    int m = 0;
-    int s = 0;
-    char extra = 0;
-    if (std::sscanf(o.walltime.c_str(), "%d:%d:%d%c", &h, &m, &s, &extra) != 3 || h < 0 || m < 0 ||
-        m > 59 || s < 0 || s > 59 || (h == 0 && m == 0 && s == 0)) {
-      throw InputError("--walltime", o.walltime, "expected HH:MM:SS (e.g. 23:30:00), above zero");
+    const std::optional<double> seconds = parse_clock(o.walltime);
+    if (!seconds || *seconds <= 0) {
+      throw InputError("--walltime", o.walltime,
+                       "expected HH:MM:SS (e.g. 23:30:00, hours up to 99999), above zero");
     }
-    p.walltime_seconds = 3600.0 * h + 60.0 * m + s;
+    p.walltime_seconds = *seconds;
   }
-  if (!(o.progress_seconds > 0)) {
-    throw InputError("--progress-interval", std::to_string(o.progress_seconds), "must be > 0 s");
+  if (!(o.progress_seconds > 0) || !std::isfinite(o.progress_seconds)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", o.progress_seconds);
+    throw InputError("--progress-interval", buf, "must be a finite number > 0 s");
+  }
+  if (o.given.count("--stop-at-cycle") > 0 && o.stop_at_cycle == 0) {
+    throw InputError("--stop-at-cycle", "0", "must be >= 1 (the cycle to stop at)");
   }
   p.progress_seconds = o.progress_seconds;
-  p.stop_at_cycle = o.stop_at_cycle;
+  p.stop_at_cycle = at_most("--stop-at-cycle", o.stop_at_cycle, kMaxCycles, "cycles");
   p.dir = !o.checkpoint_dir.empty() ? o.checkpoint_dir
           : !o.restart.empty()      ? o.restart
           : !output.empty()         ? output + ".checkpoint"
                                     : std::string("wormnet.checkpoint");
+  while (p.dir.size() > 1 && p.dir.back() == '/') p.dir.pop_back();
   return p;
 }
 
-void prepare_checkpoint_dir(const Communicator& comm, const std::string& dir) {
-  std::string error;
-  if (comm.is_root()) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-      error = "cannot create the directory: " + ec.message();
-    } else if (access(dir.c_str(), W_OK | X_OK) != 0) {
-      error = "the directory is not writable";
-    }
-  }
-  comm.broadcast(error, 0);
-  if (!error.empty()) throw InputError("--checkpoint-dir", dir, error);
+io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
+  return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true);
 }
 
 void install_stop_signals() {
+  // SIGINT too: Ctrl-C on an interactive run stops it as cleanly as the batch system's
+  // SIGTERM does (a second Ctrl-C while the checkpoint is written is ignored alike).
   std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGINT, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
 }
 
+bool stop_requested(const Communicator& comm) {
+  return comm.any(g_stop_requested != 0);
+}
+
 BatchControl::BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
-                           io::ResultWriter* writer, bool quiet, Cycle planned_cycles)
+                           io::ResultWriter* writer, bool quiet, Cycle planned_cycles,
+                           std::optional<io::OutputFile> checkpoint, std::uint64_t nodes)
     : comm_(comm),
       plan_(std::move(plan)),
       base_(std::move(base)),
       writer_(writer),
+      checkpoint_(std::move(checkpoint)),
+      nodes_(std::max<std::uint64_t>(1, nodes)),
       quiet_(quiet),
       terminal_(isatty(STDOUT_FILENO) != 0),
       planned_cycles_(planned_cycles),
@@ -183,8 +207,8 @@ void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {
   p.flit_hops = loop.flit_hops;
   p.series_rows = writer_ != nullptr ? writer_->series_rows() : 0;
   p.summary_rows = writer_ != nullptr ? writer_->summary_rows() : 0;
-  prepare_checkpoint_dir(comm_, plan_.dir);
-  io::write_checkpoint(comm_, plan_.dir, "--checkpoint-dir", p, mine);
+  if (!checkpoint_) checkpoint_ = claim_checkpoint(comm_, plan_.dir);
+  io::write_checkpoint(comm_, *checkpoint_, p, mine);
   checkpoint_seconds_ = seconds_since(t0);
   last_checkpoint_ = std::chrono::steady_clock::now();
   if (comm_.is_root() && !quiet_) {
@@ -238,13 +262,13 @@ void BatchControl::begin_point(int index, double offered_load) {
 }
 
 void BatchControl::window(const WindowRow& row) {
-  const double nodes_cycles = static_cast<double>(row.cycles);
-  (void)nodes_cycles;
   latency_ = row.counters.ejected_packets ? static_cast<double>(row.counters.latency_sum) /
                                                 static_cast<double>(row.counters.ejected_packets)
                                           : 0.0;
-  accepted_ = row.counters.ejected_flits;  // flits per window; scaled in the line below
-  accepted_ = row.cycles > 0 ? accepted_ / static_cast<double>(row.cycles) : 0.0;
+  // Flits/node/cycle, as the summary and the file's "accepted" column: the window's ejected
+  // flits over N nodes x its cycles (it once left out N, reading N times too high).
+  const double node_cycles = static_cast<double>(nodes_) * static_cast<double>(row.cycles);
+  accepted_ = row.cycles > 0 ? static_cast<double>(row.counters.ejected_flits) / node_cycles : 0.0;
   if (writer_ != nullptr) writer_->window(row);
 }
 

@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/stats/result_sink.hpp"
@@ -28,6 +30,8 @@ struct BatchOptions {
   std::string walltime;             ///< HH:MM:SS
   std::uint64_t stop_at_cycle = 0;  ///< checkpoint and stop at the first check from this cycle
   double progress_seconds = 60.0;   ///< plain progress line interval when not on a terminal
+  /// Options given (given_options()): --stop-at-cycle 0 is refused, not taken for "none".
+  std::set<std::string> given;
 };
 
 /// Declares --checkpoint-every, --checkpoint-dir, --restart, --walltime, --stop-at-cycle,
@@ -45,20 +49,28 @@ struct BatchPlan {
 };
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
 
-/// Creates the checkpoint directory if needed (collective; rank 0 acts); InputError naming
-/// --checkpoint-dir when it cannot be created or written.
-void prepare_checkpoint_dir(const Communicator& comm, const std::string& dir);
+/// Claims DIR/checkpoint.h5 for this run (output_file.hpp): creates the directory (removed
+/// again if the run ends on bad input before a checkpoint) and takes its lock. InputError
+/// naming --checkpoint-dir when it cannot be, or another run holds it.
+io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir);
 
-/// Installs the SIGTERM / SIGUSR1 handlers (they only set a flag read at control checks).
+/// Installs the SIGTERM, SIGINT and SIGUSR1 handlers (they only set a flag read at control
+/// checks: the run checkpoints and stops with exit code 5).
 void install_stop_signals();
+/// Whether a stop signal reached any rank (collective).
+bool stop_requested(const Communicator& comm);
 
 /// The run's hooks and the sink between the simulation and the results file: decides at every
 /// control check (collectively) whether to checkpoint or stop, writes checkpoints, and prints
 /// progress on rank 0.
 class BatchControl final : public RunHooks, public ResultSink {
  public:
+  /// `checkpoint`: DIR/checkpoint.h5 when claimed up front (checkpoints planned, or a
+  /// restart); otherwise it is claimed at the first checkpoint a signal asks for. `nodes`:
+  /// the network's, for the accepted traffic of the progress line (per node).
   BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
-               io::ResultWriter* writer, bool quiet, Cycle planned_cycles);
+               io::ResultWriter* writer, bool quiet, Cycle planned_cycles,
+               std::optional<io::OutputFile> checkpoint, std::uint64_t nodes);
 
   /// The point being simulated (its index and offered load) and, for sweeps, what is left.
   void set_point(int index, double rate, std::int64_t left_after_saturation);
@@ -82,6 +94,8 @@ class BatchControl final : public RunHooks, public ResultSink {
   BatchPlan plan_;
   io::RunProgress base_;
   io::ResultWriter* writer_;
+  std::optional<io::OutputFile> checkpoint_;
+  std::uint64_t nodes_;
   ResultSink no_file_;
   bool quiet_;
   bool terminal_;
@@ -94,7 +108,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   std::chrono::steady_clock::time_point last_check_;
   Cycle next_checkpoint_cycle_ = 0;
   Cycle point_start_cycle_ = 0;
-  double accepted_ = 0.0;  ///< of the last window
+  double accepted_ = 0.0;  ///< of the last window, flits/node/cycle
   double latency_ = 0.0;
   bool live_line_ = false;
 };

@@ -34,33 +34,4 @@ CLI::Validator choice_of(const std::map<std::string, E>& names) {
       list);
 }
 
-/// CLI11 reads "-1" into an unsigned option as 2^64 - 1: every option of `app` whose value is
-/// unsigned (type name UINT) refuses a minus sign instead, naming the value.
-inline void refuse_negative_unsigned(CLI::App& app) {
-  for (CLI::Option* opt : app.get_options()) {
-    if (opt->get_type_name() != "UINT") continue;
-    opt->check(CLI::Validator(
-        [](std::string& input) -> std::string {
-          const auto first = input.find_first_not_of(" \t");
-          if (first != std::string::npos && input[first] == '-') {
-            return "'" + input + "': must be an integer >= 0";
-          }
-          // CLI11 wraps decimal values above 2^64 - 1 silently.
-          const auto digits = input.find_first_not_of("0123456789", first);
-          const std::string number =
-              input.substr(first == std::string::npos ? 0 : first,
-                           digits == std::string::npos ? std::string::npos : digits - first);
-          const auto lead = number.find_first_not_of('0');
-          const std::string significant =
-              lead == std::string::npos ? std::string() : number.substr(lead);
-          if (significant.size() > 20 ||
-              (significant.size() == 20 && significant > "18446744073709551615")) {
-            return "'" + input + "': larger than 2^64 - 1";
-          }
-          return {};
-        },
-        ""));
-  }
-}
-
 }  // namespace wormnet::cli

@@ -52,5 +52,6 @@ Command add_run_command(CLI::App& root);
 Command add_sweep_command(CLI::App& root);
 Command add_tables_command(CLI::App& root);
 Command add_tables_study_command(CLI::App& root);
+Command add_status_command(CLI::App& root);
 
 }  // namespace wormnet::cli

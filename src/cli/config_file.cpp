@@ -2,9 +2,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <vector>
 
+#include "build_version.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
 
@@ -120,12 +123,20 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
       fail("unknown key '" + key + "' (keys are the long options of 'wormnet " + sub.get_name() +
            "')");
     if (!seen.insert(key).second) fail("key '" + key + "' given twice");
-    // The command line wins over the file.
-    bool on_command_line = false;
-    for (const std::string& a : explicit_args) {
-      if (a == "--" + key || a.rfind("--" + key + "=", 0) == 0) on_command_line = true;
-      for (const std::string& s : opt->get_snames())
-        on_command_line = on_command_line || a == "-" + s;
+    // The command line wins over the file: over the same option, and over one it excludes
+    // (--cycles on the command line drops the file's measure).
+    const auto given = [&](const CLI::Option* o) {
+      bool found = false;
+      for (const std::string& a : explicit_args) {
+        for (const std::string& l : o->get_lnames())
+          found = found || a == "--" + l || a.rfind("--" + l + "=", 0) == 0;
+        for (const std::string& sn : o->get_snames()) found = found || a == "-" + sn;
+      }
+      return found;
+    };
+    bool on_command_line = given(opt);
+    for (const CLI::Option* other : opt->get_excludes()) {
+      on_command_line = on_command_line || given(other);
     }
     // The value is read even when the command line overrides it: a broken line is an error
     // whatever wins.
@@ -133,11 +144,15 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
     if (value.size() >= 2 && value.front() == '[' && value.back() == ']') {
       std::string list;
       std::string item;
-      std::istringstream items(value.substr(1, value.size() - 2));
+      const std::string inner = value.substr(1, value.size() - 2);
+      std::istringstream items(inner);
       std::string part;
-      while (std::getline(items, part, ',')) {
-        const std::string p = trim(part);
-        if (p.empty()) continue;
+      std::vector<std::string> parts;
+      while (std::getline(items, part, ',')) parts.push_back(trim(part));
+      // TOML allows one trailing comma; any other empty item is a mistake ("[0.1, , 0.2]").
+      if (!parts.empty() && parts.back().empty() && trim(inner) != "") parts.pop_back();
+      for (const std::string& p : parts) {
+        if (p.empty()) fail("an empty item in the list for '" + key + "'");
         if (!scalar(p, item)) fail("bad list item '" + p + "' for '" + key + "'");
         list += (list.empty() ? "" : ",") + item;
       }
@@ -160,65 +175,104 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
   return out;
 }
 
+namespace {
+
+/// The value of `--name VALUE` or `--name=VALUE` at args[i] (advancing i past it), or nullopt.
+std::optional<std::string> option_value(const std::vector<std::string>& args, std::size_t& i,
+                                        const std::string& name) {
+  if (args[i] == name) {
+    if (i + 1 >= args.size()) throw InputError(name, "(missing)", "needs a value");
+    return args[++i];
+  }
+  if (args[i].rfind(name + "=", 0) == 0) return args[i].substr(name.size() + 1);
+  return std::nullopt;
+}
+
+/// Rank 0 reads at most kMaxConfigBytes + 1 bytes of `path` (a configuration is small
+/// text; /dev/zero once made wormnet read until memory ran out).
+std::string read_bounded(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "a directory, not a file";
+    return "";
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = "cannot read the file";
+    return "";
+  }
+  std::string text(kMaxConfigBytes + 1, '\0');
+  f.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(f.gcount()));
+  if (text.size() > kMaxConfigBytes) error = "larger than 1 MiB: not a configuration";
+  // A UTF-8 byte-order mark (written by some editors) is not part of the first key.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> expand_config(const std::vector<std::string>& args, const CLI::App& sub,
                                        const Communicator& comm) {
   std::string path;
+  std::string restart;
   std::vector<std::string> rest;
   bool found = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i >= 2 && args[i] == "--config") {
-      if (i + 1 >= args.size()) throw InputError("--config", "(missing)", "needs a file name");
-      path = args[++i];
-      found = true;
-    } else if (i >= 2 && args[i].rfind("--config=", 0) == 0) {
-      path = args[i].substr(9);
-      found = true;
-    } else {
+    if (i < 2) {
       rest.push_back(args[i]);
+      continue;
     }
+    if (const auto value = option_value(args, i, "--config")) {
+      if (found) {
+        throw InputError("--config", *value,
+                         "given twice (also '" + path + "'): give one configuration file");
+      }
+      path = *value;
+      found = true;
+      continue;
+    }
+    const std::size_t at = i;
+    if (const auto value = option_value(args, i, "--restart")) restart = *value;
+    for (std::size_t k = at; k <= i; ++k) rest.push_back(args[k]);
   }
   std::string text;
   std::string error;
   if (!found) {
-    // `--restart DIR` alone continues with the configuration saved in the checkpoint.
-    for (std::size_t i = 2; i + 1 < args.size(); ++i) {
-      if (args[i] == "--restart") {
-        text = io::read_checkpoint_progress(comm, args[i + 1], "--restart").config_toml;
-        path = io::checkpoint_path(args[i + 1]);
-        const std::vector<std::string> explicit_args(rest.begin() + 2, rest.end());
-        std::vector<std::string> expanded(rest.begin(), rest.begin() + 2);
-        for (std::string& t : config_to_args(text, path, sub, explicit_args)) {
-          expanded.push_back(std::move(t));
-        }
-        expanded.insert(expanded.end(), rest.begin() + 2, rest.end());
-        return expanded;
-      }
+    if (restart.empty()) return args;
+    // `--restart DIR` alone continues with the configuration saved in the checkpoint, which
+    // must be one of this command (a run checkpoint's keys are not all a sweep's).
+    const io::RunProgress p =
+        io::read_checkpoint_progress(comm, restart, "--restart", build_version());
+    if (p.command != sub.get_name()) {
+      throw InputError(
+          "--restart", restart,
+          "the checkpoint is of 'wormnet " + p.command + "', not 'wormnet " + sub.get_name() + "'");
     }
-    return args;
+    text = p.config_toml;
+    path = io::checkpoint_path(restart);
+    const std::vector<std::string> explicit_args(rest.begin() + 2, rest.end());
+    std::vector<std::string> expanded(rest.begin(), rest.begin() + 2);
+    for (std::string& t : config_to_args(text, path, sub, explicit_args)) {
+      expanded.push_back(std::move(t));
+    }
+    expanded.insert(expanded.end(), rest.begin() + 2, rest.end());
+    return expanded;
   }
   // Rank 0 reads; every rank gets the same text or the same error.
-  if (comm.is_root()) {
-    std::error_code ec;
-    std::ifstream f(path, std::ios::binary);
-    if (std::filesystem::is_directory(path, ec)) {
-      error = "a directory, not a file";
-    } else if (!f) {
-      error = "cannot read the file";
-    } else {
-      std::ostringstream ss;
-      ss << f.rdbuf();
-      text = ss.str();
-      if (text.size() > kMaxConfigBytes) error = "larger than 1 MiB: not a configuration";
-    }
-  }
+  if (comm.is_root()) text = read_bounded(path, error);
   comm.broadcast(error, 0);
   if (!error.empty()) throw InputError("--config", path, error);
   comm.broadcast(text, 0);
   const std::vector<std::string> explicit_args(rest.begin() + 2, rest.end());
+  // The file's keys first, so that the command line wins; --config itself stays, for the
+  // command to know its input (no output may replace it).
   std::vector<std::string> expanded(rest.begin(), rest.begin() + 2);
   for (std::string& t : config_to_args(text, path, sub, explicit_args))
     expanded.push_back(std::move(t));
   expanded.insert(expanded.end(), rest.begin() + 2, rest.end());
+  expanded.push_back("--config");
+  expanded.push_back(path);
   return expanded;
 }
 

@@ -124,6 +124,9 @@ Command add_info_command(CLI::App& root) {
             if (opts->load && opts->routing.empty()) {
               throw InputError("--load", "set", "needs --routing");
             }
+            if (!opts->tables.empty() && opts->routing.empty()) {
+              throw InputError("--tables", opts->tables, "is read with --routing table only");
+            }
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
               routing = make_cli_routing(opts->routing, opts->tables, *topo, opts->flow,

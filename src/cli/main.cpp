@@ -1,6 +1,7 @@
 // wormnet: parse -> validate -> build -> run -> report. Each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -9,20 +10,93 @@
 #include "build_version.hpp"
 #include "commands.hpp"
 #include "config_file.hpp"
+#include "option_rules.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace {
 
+// Exit codes shared by every subcommand (README, "Exit codes"); run, sweep and verify add
+// their own (1 cycle found, 4 deadlock, 5 interrupted).
 constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 3;
+constexpr int kExitOutputFailed = 6;
 
-/// Prints exactly one error line. CLI11 messages may carry newlines or control bytes (an
-/// enum streamed as a char, say): they are flattened so that stderr stays one line.
+/// Code points that print as nothing, or as blank, or move the text: shown as <U+XXXX>
+/// so that a user sees them (a UTF-8 byte-order mark at the start of a key, say).
+bool invisible(char32_t c) {
+  return (c >= 0x80 && c <= 0xA0) || c == 0xAD || (c >= 0x600 && c <= 0x605) || c == 0x61C ||
+         c == 0x6DD || c == 0x70F || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
+         (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 ||
+         (c >= 0xD800 && c <= 0xF8FF) || c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFB) ||
+         c == 0xFFFE || c == 0xFFFF || c > 0x10FFFF;
+}
+
+/// `text` as one printable line: control characters become blanks (CLI11 messages may carry
+/// newlines, or an enum streamed as a raw byte), invisible code points become <U+XXXX> and
+/// bytes that are not UTF-8 become \xNN. Printable UTF-8 (a file name with accents) stays.
+std::string printable(const std::string& text) {
+  std::string out;
+  char buf[16];
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      out += (b < 0x20 || b == 0x7F) ? ' ' : static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const int len = b >= 0xF0 && b < 0xF8 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+    char32_t c = len == 4 ? b & 0x07U : len == 3 ? b & 0x0FU : b & 0x1FU;
+    bool valid = len > 0 && i + static_cast<std::size_t>(len) <= text.size();
+    for (int k = 1; valid && k < len; ++k) {
+      const auto cont = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+      valid = (cont & 0xC0U) == 0x80U;
+      c = (c << 6) | (cont & 0x3FU);
+    }
+    // Overlong forms are not UTF-8 either.
+    if (valid && ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000))) valid = false;
+    if (!valid) {
+      std::snprintf(buf, sizeof buf, "\\x%02X", b);
+      out += buf;
+      ++i;
+    } else if (invisible(c)) {
+      std::snprintf(buf, sizeof buf, "<U+%04X>", static_cast<unsigned>(c));
+      out += buf;
+      i += static_cast<std::size_t>(len);
+    } else {
+      out.append(text, i, static_cast<std::size_t>(len));
+      i += static_cast<std::size_t>(len);
+    }
+  }
+  return out;
+}
+
+/// Prints exactly one error line (see printable()).
 void print_error(const std::string& text, const std::string& hint = "", bool speak = true) {
   if (!speak) return;
-  std::string line;
-  for (const char ch : text) line += static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
-  std::fprintf(stderr, "wormnet: error: %s%s\n", line.c_str(), hint.c_str());
+  std::fprintf(stderr, "wormnet: error: %s%s\n", printable(text).c_str(), hint.c_str());
+}
+
+/// CLI11's "--measure: At Most 1 required but received 2" as "--measure given 2 times; give
+/// it once"; "" for other messages.
+std::string given_twice(const std::string& what) {
+  const std::string key = ": At Most 1 required but received ";
+  const auto at = what.find(key);
+  if (at == std::string::npos || what.empty() || what[0] != '-') return "";
+  return what.substr(0, at) + " given " + what.substr(at + key.size()) +
+         " times: give it once (or the last value would silently win)";
+}
+
+/// CLI11's "--a excludes --b" worded with the reason the two conflict.
+std::string excludes_error(const std::string& what) {
+  const std::string key = " excludes ";
+  const auto at = what.find(key);
+  if (at == std::string::npos) return what;
+  const std::string a = what.substr(0, at);
+  const std::string b = what.substr(at + key.size());
+  const std::string why = wormnet::cli::conflict_reason(a, b);
+  return a + " and " + b + " exclude each other" + (why.empty() ? "" : ": " + why) +
+         "; give one of them";
 }
 
 /// CLI11's "Could not convert: --vcs = abc" as "--vcs 'abc': expected an integer" (the
@@ -62,6 +136,8 @@ int main(int argc, char** argv) {
   commands.push_back(wormnet::cli::add_sweep_command(app));
   commands.push_back(wormnet::cli::add_tables_command(app));
   commands.push_back(wormnet::cli::add_tables_study_command(app));
+  commands.push_back(wormnet::cli::add_status_command(app));
+  for (auto& c : commands) wormnet::cli::apply_option_rules(*c.app);
 
   // The root takes no positional argument, so a first word that is not an option must name
   // a subcommand; CLI11 alone would only say that a subcommand is required.
@@ -82,9 +158,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   try {
     for (const auto& c : commands) {
-      if (c.app->get_name() == given && (given == "run" || given == "sweep")) {
+      if (c.app->get_name() != given) continue;
+      if (given == "run" || given == "sweep") {
         args = wormnet::cli::expand_config(args, *c.app, world);
       }
+      wormnet::cli::refuse_empty_list_items(*c.app, {args.begin() + 2, args.end()});
     }
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);
@@ -108,6 +186,17 @@ int main(int argc, char** argv) {
     const auto sub_extras = app.remaining(true);
     if (given.empty() && !extras.empty()) {
       print_error("unknown option '" + extras.front() + "'", hint, speak);
+    } else if (const std::string twice = given_twice(e.what()); !twice.empty()) {
+      print_error(twice, hint, speak);
+    } else if (dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr) {
+      print_error(excludes_error(e.what()), "", speak);
+    } else if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr) {
+      // CLI11's "--load: 'inf': why" in the form of every other message: --load 'inf': why
+      std::string text = e.what();
+      if (const auto colon = text.find(": '"); colon != std::string::npos && text[0] == '-') {
+        text.erase(colon, 1);
+      }
+      print_error(text, hint, speak);
     } else if (const std::string conversion = conversion_error(app, given, e.what());
                !conversion.empty()) {
       print_error(conversion, "", speak);
@@ -131,6 +220,16 @@ int main(int argc, char** argv) {
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);
     return kExitBadInput;
+  } catch (const wormnet::OutputError& e) {
+    // The file system refused an output (every rank agreed: see io::guarded_write); the
+    // outputs' locks were released on the way here. HDF5 1.10 cannot shut down after a
+    // write that failed inside its metadata cache (the cache is left mid-flush and its
+    // shutdown crashes on it): end the process here, before MPI_Finalize runs HDF5's.
+    print_error(e.what(), "", speak);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (world.size() > 1) world.abort(kExitOutputFailed);
+    std::_Exit(kExitOutputFailed);
   } catch (const std::bad_alloc&) {
     // Too large for this machine's memory (the sizes checked up front are only the network's
     // tables). Possibly on this rank alone: end the whole job rather than leave the others
@@ -144,9 +243,10 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // A broken invariant may be local to one rank: say which, and end the whole job rather
     // than leave the other ranks waiting in a collective.
-    std::fprintf(stderr, "wormnet: internal error on rank %d: %s\n", world.rank(), e.what());
-    if (world.size() > 1) world.abort(3);
-    return 3;
+    std::fprintf(stderr, "wormnet: internal error on rank %d: %s\n", world.rank(),
+                 printable(e.what()).c_str());
+    if (world.size() > 1) world.abort(kExitInternal);
+    return kExitInternal;
   }
   return kExitBadInput;
 }

@@ -3,6 +3,7 @@
 
 #include "batch_control.hpp"
 #include "commands.hpp"
+#include "option_rules.hpp"
 #include "simulation_driver.hpp"
 
 namespace wormnet::cli {
@@ -19,10 +20,11 @@ struct RunOptions {
 Command add_run_command(CLI::App& root) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = root.add_subcommand("run", "Simulate one load point");
-  add_sim_options(*app, opts->sim);
+  add_sim_options(*app, opts->sim, true);
   add_batch_options(*app, opts->batch);
-  refuse_negative_unsigned(*app);
-  return {app, [opts] {
+  return {app, [opts, app] {
+            opts->sim.given = given_options(*app);
+            opts->batch.given = opts->sim.given;
             SimulationRequest request;
             request.command = "run";
             const TrafficConfig& t = opts->sim.config.traffic;

@@ -106,14 +106,6 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   return d;
 }
 
-std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
-                                               const Communicator& comm, const std::string& command,
-                                               const std::string& config_toml) {
-  if (o.output.empty()) return nullptr;
-  return std::make_unique<io::ResultWriter>(comm, o.output, "--output",
-                                            describe_run(o, setup, comm, command, config_toml));
-}
-
 double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool is_fraction) {
   (void)o;
   return is_fraction ? value * s.bounds.saturation_rate : value;

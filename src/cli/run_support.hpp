@@ -46,12 +46,6 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
                                 const Communicator& comm, const std::string& command,
                                 const std::string& config_toml);
 
-/// The HDF5 results file of a run, or nullptr without -o. `command` = "run" / "sweep",
-/// `config_toml` = the effective configuration as CLI11 writes it.
-std::unique_ptr<io::ResultWriter> open_results(const SimOptions& o, const SimSetup& setup,
-                                               const Communicator& comm, const std::string& command,
-                                               const std::string& config_toml);
-
 /// One block of text describing a finished load point.
 std::string format_summary(const RunSummary& s, const SimSetup& setup);
 

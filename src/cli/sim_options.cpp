@@ -58,7 +58,8 @@ const char* to_string(RingTie t) {
   return name_of(ring_tie_names(), t);
 }
 
-void add_sim_options(CLI::App& app, SimOptions& o) {
+void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
+  o.single_load = single_load;
   NetworkConfig& n = o.config.network;
   TrafficConfig& t = o.config.traffic;
   MeasureConfig& m = o.config.measure;
@@ -79,19 +80,16 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->group("Network");
   app.add_option("--credit-latency", n.credit_latency, "cycles for a credit to return")
       ->capture_default_str()
-      ->each([&o](const std::string&) { o.given.credit_latency = true; })
       ->group("Network");
   app.add_option("--injection-latency", n.injection_latency,
                  "injection channel: cycles from a message's creation to its head entering the "
                  "router (a pure delay)")
       ->capture_default_str()
-      ->each([&o](const std::string&) { o.given.injection_latency = true; })
       ->group("Network");
   app.add_option("--ejection-latency", n.ejection_latency,
                  "ejection channel: cycles added to a packet's delivery after its tail leaves "
                  "the router (a pure delay)")
       ->capture_default_str()
-      ->each([&o](const std::string&) { o.given.ejection_latency = true; })
       ->group("Network");
   app.add_option("--routing-delay", n.routing_delay, "router pipeline: route computation cycles")
       ->capture_default_str()
@@ -120,9 +118,7 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
       ->transform(choice_of(kVcBandwidth))
       ->default_str(to_string(n.vc_bandwidth))
       ->group("Network");
-  add_ring_tie_option(&app, n.ring_tie)
-      ->each([&o](const std::string&) { o.given.ring_tie = true; })
-      ->group("Network");
+  add_ring_tie_option(&app, n.ring_tie)->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
   app.add_option("--partition", o.partition,
                  "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
@@ -137,21 +133,19 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
   app.add_option("--process", t.process, "poisson or bernoulli message generation")
       ->transform(choice_of(kProcesses))
       ->default_str(to_string(t.process))
-      ->each([&o](const std::string&) { o.given.process = true; })
       ->group("Traffic");
   app.add_flag("--self-traffic", t.self_traffic,
                "uniform traffic also sends packets to their own source (BookSim's uniform)")
-      ->each([&o](const std::string&) { o.given.self_traffic = true; })
       ->group("Traffic");
-  app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
-      ->capture_default_str()
-      ->group("Traffic");
-  app.add_option("--load-fraction", t.load_fraction,
-                 "offered load as a fraction of the routing's saturation rate (N-1)/pi")
-      ->each([&o](const std::string&) { o.load_fraction_given = true; })
-      ->group("Traffic");
+  if (single_load) {
+    app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
+        ->capture_default_str()
+        ->group("Traffic");
+    app.add_option("--load-fraction", t.load_fraction,
+                   "offered load as a fraction of the routing's saturation rate (N-1)/pi")
+        ->group("Traffic");
+  }
   app.add_option("--length", o.length, "message length in flits (sets --length-min and -max)")
-      ->each([&o](const std::string&) { o.length_given = true; })
       ->group("Traffic");
   app.add_option("--length-min", t.length_min, "shortest message, flits")
       ->capture_default_str()
@@ -196,9 +190,8 @@ void add_sim_options(CLI::App& app, SimOptions& o) {
                  "booksim: BookSim2's timing and traffic for the options not given (credit "
                  "latency = link latency + 1, injection latency 2, ejection latency 1, "
                  "self-traffic, Bernoulli process, random half-ring ties; docs/fidelity.md)")
-      ->each([&o](const std::string&) { o.given.preset = true; })
       ->group("Network");
-  app.add_option("--config",
+  app.add_option("--config", o.config_file,
                  "TOML file of options (keys = long option names; the command "
                  "line wins)")
       ->group("Output");
@@ -232,6 +225,9 @@ std::string to_toml(const SimOptions& o) {
   const auto num = [&](const char* key, long long v) {
     s += std::string(key) + " = " + std::to_string(v) + "\n";
   };
+  const auto count = [&](const char* key, std::uint64_t v) {
+    s += std::string(key) + " = " + std::to_string(v) + "\n";
+  };
   const auto real = [&](const char* key, double v) {
     std::snprintf(buf, sizeof buf, "%s = %.17g\n", key, v);
     s += buf;
@@ -258,7 +254,9 @@ std::string to_toml(const SimOptions& o) {
   str("partition", o.partition);
   str("traffic", to_string(t.pattern));
   str("process", to_string(t.process));
-  if (t.load_fraction > 0) {
+  if (!o.single_load) {
+    // A sweep's loads are its own keys (loads, load-range, relative).
+  } else if (t.load_fraction > 0) {
     real("load-fraction", t.load_fraction);
   } else {
     real("load", t.load);
@@ -272,17 +270,17 @@ std::string to_toml(const SimOptions& o) {
     for (int h : t.hotspot_nodes) list += (list.empty() ? "" : ", ") + std::to_string(h);
     s += "hotspot-nodes = [" + list + "]\n";
   }
-  num("warmup", static_cast<long long>(m.warmup));
+  count("warmup", m.warmup);
   if (m.cycles > 0) {
-    num("cycles", static_cast<long long>(m.cycles));
+    count("cycles", m.cycles);
   } else {
-    num("measure", static_cast<long long>(m.measure));
+    count("measure", m.measure);
   }
-  num("drain-limit", static_cast<long long>(m.drain_limit));
-  num("stats-window", static_cast<long long>(m.stats_window));
-  num("deadlock-threshold", static_cast<long long>(m.deadlock_threshold));
+  count("drain-limit", m.drain_limit);
+  count("stats-window", m.stats_window);
+  count("deadlock-threshold", m.deadlock_threshold);
   real("flit-rate", m.flit_rate);
-  num("seed", static_cast<long long>(m.seed));
+  count("seed", m.seed);
   return s;
 }
 
@@ -292,31 +290,40 @@ void apply_preset(SimOptions& o) {
   TrafficConfig& t = o.config.traffic;
   // BookSim's credit round trip, measured with 1-flit buffers, matches wormnet's when a
   // credit takes one cycle more than a flit's link (docs/fidelity.md).
-  if (!o.given.credit_latency) n.credit_latency = n.link_latency + 1;
+  if (o.given.count("--credit-latency") == 0) n.credit_latency = n.link_latency + 1;
   // BookSim's terminals: a 1-cycle injection channel plus the cycle between a packet's
   // creation and its first flit leaving the source, and a 1-cycle ejection channel.
-  if (!o.given.injection_latency) n.injection_latency = 2;
-  if (!o.given.ejection_latency) n.ejection_latency = 1;
-  if (!o.given.self_traffic && t.pattern == TrafficPattern::kUniform) t.self_traffic = true;
-  if (!o.given.process) t.process = InjectionProcess::kBernoulli;
+  if (o.given.count("--injection-latency") == 0) n.injection_latency = 2;
+  if (o.given.count("--ejection-latency") == 0) n.ejection_latency = 1;
+  if (o.given.count("--self-traffic") == 0 && t.pattern == TrafficPattern::kUniform)
+    t.self_traffic = true;
+  if (o.given.count("--process") == 0) t.process = InjectionProcess::kBernoulli;
   // dim_order_torus picks a random direction when a destination is half a ring away.
-  if (!o.given.ring_tie && takes_ring_tie(n.routing) && n.topology.rfind("torus:", 0) == 0) {
+  if (o.given.count("--ring-tie") == 0 && takes_ring_tie(n.routing) &&
+      n.topology.rfind("torus:", 0) == 0) {
     n.ring_tie = RingTie::kRandom;
   }
 }
 
 void finish_sim_options(SimOptions& o) {
-  if (o.load_fraction_given && !(o.config.traffic.load_fraction > 0.0)) {
+  const auto given = [&](const char* option) { return o.given.count(option) > 0; };
+  if (given("--load-fraction") && !(o.config.traffic.load_fraction > 0.0)) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", o.config.traffic.load_fraction);
     throw InputError("--load-fraction", buf, "must be in (0, 1]");
   }
-  if (o.length_given || o.length != 0) {
+  const MeasureConfig& m = o.config.measure;
+  if (given("--cycles") && m.cycles <= m.warmup) {
+    throw InputError("--cycles", std::to_string(m.cycles),
+                     "must be longer than --warmup (" + std::to_string(m.warmup) +
+                         " cycles): the measurement window is --cycles - --warmup");
+  }
+  if (given("--length") || o.length != 0) {
     if (o.length < 1) throw InputError("--length", std::to_string(o.length), "must be >= 1 flit");
     o.config.traffic.length_min = o.length;
     o.config.traffic.length_max = o.length;
   }
-  if (o.given.preset || !o.preset.empty()) apply_preset(o);
+  if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   if (o.partition != "geometric" && o.partition != "blocks" && o.partition != "metis") {
     throw InputError("--partition", o.partition, "allowed: geometric, blocks, metis");
   }

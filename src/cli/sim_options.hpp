@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <set>
 #include <string>
 
 #include "wormnet/config/sim_config.hpp"
@@ -11,29 +12,25 @@ namespace wormnet::cli {
 
 struct SimOptions {
   SimConfig config;
-  std::string output;  ///< HDF5 file (-o); empty = no file
-  int length = 0;      ///< --length N sets min and max
+  std::string output;       ///< HDF5 file (-o); empty = no file
+  std::string config_file;  ///< --config (an input: no output may replace it)
+  int length = 0;           ///< --length N sets min and max
   std::string partition = "geometric";
   bool quiet = false;
-  bool length_given = false;         ///< --length was given (0 is then refused)
-  bool load_fraction_given = false;  ///< --load-fraction was given (0 is then refused)
   /// --preset: a named set of defaults applied to the options not given (command line or
   /// --config); "booksim" = BookSim2's timing and traffic conventions (docs/fidelity.md).
   std::string preset;
-  /// Options a preset sets, marked when given so that the preset leaves them alone.
-  struct Given {
-    bool credit_latency = false;
-    bool injection_latency = false;
-    bool ejection_latency = false;
-    bool self_traffic = false;
-    bool process = false;
-    bool ring_tie = false;
-    bool preset = false;  ///< --preset itself (an empty name is refused, not ignored)
-  } given;
+  /// --load and --load-fraction exist (run); a sweep has its own list of loads instead.
+  bool single_load = true;
+  /// Options given on the command line or in --config (given_options()), filled before
+  /// finish_sim_options(): a given value is checked even when it equals the default, and a
+  /// preset leaves it alone.
+  std::set<std::string> given;
 };
 
-/// Declares the network, traffic and measurement options on `app`.
-void add_sim_options(CLI::App& app, SimOptions& o);
+/// Declares the network, traffic and measurement options on `app`; --load and
+/// --load-fraction only when `single_load` (run).
+void add_sim_options(CLI::App& app, SimOptions& o, bool single_load);
 
 /// Applies o.preset to the options it sets that were not given; InputError for an unknown
 /// preset. Called by finish_sim_options().

@@ -3,6 +3,7 @@
 // signals, wall time, restart), report, and choose the exit code. A run is a one-point sweep.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,20 @@ struct SimulationRequest {
   std::string command;         ///< "run" or "sweep"
   std::vector<double> points;  ///< offered loads (fractions of (N-1)/pi when relative)
   bool relative = false;
+  bool range = false;         ///< sweep: the points came from --load-range (for messages)
   int after_saturation = -1;  ///< points to run after the first saturated one (-1: all)
   std::string extra_toml;     ///< command-specific configuration keys (sweep's)
 };
 
-/// Runs the request; returns the exit code (0, 4 deadlock, 5 interrupted).
+/// The checkpoint's progress record when --restart was given, checked to be of `command` and
+/// of this wormnet's version (InputError naming --restart otherwise). Collective.
+std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
+                                            const std::string& command);
+
+/// Runs the request; returns the exit code (0, 4 deadlock, 5 interrupted). Bad input is an
+/// InputError (exit code 2) and a failed write an OutputError (exit code 6), thrown before
+/// anything existing is replaced; a results file already being written then keeps its
+/// partial name with status "failed".
 int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request);
 
 }  // namespace wormnet::cli

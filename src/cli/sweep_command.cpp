@@ -8,6 +8,7 @@
 
 #include "batch_control.hpp"
 #include "commands.hpp"
+#include "option_rules.hpp"
 #include "simulation_driver.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -45,21 +46,34 @@ std::vector<double> expand_range(const std::string& text) {
       throw InputError("--load-range", text, rule);
   }
   if (!(v[0] > 0 && v[1] >= v[0] && v[2] > 0)) throw InputError("--load-range", text, rule);
+  // The count in floating point first: (stop - start) / step may be far beyond any integer
+  // (1e-300:1:1e-300), and converting that to int is undefined (it gave 0 points once).
+  constexpr double kMaxPoints = 10000;
+  const double steps = std::floor((v[1] - v[0]) / v[2] + 1e-9);
+  if (!(steps + 1 <= kMaxPoints)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", steps + 1);
+    throw InputError("--load-range", text,
+                     std::string(buf) + " points: at most 10000 (a larger step?)");
+  }
   std::vector<double> out;
-  const auto n = static_cast<int>(std::floor((v[1] - v[0]) / v[2] + 1e-9)) + 1;
-  if (n > 10000) throw InputError("--load-range", text, "at most 10000 points");
+  const auto n = static_cast<int>(steps) + 1;
   for (int i = 0; i < n; ++i) out.push_back(v[0] + i * v[2]);
   return out;
 }
 
 int run_sweep(SweepOptions& o) {
-  if (!o.range.empty() && !o.loads.empty()) {
-    throw InputError("--load-range", o.range, "give either --loads or --load-range, not both");
-  }
+  // A checkpoint of another command is named as such before the loads are looked at (a run
+  // checkpoint has none: "--loads '(none)'" misled).
+  static_cast<void>(read_restart(Communicator::world(), o.batch, "sweep"));
   SimulationRequest request;
   request.command = "sweep";
+  request.range = !o.range.empty();
   request.points = o.range.empty() ? o.loads : expand_range(o.range);
-  if (request.points.empty()) throw InputError("--loads", "(none)", "give --loads or --load-range");
+  if (request.points.empty()) {
+    throw InputError("--loads", "(none)",
+                     "a sweep needs its loads: --loads a,b,c or --load-range start:stop:step");
+  }
   for (double p : request.points) {
     if (!(p > 0.0 && p <= 1.0)) {
       throw InputError(o.range.empty() ? "--loads" : "--load-range", std::to_string(p),
@@ -95,7 +109,7 @@ int run_sweep(SweepOptions& o) {
 Command add_sweep_command(CLI::App& root) {
   auto opts = std::make_shared<SweepOptions>();
   CLI::App* app = root.add_subcommand("sweep", "Simulate a list or range of offered loads");
-  add_sim_options(*app, opts->sim);
+  add_sim_options(*app, opts->sim, false);
   add_batch_options(*app, opts->batch);
   app->add_option("--loads", opts->loads, "offered loads, comma separated")
       ->delimiter(',')
@@ -108,8 +122,11 @@ Command add_sweep_command(CLI::App& root) {
                   "points to run after the first saturated one")
       ->capture_default_str()
       ->group("Sweep");
-  refuse_negative_unsigned(*app);
-  return {app, [opts] { return run_sweep(*opts); }};
+  return {app, [opts, app] {
+            opts->sim.given = given_options(*app);
+            opts->batch.given = opts->sim.given;
+            return run_sweep(*opts);
+          }};
 }
 
 }  // namespace wormnet::cli

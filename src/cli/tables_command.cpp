@@ -5,6 +5,7 @@
 // bug), 2 = bad input.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "build_version.hpp"
@@ -12,6 +13,7 @@
 #include "json_writer.hpp"
 #include "table_options.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/tables/table_check.hpp"
 #include "wormnet/tables/table_file.hpp"
@@ -120,6 +122,10 @@ int run_tables(TablesOptions& o) {
   const auto topology = make_topology(o.topology);
   const Torus& topo = tables::require_table_topology(*topology, "--topology");
   const Communicator comm = Communicator::world();
+  // Claimed before the generation (minutes to hours on large tori): a path that cannot be
+  // written, or a second run on the same file, is refused before the work.
+  std::optional<io::OutputFile> out;
+  if (!o.output.empty()) out = io::OutputFile::claim(comm, o.output, "--output");
   const tables::GeneratedTable g = tables::generate_table(topo, o.generator.options, comm);
   const tables::TableReport report = tables::check_table(*g.table, g.turns, comm);
   if (!o.output.empty()) {
@@ -131,7 +137,7 @@ int run_tables(TablesOptions& o) {
     contents.options = o.generator.options;
     contents.version = WORMNET_VERSION;
     contents.git_sha = build_git_sha();
-    tables::write_table_file(o.output, "-o", contents, comm);
+    tables::write_table_file(*out, contents, comm);
   }
   if (comm.is_root() && !o.quiet) {
     if (o.json) {

@@ -4,7 +4,9 @@
 // an HDF5 table (flushed after every system, so a killed study keeps what it finished);
 // analysis/tables_study.py groups and draws it. Layout in docs/tables.md.
 #include <cstdio>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_file.hpp"
 #include "wormnet/io/h5_schema.hpp"
+#include "wormnet/io/output_file.hpp"
 #include "wormnet/io/run_status.hpp"
 #include "wormnet/io/time_series_table.hpp"
 #include "wormnet/parallel/communicator.hpp"
@@ -61,7 +64,10 @@ void check(StudyOptions& o) {
   for (int c : o.systems) {
     if (c < 0) throw InputError("--systems", join(o.systems), "counts must be >= 0");
   }
-  if (o.min_size < 2 || o.max_size < o.min_size || o.max_size > 64) {
+  if (o.min_size < 2) {
+    throw InputError("--min-size", std::to_string(o.min_size), "must be >= 2 (a ring)");
+  }
+  if (o.max_size < o.min_size || o.max_size > 64) {
     throw InputError("--max-size", std::to_string(o.max_size),
                      "sizes must satisfy 2 <= --min-size <= --max-size <= 64");
   }
@@ -118,10 +124,8 @@ std::uint64_t literal_unique_pairs(const Torus& topo, const Communicator& comm) 
   return comm.sum(total);
 }
 
-int run_study(StudyOptions& o) {
-  check(o);
-  const Communicator comm = Communicator::world();
-  io::H5File file = io::H5File::create(comm, o.output, "-o");
+/// Writes the study's description into `file` (the partial sibling of -o).
+void write_header(const StudyOptions& o, const io::H5File& file, const Communicator& comm) {
   const io::H5Group root = file.root();
   root.set_attribute(io::schema::kSchemaVersionAttr, io::schema::kSchemaVersion);
   io::set_run_status(file, io::RunStatus::kRunning);
@@ -144,8 +148,36 @@ int run_study(StudyOptions& o) {
   root.set_attribute("genetic_min_gain", ga.min_gain);
   root.set_attribute("genetic_good_enough", ga.good_enough);
   root.set_attribute("genetic_max_generations", static_cast<std::int64_t>(ga.max_generations));
-  io::TimeSeriesTable rows = io::TimeSeriesTable::create(root, "systems", columns(o), 256);
-  file.flush();
+}
+
+int run_study(StudyOptions& o) {
+  check(o);
+  const Communicator comm = Communicator::world();
+  io::OutputFile out = io::OutputFile::claim(comm, o.output, "--output");
+  io::H5File file = io::H5File::create(comm, out.partial(), "--output");
+  std::optional<io::TimeSeriesTable> rows;
+  // The file system's failures: the partial file (every finished system, flushed) says
+  // "failed" where it can still be written; an earlier study at -o stays.
+  const auto guarded = [&](const std::function<void()>& write) {
+    try {
+      io::guarded_write(comm, out.partial(), write);
+    } catch (const OutputError&) {
+      try {
+        rows.reset();
+        io::guarded_write(comm, out.partial(), [&] {
+          io::set_run_status(file, io::RunStatus::kFailed);
+          file.close();
+        });
+      } catch (const OutputError&) {
+      }
+      throw;
+    }
+  };
+  guarded([&] {
+    write_header(o, file, comm);
+    rows = io::TimeSeriesTable::create(file.root(), "systems", columns(o), 256);
+    file.flush();
+  });
 
   int total = 0;
   for (int c : o.systems) total += c;
@@ -200,16 +232,23 @@ int run_study(StudyOptions& o) {
       row.insert(row.end(), per_algorithm.begin(), per_algorithm.end());
       row.emplace_back(generations);
       row.emplace_back(calls);
-      rows.append(row);
-      file.flush();
+      guarded([&] {
+        rows->append(row);
+        file.flush();
+      });
       if (comm.is_root() && !o.quiet) {
         std::printf("%s\n", line.str().c_str());
         std::fflush(stdout);
       }
     }
   }
-  io::set_run_status(file, io::RunStatus::kComplete);
-  file.close();
+  guarded([&] {
+    rows.reset();
+    io::set_run_status(file, io::RunStatus::kComplete);
+    file.close();
+  });
+  out.commit(comm);
+  out.release();
   if (comm.is_root() && !o.quiet) std::printf("written       %s\n", o.output.c_str());
   return 0;
 }

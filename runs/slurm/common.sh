@@ -20,22 +20,42 @@ fi
 : "${MAX_SUBMISSIONS:=20}"
 : "${SUBMISSION:=1}"
 
-# Exit codes of `wormnet run` / `wormnet sweep` (README): 0 done, 4 deadlock (a result),
-# 5 interrupted with a checkpoint (continue with --restart), anything else an error.
-readonly WORMNET_DONE=0 WORMNET_DEADLOCK=4 WORMNET_INTERRUPTED=5
+# Exit codes of `wormnet run` / `wormnet sweep` (README): 0 done, 2 bad input, 4 deadlock (a
+# result), 5 interrupted with a checkpoint (continue with --restart), 6 an output could not be
+# written. A launcher may not pass them on (OpenMPI's mpiexec returns 1 when its ranks end
+# with 5; a rank killed by the batch system leaves whatever the launcher makes of it), so the
+# scripts decide from what the run left: the status of its results file (`wormnet status`)
+# and its checkpoint.
+readonly WORMNET_INTERRUPTED=5
 
 log() { printf '%s [job %s%s] %s\n' "$(date -u +%FT%TZ)" "${SLURM_JOB_ID:-local}" \
   "${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}" "$*"; }
 
-# run_checkpointed NAME CHECKPOINT_DIR DONE_MARKER RESUBMIT_COMMAND... -- WORMNET_ARGS...
+# results_state OUTPUT STAMP: the status this submission left at OUTPUT (complete, deadlock,
+# interrupted, failed, running = killed before a clean stop), or "none" when neither OUTPUT
+# nor OUTPUT.partial was written after the file STAMP (an older file says nothing about
+# this submission).
+results_state() {
+  local output=$1 stamp=$2
+  if [[ -z $(find "$output" "$output.partial" -maxdepth 0 -newer "$stamp" 2>/dev/null) ]]; then
+    echo none
+    return
+  fi
+  "$WORMNET" status "$output" 2>/dev/null || echo unreadable
+}
+
+# run_checkpointed NAME OUTPUT CHECKPOINT_DIR DONE_MARKER RESUBMIT_COMMAND... -- WORMNET_ARGS...
 # Runs `wormnet WORMNET_ARGS` (first submission) or `wormnet run|sweep --restart DIR` (when a
-# checkpoint exists) under $LAUNCH, with --walltime $WALLTIME and the checkpoint directory.
-# Exit 5 (interrupted): resubmit with RESUBMIT_COMMAND (SUBMISSION+1 in its environment) and
-# return 0. Exit 0 or 4: touch DONE_MARKER and return 0. Anything else: return that code, no
-# resubmission (a bad input or a crash would only fail again).
+# checkpoint exists) under $LAUNCH, with --walltime $WALLTIME and the checkpoint directory;
+# WORMNET_ARGS write the results to OUTPUT. Then, from the status the run left at OUTPUT:
+# complete or deadlock: touch DONE_MARKER, return 0. Interrupted, or running (the run was
+# killed before it could stop cleanly) with a checkpoint to continue from: resubmit with
+# RESUBMIT_COMMAND (SUBMISSION+1 in its environment) and return 0. Anything else (bad input,
+# a failed write, no checkpoint): return the launcher's code (1 if it was 0), no
+# resubmission, since it would only fail again.
 run_checkpointed() {
-  local name=$1 ckpt=$2 marker=$3
-  shift 3
+  local name=$1 output=$2 ckpt=$3 marker=$4
+  shift 4
   local resubmit=()
   while [[ $# -gt 0 && $1 != -- ]]; do resubmit+=("$1"); shift; done
   shift
@@ -54,19 +74,32 @@ run_checkpointed() {
   args+=(--checkpoint-dir "$ckpt")
   [[ -n ${WALLTIME:-} ]] && args+=(--walltime "$WALLTIME")
   [[ -n ${CHECKPOINT_EVERY:-} ]] && args+=(--checkpoint-every "$CHECKPOINT_EVERY")
+  local stamp
+  stamp=$(mktemp "${TMPDIR:-/tmp}/wormnet-launch.XXXXXX") || return 1
   log "$name: $LAUNCH $WORMNET ${args[*]}"
   $LAUNCH "$WORMNET" "${args[@]}"
   local rc=$?
-  case $rc in
-    "$WORMNET_DONE" | "$WORMNET_DEADLOCK")
-      log "$name: finished (exit $rc)"
+  local state
+  state=$(results_state "$output" "$stamp")
+  rm -f "$stamp"
+  log "$name: launcher exit $rc, results status: $state"
+  case $state in
+    complete | deadlock)
+      log "$name: finished ($state)"
       touch "$marker"
       return 0
       ;;
-    "$WORMNET_INTERRUPTED")
+    interrupted | running)
+      if [[ ! -f $ckpt/checkpoint.h5 ]]; then
+        log "$name: stopped ($state) without a checkpoint to continue from: not resubmitting"
+        return $((rc == 0 ? 1 : rc))
+      fi
       if ((SUBMISSION >= MAX_SUBMISSIONS)); then
-        log "$name: interrupted after $SUBMISSION submissions (MAX_SUBMISSIONS): not resubmitting"
-        return "$rc"
+        log "$name: $state after $SUBMISSION submissions (MAX_SUBMISSIONS): not resubmitting"
+        return $((rc == 0 ? WORMNET_INTERRUPTED : rc))
+      fi
+      if [[ $state == running ]]; then
+        log "$name: the run ended without a clean stop (killed?); continuing from its last checkpoint"
       fi
       log "$name: interrupted with a checkpoint; resubmitting (submission $((SUBMISSION + 1)))"
       SUBMISSION=$((SUBMISSION + 1)) "${resubmit[@]}" || {
@@ -76,8 +109,8 @@ run_checkpointed() {
       return 0
       ;;
     *)
-      log "$name: wormnet failed (exit $rc): not resubmitting; see the error above"
-      return "$rc"
+      log "$name: wormnet failed (exit $rc, results status $state): not resubmitting; see the error above"
+      return $((rc == 0 ? 1 : rc))
       ;;
   esac
 }

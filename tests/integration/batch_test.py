@@ -16,11 +16,12 @@ import time
 import unittest
 
 import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rank_determinism_test import contents, same  # noqa: E402
 
-WORMNET = MPIEXEC = OUT = None
+WORMNET = MPIEXEC = OUT = SHIM = None
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 RUN = ["run", "-t", "torus:6x4", "-r", "dor-dateline", "--load", "0.3", "--length-min", "4",
@@ -145,17 +146,20 @@ class Signals(Identical):
     def start(self, args, ranks=1):
         # A file left by an earlier ctest run would satisfy wait_for_windows() at once.
         out = args[args.index("-o") + 1]
-        if os.path.exists(out):
-            os.remove(out)
+        for stale in (out, out + ".partial", out + ".lock"):
+            if os.path.exists(stale):
+                os.remove(stale)
         cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe", WORMNET, *args] if ranks > 1 else [WORMNET, *args]
         return subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def wait_for_windows(self, out, rows, proc, limit=120):
+        """Waits until the running job has flushed `rows` windows to its partial file (the
+        results go to OUT.partial until the run ends)."""
         deadline = time.time() + limit
         while time.time() < deadline:
             self.assertIsNone(proc.poll(), "the run ended too early")
             try:
-                with h5py.File(out, "r") as f:
+                with h5py.File(out + ".partial", "r") as f:
                     ts = f["points/000/timeseries"]
                     if min(ts[c].shape[0] for c in ts.attrs["columns"]) >= rows:
                         return
@@ -176,6 +180,64 @@ class Signals(Identical):
         with h5py.File(out, "r") as f:
             self.assertEqual(f.attrs["status"], "interrupted")
         self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
+
+    def test_sigint_checkpoints_like_sigterm(self):
+        # Ctrl-C on an interactive run: a checkpoint and exit 5, as for the batch system's
+        # SIGTERM (it killed the run without a checkpoint once).
+        out = path("sigint.h5")
+        ck = path("sigint.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        p = self.start([*self.LONG, "-q", "-o", out, "--checkpoint-dir", ck])
+        self.wait_for_windows(out, 3, p)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 5, err)
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f.attrs["status"], "interrupted")
+        self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
+
+    def test_signal_during_setup_exits_cleanly(self):
+        # A signal before the first cycle (here during the load analysis of H_20, about a
+        # second): exit 5, one line saying there is nothing to restart from, no results file
+        # (an earlier one stays), no lock, partial file or checkpoint left. It killed the
+        # process with 143 once.
+        out = path("setup.h5")
+        for stale in (out + ".partial", out + ".lock"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        shutil.rmtree(out + ".checkpoint", ignore_errors=True)
+        with open(out, "wb") as f:
+            f.write(b"an earlier result\n")
+        p = subprocess.Popen([WORMNET, "run", "-t", "honeycomb:20", "-r", "double-xy", "--warmup",
+                              "10", "--measure", "100", "-q", "-o", out], env=ENV,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.wait_for_handler(p, signal.SIGTERM)
+        p.send_signal(signal.SIGTERM)
+        out_text, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 5, err)
+        self.assertEqual(out_text, "")
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn("during setup", lines[0])
+        self.assertIn("nothing to restart from", lines[0])
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"an earlier result\n")
+        for left in (out + ".partial", out + ".lock", out + ".checkpoint"):
+            self.assertFalse(os.path.exists(left), left)
+
+    def wait_for_handler(self, proc, sig, limit=60):
+        """Waits until `proc` has installed its handler for `sig` (/proc/PID/status SigCgt),
+        which wormnet does as its setup starts."""
+        bit = 1 << (int(sig) - 1)
+        deadline = time.time() + limit
+        while time.time() < deadline:
+            self.assertIsNone(proc.poll(), "the run ended before its handler was seen")
+            with open(f"/proc/{proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("SigCgt:") and int(line.split()[1], 16) & bit:
+                        return
+            time.sleep(0.005)
+        self.fail("no signal handler installed")
 
     def test_sigusr1_on_two_ranks(self):
         out = path("sigusr1.h5")
@@ -201,18 +263,32 @@ class Signals(Identical):
         self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
 
     def test_kill_9_keeps_every_flushed_window(self):
+        # An earlier result at the target stays; the killed run's windows are in its partial
+        # file, readable, with status "running"; the next run takes the dead run's lock over.
         out = path("kill9.h5")
         p = self.start([*self.LONG, "-q", "-o", out])
+        with open(out, "wb") as f:
+            f.write(b"an earlier result\n")
         self.wait_for_windows(out, 4, p)
         p.kill()
         p.wait(timeout=60)
-        with h5py.File(out, "r") as f:
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"an earlier result\n")
+        self.assertTrue(os.path.exists(out + ".lock"))
+        with h5py.File(out + ".partial", "r") as f:
             self.assertEqual(f.attrs["status"], "running")
             ts = f["points/000/timeseries"]
             rows = min(ts[c].shape[0] for c in ts.attrs["columns"])
             self.assertGreaterEqual(rows, 4)
             ends = ts["cycle_end"][:rows]
             self.assertTrue((ends[1:] - ends[:-1] == 500).all())
+        r = wormnet(["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "50", "--measure",
+                     "300", "-q", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(out + ".lock"))
+        self.assertFalse(os.path.exists(out + ".partial"))
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f.attrs["status"], "complete")
 
 
 class Refusals(unittest.TestCase):
@@ -333,11 +409,358 @@ class Refusals(unittest.TestCase):
         open(os.path.join(empty, "checkpoint.h5"), "wb").close()
         self.one_line([*RUN, "--restart", empty], "--restart")
 
+    def test_flipped_bytes_are_refused(self):
+        # The checksums of version 2: a flipped byte in a dataset's data, or an attribute
+        # changed without its digest, is refused as damaged (it was accepted once and gave
+        # silently different results).
+        def flip_in(dataset):
+            def change(copy):
+                with h5py.File(os.path.join(copy, "checkpoint.h5"), "r") as f:
+                    d = f[dataset]
+                    offset = d.id.get_offset()
+                    size = d.id.get_storage_size()
+                self.assertIsNotNone(offset, dataset)
+                self.assertGreater(size, 0, dataset)
+                with open(os.path.join(copy, "checkpoint.h5"), "r+b") as f:
+                    f.seek(offset + size // 2)
+                    byte = f.read(1)
+                    f.seek(offset + size // 2)
+                    f.write(bytes([byte[0] ^ 0x10]))
+            return change
+
+        def attribute(name, value):
+            def change(copy):
+                with h5py.File(os.path.join(copy, "checkpoint.h5"), "a") as f:
+                    f.attrs[name] = value
+            return change
+
+        with h5py.File(os.path.join(self.ck, "checkpoint.h5"), "r") as f:
+            cycle = int(f.attrs["cycle"])
+        cases = {
+            "flip_ivc_meta": flip_in("routers/ivc_meta"),
+            "flip_source_next_time": flip_in("routers/source_next_time"),
+            "flip_window": flip_in("counters/window"),
+            "flip_histogram": flip_in("counters/latency_total"),
+            "cycle_changed": attribute("cycle", np.uint64(cycle + 1)),
+            "rate_changed": attribute("rate", 0.25),
+        }
+        for name, change in cases.items():
+            with self.subTest(case=name):
+                copy = path("flipped_" + name + ".ck")
+                shutil.rmtree(copy, ignore_errors=True)
+                shutil.copytree(self.ck, copy)
+                change(copy)
+                self.one_line([*RUN, "--restart", copy], "--restart", "checksum")
+
+    def test_restart_of_a_finished_run_is_refused(self):
+        # A periodic checkpoint of a run that then finished: the complete results file is not
+        # reopened (and left as it is).
+        out = path("finished.h5")
+        ck = path("finished.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        r = wormnet([*RUN, "-q", "-o", out, "--checkpoint-every", "1000", "--checkpoint-dir", ck])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, "rb") as f:
+            before = f.read()
+        self.one_line([*RUN, "-q", "-o", out, "--restart", ck], "--output", "finished")
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(out + ".partial"))
+
+    def test_sweep_restart_of_a_run_checkpoint_names_the_command(self):
+        self.one_line(["sweep", "--restart", self.ck], "--restart", "'wormnet run'",
+                      "'wormnet sweep'")
+        self.one_line([*SWEEP, "--restart", self.ck], "--restart", "'wormnet run'")
+
     def test_bad_batch_values(self):
         self.one_line([*RUN, "--checkpoint-every", "soon"], "--checkpoint-every", "soon")
         self.one_line([*RUN, "--checkpoint-every", "-5"], "--checkpoint-every")
         self.one_line([*RUN, "--walltime", "25h"], "--walltime", "25h")
         self.one_line([*RUN, "--walltime", "00:61:00"], "--walltime")
+
+
+def status(out):
+    """What `wormnet status` says about the output `out`."""
+    r = subprocess.run([WORMNET, "status", out], env=ENV, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def one_error_line(test, r, code, *words):
+    """The run ended with `code` and one wormnet error line holding `words` (an MPI launcher
+    may add its own lines around it when several ranks ran: `ranks` > 1 checks the line is
+    there)."""
+    test.assertEqual(r.returncode, code, r.stderr)
+    lines = [line for line in r.stderr.splitlines() if line.startswith("wormnet: ")]
+    test.assertEqual(len(lines), 1, r.stderr)
+    for w in words:
+        test.assertIn(w, lines[0])
+    for trace in ("Segmentation", "internal error", "terminate called", "Traceback"):
+        test.assertNotIn(trace, r.stderr)
+    return lines[0]
+
+
+SENTINEL = b"an earlier result\n"
+
+
+def sentinel(out):
+    for stale in (out + ".partial", out + ".lock"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    with open(out, "wb") as f:
+        f.write(SENTINEL)
+
+
+def unchanged(test, out):
+    with open(out, "rb") as f:
+        test.assertEqual(f.read(), SENTINEL, f"{out} was replaced")
+
+
+class Files(Identical):
+    """The life of a results file: an earlier file at -o stays until the run ends, the run
+    writes OUT.partial meanwhile, a second run on the same file is refused, a killed run's
+    partial file is what a restart continues."""
+
+    MEDIUM = ["run", "-t", "torus:6x4", "-r", "dor-dateline", "--load", "0.3", "--length-min",
+              "4", "--length-max", "40", "--buffer", "3", "--warmup", "300", "--measure",
+              "60000", "--stats-window", "250"]
+
+    def start(self, args):
+        return subprocess.Popen([WORMNET, *args], env=ENV, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def wait_for(self, proc, predicate, what, limit=120):
+        deadline = time.time() + limit
+        while time.time() < deadline:
+            self.assertIsNone(proc.poll(), f"the run ended before {what}")
+            if predicate():
+                return
+            time.sleep(0.05)
+        self.fail(f"never {what}")
+
+    def test_earlier_result_stays_and_second_run_is_refused(self):
+        out = path("files_long.h5")
+        ck = path("files_long.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        sentinel(out)
+        p = self.start([*Signals.LONG, "-q", "-o", out, "--checkpoint-dir", ck])
+        self.wait_for(p, lambda: os.path.exists(out + ".partial"), "its partial file appeared")
+        unchanged(self, out)
+        self.assertEqual(status(out), "running")
+        # A second run on the same output, and a table on it: refused naming the holder.
+        r = wormnet(["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "10",
+                     "--measure", "200", "-q", "-o", out])
+        one_error_line(self, r, 2, "--output", "another run", str(p.pid))
+        r = wormnet(["tables", "-t", "torus:4x4", "-a", "bfs", "-q", "-o", out])
+        one_error_line(self, r, 2, "--output", "another run")
+        # The same checkpoint directory from another output: refused too.
+        r = wormnet(["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "10",
+                     "--measure", "200", "-q", "-o", path("other.h5"), "--checkpoint-dir", ck])
+        one_error_line(self, r, 2, "--checkpoint-dir", "another run")
+        unchanged(self, out)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 5, err)
+        # Interrupted: the run has produced something, and its file now stands at -o.
+        self.assertEqual(status(out), "interrupted")
+        self.assertFalse(os.path.exists(out + ".partial"))
+        self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_restart_continues_a_killed_runs_partial_file(self):
+        full = path("files_medium_full.h5")
+        r = wormnet([*self.MEDIUM, "-q", "-o", full])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = path("files_killed.h5")
+        ck = path("files_killed.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        sentinel(out)
+        p = self.start([*self.MEDIUM, "-q", "-o", out, "--checkpoint-every", "3000",
+                        "--checkpoint-dir", ck])
+        self.wait_for(p, lambda: os.path.exists(os.path.join(ck, "checkpoint.h5")),
+                      "its first checkpoint")
+        p.kill()
+        p.wait(timeout=60)
+        unchanged(self, out)
+        self.assertEqual(status(out), "running")  # the partial file's
+        r = wormnet(["run", "--restart", ck, "-q", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_same(full, out)
+        self.assertFalse(os.path.exists(out + ".partial"))
+        self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_status_words(self):
+        missing = path("files_missing.h5")
+        for stale in (missing, missing + ".partial"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        self.assertEqual(status(missing), "missing")
+        out = path("files_status.h5")
+        ck = path("files_status.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        r = wormnet([*RUN, "-q", "-o", out, "--stop-at-cycle", "600", "--checkpoint-dir", ck])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertEqual(status(out), "interrupted")
+        r = wormnet([*RUN, "-q", "-o", out, "--restart", ck])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(status(out), "complete")
+
+
+@unittest.skipIf(os.environ.get("ASAN_OPTIONS"), "the LD_PRELOAD shim cannot come before ASan")
+class WriteErrors(Identical):
+    """Writes the file system refuses (a full disk, a quota, an I/O error), made without root
+    by an LD_PRELOAD shim that fails writes to one file after a byte budget, and on a small
+    tmpfs where one can be mounted. Each ends with one line naming the file and the system's
+    reason and exit code 6; an earlier file at the target and the previous checkpoint stay;
+    the partial results file says "failed" where it can still be written."""
+
+    def shim_env(self, pattern, after, errno_=28):
+        if not SHIM:
+            self.skipTest("no write-failure shim given (--shim)")
+        return dict(ENV, LD_PRELOAD=SHIM, WORMNET_FAIL_WRITE_PATH=pattern,
+                    WORMNET_FAIL_WRITE_AFTER=str(after), WORMNET_FAIL_WRITE_ERRNO=str(errno_))
+
+    def failing(self, args, env, ranks=1, timeout=300):
+        if ranks > 1:
+            cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe"]
+            for k in ("LD_PRELOAD", "WORMNET_FAIL_WRITE_PATH", "WORMNET_FAIL_WRITE_AFTER",
+                      "WORMNET_FAIL_WRITE_ERRNO"):
+                cmd += ["-x", k]
+            cmd += [WORMNET, *args]
+        else:
+            cmd = [WORMNET, *args]
+        return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+
+    def test_results_on_a_full_disk(self):
+        out = path("we_results.h5")
+        for after, reason in ((0, "No space left on device"), (20000, "No space left on device")):
+            with self.subTest(after=after):
+                sentinel(out)
+                r = self.failing([*RUN, "-q", "-o", out],
+                                 self.shim_env("we_results.h5.partial", after))
+                one_error_line(self, r, 6, "we_results.h5.partial", reason)
+                unchanged(self, out)
+                self.assertFalse(os.path.exists(out + ".lock"))
+                # Nothing written at all: no partial file left; else the partial file stays.
+                self.assertEqual(os.path.exists(out + ".partial"), after > 0)
+
+    def test_the_systems_reason_is_named(self):
+        out = path("we_errno.h5")
+        for errno_, reason in ((5, "Input/output error"), (122, "Disk quota exceeded"),
+                               (27, "File too large")):
+            with self.subTest(errno=errno_):
+                sentinel(out)
+                r = self.failing([*RUN, "-q", "-o", out],
+                                 self.shim_env("we_errno.h5.partial", 20000, errno_))
+                one_error_line(self, r, 6, "we_errno.h5.partial", reason)
+                unchanged(self, out)
+
+    def test_a_sweep_point_on_a_full_disk(self):
+        out = path("we_sweep.h5")
+        sentinel(out)
+        r = self.failing([*SWEEP, "-q", "-o", out], self.shim_env("we_sweep.h5.partial", 150000))
+        one_error_line(self, r, 6, "we_sweep.h5.partial", "No space left on device")
+        unchanged(self, out)
+        # The partial file stays (a flush that failed half way may leave it unreadable).
+        self.assertTrue(os.path.exists(out + ".partial"))
+        self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_checkpoint_on_a_full_disk_keeps_the_previous_one(self):
+        # The first checkpoint fits, the second does not: exit 6 naming the checkpoint's
+        # partial file; the results file (still writable) says "failed"; the previous
+        # checkpoint continues the run to the same results as an uninterrupted one.
+        full = path("we_full.h5")
+        r = wormnet([*RUN, "-q", "-o", full])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = path("we_ck.h5")
+        ck = path("we_ck.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        sentinel(out)
+        size = None
+        r = wormnet([*RUN, "-q", "-o", path("we_probe.h5"), "--stop-at-cycle", "1000",
+                     "--checkpoint-dir", path("we_probe.ck")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        size = os.path.getsize(os.path.join(path("we_probe.ck"), "checkpoint.h5"))
+        r = self.failing([*RUN, "-q", "-o", out, "--checkpoint-every", "1000",
+                          "--checkpoint-dir", ck],
+                         self.shim_env("checkpoint.h5.partial", size + size // 2))
+        one_error_line(self, r, 6, "checkpoint.h5.partial", "No space left on device",
+                       "previous checkpoint")
+        unchanged(self, out)
+        self.assertEqual(status(out), "failed")
+        self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
+        self.assertFalse(os.path.exists(os.path.join(ck, "checkpoint.h5.partial")))
+        r = wormnet([*RUN, "-q", "-o", out, "--restart", ck])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_same(full, out)
+
+    def test_a_table_on_a_full_disk(self):
+        out = path("we_table.h5")
+        for after in (0, 3000):
+            with self.subTest(after=after):
+                sentinel(out)
+                r = self.failing(["tables", "-t", "torus:4x4", "-a", "bfs", "-q", "-o", out],
+                                 self.shim_env("we_table.h5.partial", after))
+                one_error_line(self, r, 6, "we_table.h5.partial", "No space left on device")
+                unchanged(self, out)
+                self.assertFalse(os.path.exists(out + ".partial"))
+                self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_two_ranks_end_without_hanging(self):
+        # Several ranks write through MPI-IO, whose layer may print its own lines and report
+        # no errno; the job still ends with code 6 and the wormnet line, and never hangs (a
+        # rank whose write failed gives the others 20 s, then ends the job).
+        out = path("we_ranks.h5")
+        for after in (20000, 60000):
+            with self.subTest(after=after):
+                sentinel(out)
+                r = self.failing([*RUN, "-q", "-o", out],
+                                 self.shim_env("we_ranks.h5.partial", after), ranks=2,
+                                 timeout=240)
+                self.assertEqual(r.returncode, 6, r.stderr)
+                self.assertIn("wormnet: error: cannot write", r.stderr)
+                self.assertNotIn("Segmentation", r.stderr)
+                unchanged(self, out)
+
+    def tmpfs(self, name, size):
+        """A small tmpfs mounted for this test (unmounted at its end), where the platform
+        lets this process mount one (root with CAP_SYS_ADMIN); the test is skipped
+        otherwise."""
+        mnt = path(name)
+        os.makedirs(mnt, exist_ok=True)
+        m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", mnt],
+                           capture_output=True, text=True)
+        if m.returncode != 0:
+            self.skipTest(f"cannot mount a tmpfs here: {m.stderr.strip() or m.returncode}")
+        self.addCleanup(subprocess.run, ["umount", mnt], check=False)
+        return mnt
+
+    def test_results_on_a_real_full_tmpfs(self):
+        # A results file (about 175 KiB) on a 128 KiB tmpfs.
+        mnt = self.tmpfs("we_tmpfs_results", "128k")
+        out = os.path.join(mnt, "r.h5")
+        sentinel(out)
+        r = wormnet(["run", "-t", "honeycomb:4", "-r", "double-xy", "--warmup", "100",
+                     "--measure", "3000", "--stats-window", "100", "-q", "-o", out])
+        one_error_line(self, r, 6, "r.h5.partial", "No space left on device")
+        unchanged(self, out)
+        self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_checkpoints_on_a_real_full_tmpfs(self):
+        # Checkpoints of H_4 (about 215 KiB each) on a 320 KiB tmpfs: the first fits, the
+        # second, written beside it, does not. The results file elsewhere says "failed".
+        mnt = self.tmpfs("we_tmpfs_ck", "320k")
+        res = path("we_tmpfs_results.h5")
+        sentinel(res)
+        ck = os.path.join(mnt, "ck")
+        r = wormnet(["run", "-t", "honeycomb:4", "-r", "double-xy", "--warmup", "100",
+                     "--measure", "6000", "-q", "-o", res, "--checkpoint-every", "500",
+                     "--checkpoint-dir", ck])
+        one_error_line(self, r, 6, "checkpoint.h5.partial", "No space left on device")
+        unchanged(self, res)
+        self.assertEqual(status(res), "failed")
+        self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
+        self.assertFalse(os.path.exists(os.path.join(ck, "checkpoint.h5.partial")))
 
 
 def main():
@@ -346,9 +769,12 @@ def main():
     WORMNET = args[args.index("--wormnet") + 1]
     MPIEXEC = args[args.index("--mpiexec") + 1]
     OUT = args[args.index("--out") + 1]
+    global SHIM
+    SHIM = args[args.index("--shim") + 1] if "--shim" in args else None
     os.makedirs(OUT, exist_ok=True)
-    rest = [a for i, a in enumerate(args) if a not in ("--wormnet", "--mpiexec", "--out")
-            and (i == 0 or args[i - 1] not in ("--wormnet", "--mpiexec", "--out"))]
+    named = ("--wormnet", "--mpiexec", "--out", "--shim")
+    rest = [a for i, a in enumerate(args) if a not in named
+            and (i == 0 or args[i - 1] not in named)]
     unittest.main(argv=[sys.argv[0], "-v", *rest])
 
 

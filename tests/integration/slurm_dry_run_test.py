@@ -141,7 +141,7 @@ class Resubmission(DryRun):
         self.assertTrue(all(j[2] == "0" for j in jobs), f"{jobs}\n{logs}")
         self.assertEqual(logs.count("interrupted with a checkpoint; resubmitting"), len(jobs) - 1)
         self.assertEqual(logs.count("continuing from"), len(jobs) - 1)
-        self.assertIn("big: finished (exit 0)", logs)
+        self.assertIn("big: finished (complete)", logs)
         self.assertTrue(os.path.exists(self.file("results/big.done")))
         result = self.file("results/big.h5")
         with h5py.File(result, "r") as f:
@@ -158,6 +158,29 @@ class Resubmission(DryRun):
     def test_stop_at_cycle_then_restart(self):
         jobs = self.check_resubmitted_run(RUN_TOML, EXTRA_ARGS="--stop-at-cycle 2000")
         self.assertEqual(len(jobs), 2)
+
+    def test_decided_from_the_files_not_the_launchers_code(self):
+        # mpiexec sent SIGTERM returns 1 although its ranks stopped cleanly with 5: a launcher
+        # that does so must not keep the run from being continued, and one that reports 0 for
+        # a run that failed must not mark it done.
+        launcher = self.file("mangling-launcher", "#!/bin/sh\nsrun \"$@\"\n"
+                             "rc=$?\n[ $rc -eq 5 ] && exit 1\nexit $rc\n")
+        os.chmod(launcher, 0o755)
+        jobs = self.check_resubmitted_run(RUN_TOML, EXTRA_ARGS="--stop-at-cycle 2000",
+                                          LAUNCH=launcher)
+        self.assertEqual(len(jobs), 2)
+        self.assertIn("launcher exit 1, results status: interrupted", self.logs())
+
+    def test_a_launcher_reporting_success_for_a_bad_run(self):
+        config = self.file("bad.toml", 'topology = "torus:6x4"\nrouting = "dor-dateline"\n'
+                                       "load = 7\n")
+        launcher = self.file("lying-launcher", "#!/bin/sh\nsrun \"$@\"\nexit 0\n")
+        os.chmod(launcher, 0o755)
+        self.submit(["sbatch", os.path.join(SCRIPTS, "run_checkpointed.sbatch")], CONFIG=config,
+                    NAME="bad", LAUNCH=launcher)
+        self.assertEqual([j[2] for j in self.jobs()], ["1"])
+        self.assertIn("results status: none", self.logs())
+        self.assertFalse(os.path.exists(self.file("results/bad.done")))
 
     def test_walltime_until_done(self):
         self.check_resubmitted_run(LONG_RUN_TOML, WALLTIME="00:00:02", MAX_SUBMISSIONS=40)
@@ -291,7 +314,14 @@ class ArraySweep(DryRun):
 class Tables(DryRun):
     def test_one_step_per_algorithm_with_the_documented_options(self):
         record = self.file("calls")
-        stub = self.file("wormnet-stub", f'#!/bin/sh\necho "$*" >> {record}\n')
+        # A stand-in wormnet: records each job step's command line, writes the -o file and
+        # says "complete" when the job script asks for its status.
+        stub = self.file("wormnet-stub", f"""#!/bin/sh
+if [ "$1" = status ]; then echo complete; exit 0; fi
+echo "$*" >> {record}
+prev=
+for a in "$@"; do [ "$prev" = -o ] && : > "$a"; prev=$a; done
+""")
         os.chmod(stub, os.stat(stub).st_mode | stat.S_IXUSR)
         self.submit(["sbatch", "--array=0-2", os.path.join(SCRIPTS, "tables.sbatch")],
                     WORMNET=stub)

@@ -13,6 +13,7 @@
 
 #include "batch_control.hpp"
 #include "config_file.hpp"
+#include "option_rules.hpp"
 #include "sim_options.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -25,12 +26,15 @@ bool parse(const std::string& text, std::string& effective) {
   wormnet::cli::BatchOptions batch;
   CLI::App app{"fuzz"};
   CLI::App* run = app.add_subcommand("run", "");
-  wormnet::cli::add_sim_options(*run, sim);
+  wormnet::cli::add_sim_options(*run, sim, true);
   wormnet::cli::add_batch_options(*run, batch);
+  wormnet::cli::apply_option_rules(*run);
   try {
     std::vector<std::string> args = wormnet::cli::config_to_args(text, "fuzz.toml", *run, {});
     args.insert(args.begin(), "run");
     app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
+    sim.given = wormnet::cli::given_options(*run);
+    batch.given = sim.given;
     wormnet::cli::finish_sim_options(sim);
     static_cast<void>(wormnet::cli::plan_batch(batch, sim.output));
   } catch (const wormnet::InputError& e) {

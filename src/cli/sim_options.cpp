@@ -264,8 +264,8 @@ std::string to_toml(const SimOptions& o) {
   num("length-min", t.length_min);
   num("length-max", t.length_max);
   s += std::string("self-traffic = ") + (t.self_traffic ? "true" : "false") + "\n";
-  real("hotspot-fraction", t.hotspot_fraction);
-  if (!t.hotspot_nodes.empty()) {
+  if (t.pattern == TrafficPattern::kHotspot) real("hotspot-fraction", t.hotspot_fraction);
+  if (t.pattern == TrafficPattern::kHotspot && !t.hotspot_nodes.empty()) {
     std::string list;
     for (int h : t.hotspot_nodes) list += (list.empty() ? "" : ", ") + std::to_string(h);
     s += "hotspot-nodes = [" + list + "]\n";
@@ -311,6 +311,23 @@ void finish_sim_options(SimOptions& o) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", o.config.traffic.load_fraction);
     throw InputError("--load-fraction", buf, "must be in (0, 1]");
+  }
+  // Options that only one traffic pattern reads are refused with another (they were ignored
+  // silently); the effective configuration writes them for that pattern only.
+  if (o.config.traffic.pattern != TrafficPattern::kHotspot) {
+    for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
+      if (!given(option)) continue;
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", o.config.traffic.hotspot_fraction);
+      std::string nodes;
+      for (int h : o.config.traffic.hotspot_nodes) {
+        if (!nodes.empty()) nodes += ',';
+        nodes += std::to_string(h);
+      }
+      throw InputError(option, option[10] == 'f' ? std::string(value) : nodes,
+                       std::string("is read with --traffic hotspot only (the traffic is ") +
+                           to_string(o.config.traffic.pattern) + ")");
+    }
   }
   const MeasureConfig& m = o.config.measure;
   if (given("--cycles") && m.cycles <= m.warmup) {

@@ -138,6 +138,14 @@ void validate_against(const SimConfig& c, const Topology& topo, const RoutingFun
   if (topo.num_nodes() < 2) {
     throw InputError("--topology", topo.spec(), "needs at least 2 nodes to simulate traffic");
   }
+  // Router-cycles (the run's length times the routers, a counter of the summary) fit in 64
+  // bits: a run of 2^62 cycles is bounded alone, not times a million routers.
+  const MeasureConfig& m = c.measure;
+  const std::uint64_t run_cycles =
+      m.cycles > 0 ? m.cycles + m.drain_limit : m.warmup + m.measure + m.drain_limit;
+  checked_product({{m.cycles > 0 ? "--cycles" : "--measure", run_cycles},
+                   {"--topology (routers)", topo.num_nodes()}},
+                  UINT64_MAX, "router-cycles (warm-up, measurement and drain limit included)");
 }
 
 }  // namespace wormnet

@@ -83,7 +83,6 @@ class OutputFile {
     return p;
   }
   [[nodiscard]] const std::string& option() const { return option_; }
-  [[nodiscard]] bool claimed() const { return lock_.held() || !target_.empty(); }
 
   /// Collective, after every rank closed the partial file: renames it over the target
   /// (root). OutputError naming the target and the system's reason when that fails.

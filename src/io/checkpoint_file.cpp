@@ -175,7 +175,19 @@ H5File open_checkpoint(const Communicator& comm, const std::string& dir,
   const std::string path = checkpoint_path(dir);
   H5File f = H5File::open_read_only(comm, path, option);
   const H5Group root = f.root();
-  if (!root.has_attribute("kind") || root.attribute<std::string>("kind") != kKind) {
+  if (!root.has_attribute("kind")) {
+    throw InputError(option, dir, "checkpoint.h5 is an HDF5 file but not a wormnet checkpoint");
+  }
+  std::string kind;
+  try {
+    kind = root.fixed_string_attribute("kind");
+  } catch (const H5Error&) {
+    // Layout version 1 stored variable-length strings.
+    throw InputError(option, dir,
+                     "checkpoint.h5 is not a checkpoint of this layout (version " +
+                         std::to_string(kCheckpointVersion) + "): written by an older wormnet?");
+  }
+  if (kind != kKind) {
     throw InputError(option, dir, "checkpoint.h5 is an HDF5 file but not a wormnet checkpoint");
   }
   const auto version = root.attribute<std::int64_t>("checkpoint_version");
@@ -198,12 +210,13 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
   const auto write = [&] {
     H5File f = H5File::create(comm, out.partial(), out.option());
     const H5Group root = f.root();
-    root.set_attribute("kind", kKind);
+    // Fixed-length strings: a restart reads them without HDF5's unchecked global heap.
+    root.set_fixed_string_attribute("kind", kKind);
     root.set_attribute("checkpoint_version", kCheckpointVersion);
-    root.set_attribute("wormnet_version", std::string_view(p.version));
-    root.set_attribute("config", std::string_view(p.config_toml));
-    root.set_attribute("command", std::string_view(p.command));
-    root.set_attribute("output", std::string_view(p.output));
+    root.set_fixed_string_attribute("wormnet_version", p.version);
+    root.set_fixed_string_attribute("config", p.config_toml);
+    root.set_fixed_string_attribute("command", p.command);
+    root.set_fixed_string_attribute("output", p.output);
     root.set_attribute("point", p.point);
     root.set_attribute("rate", p.rate);
     root.set_attribute("left_after_saturation", p.left_after_saturation);
@@ -363,14 +376,14 @@ auto refusing_damage(const std::string& option, const std::string& dir, F&& read
 RunProgress progress_of(const H5Group& root, const std::string& version, const std::string& option,
                         const std::string& dir) {
   RunProgress p;
-  p.version = root.attribute<std::string>("wormnet_version");
+  p.version = root.fixed_string_attribute("wormnet_version");
   if (!version.empty() && p.version != version) {
     throw InputError(option, dir,
                      "the checkpoint was written by wormnet " + p.version + ", this is " + version);
   }
-  p.config_toml = root.attribute<std::string>("config");
-  p.command = root.attribute<std::string>("command");
-  p.output = root.attribute<std::string>("output");
+  p.config_toml = root.fixed_string_attribute("config");
+  p.command = root.fixed_string_attribute("command");
+  p.output = root.fixed_string_attribute("output");
   p.point = root.attribute<std::int64_t>("point");
   p.rate = root.attribute<double>("rate");
   p.left_after_saturation = root.attribute<std::int64_t>("left_after_saturation");

@@ -262,6 +262,34 @@ void H5Object::set_attribute(std::string_view name, std::span<const std::string>
   write_strings(native_id(), name, v, false);
 }
 
+void H5Object::set_fixed_string_attribute(std::string_view name, std::string_view value,
+                                          std::size_t min_size) const {
+  std::vector<std::string> v{std::string(value)};
+  detail::broadcast_texts(comm_, v);
+  const std::size_t size = std::max(v.front().size() + 1, min_size);
+  H5Handle type(check_id(H5Tcopy(H5T_C_S1), native_id(), "cannot copy the string type"));
+  check(H5Tset_size(type.id(), size), native_id(), "cannot size a string type");
+  check(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), native_id(), "cannot pad a string type");
+  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), native_id(), "cannot make a UTF-8 string type");
+  std::vector<char> buf(size, '\0');
+  std::copy(v.front().begin(), v.front().end(), buf.begin());
+  write_attribute(native_id(), name, type.id(), type.id(), Extent{}, buf.data());
+}
+
+std::string H5Object::fixed_string_attribute(std::string_view name) const {
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 20;
+  const hid_t obj = native_id();
+  const OpenAttribute a = open_attribute(obj, name);
+  if (H5Tget_class(a.type.id()) != H5T_STRING || H5Tis_variable_str(a.type.id()) != 0 ||
+      !a.extent.scalar) {
+    wrong_type(obj, name, a, "fixed-length string");
+  }
+  if (H5Tget_size(a.type.id()) > kMaxBytes) {
+    fail(obj, quoted(name) + " is a string of more than 1 MiB");
+  }
+  return read_strings(obj, name, a).front();
+}
+
 template <AttributeValue T>
 T H5Object::attribute(std::string_view name) const {
   const hid_t obj = native_id();

@@ -36,13 +36,21 @@ std::optional<RunStatus> parse_run_status(std::string_view text) {
   return std::nullopt;
 }
 
-void set_run_status(const H5File& file, RunStatus status) {
-  file.root().set_attribute(schema::kStatusAttr, to_string(status));
+void set_run_status(const H5File& file, RunStatus status, StringStorage storage) {
+  // Fixed-length: one size for every word, so that a new status is written in place.
+  constexpr std::size_t kFixedSize = 16;
+  if (storage == StringStorage::kFixed) {
+    file.root().set_fixed_string_attribute(schema::kStatusAttr, to_string(status), kFixedSize);
+  } else {
+    file.root().set_attribute(schema::kStatusAttr, to_string(status));
+  }
   file.flush();
 }
 
-RunStatus run_status(const H5File& file) {
-  const std::string text = file.root().attribute<std::string>(schema::kStatusAttr);
+RunStatus run_status(const H5File& file, StringStorage storage) {
+  const std::string text = storage == StringStorage::kFixed
+                               ? file.root().fixed_string_attribute(schema::kStatusAttr)
+                               : file.root().attribute<std::string>(schema::kStatusAttr);
   const std::optional<RunStatus> status = parse_run_status(text);
   if (!status) {
     throw H5Error(file.path() + ": attribute '" + std::string(schema::kStatusAttr) + "' is '" +

@@ -80,14 +80,16 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   io::H5File file = io::H5File::create(comm, out.partial(), out.option());
   const io::H5Group root = file.root();
   root.set_attribute(io::schema::kSchemaVersionAttr, io::schema::kSchemaVersion);
-  io::set_run_status(file, io::RunStatus::kRunning);
-  root.set_attribute(table_schema::kContentAttr, table_schema::kContent);
+  // The strings the loader reads are fixed-length: reading them never goes through HDF5's
+  // global heap, which HDF5 1.10 reads without bounds (a damaged file crashed the loader).
+  io::set_run_status(file, io::RunStatus::kRunning, io::StringStorage::kFixed);
+  root.set_fixed_string_attribute(table_schema::kContentAttr, table_schema::kContent);
   root.set_attribute(table_schema::kVersionAttr, table_schema::kVersion);
   root.set_attribute(io::schema::kWormnetVersionAttr, std::string_view(c.version));
   root.set_attribute(io::schema::kGitShaAttr, std::string_view(c.git_sha));
   root.set_attribute(io::schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
-  root.set_attribute(table_schema::kTopologyAttr, std::string_view(topo.spec()));
-  root.set_attribute("algorithm", std::string_view(to_string(c.options.algorithm)));
+  root.set_fixed_string_attribute(table_schema::kTopologyAttr, topo.spec());
+  root.set_fixed_string_attribute("algorithm", to_string(c.options.algorithm));
 
   std::vector<std::uint32_t> words;
   std::vector<std::uint32_t> turns;
@@ -118,7 +120,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   write_report(root.create_group(table_schema::kMetrics), root.create_group(table_schema::kProof),
                *c.report);
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
-  io::set_run_status(file, io::RunStatus::kComplete);
+  io::set_run_status(file, io::RunStatus::kComplete, io::StringStorage::kFixed);
   file.close();
 }
 
@@ -153,8 +155,18 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
   std::vector<std::uint32_t> masks;
   try {
     const io::H5Group root = file.root();
-    if (!root.has_attribute(table_schema::kContentAttr) ||
-        root.attribute<std::string>(table_schema::kContentAttr) != table_schema::kContent) {
+    if (!root.has_attribute(table_schema::kContentAttr)) {
+      bad(option, path, "not a routing-table file (make one with wormnet tables -o)");
+    }
+    std::string content;
+    try {
+      content = root.fixed_string_attribute(table_schema::kContentAttr);
+    } catch (const io::H5Error&) {
+      bad(option, path,
+          "not a routing-table file of this wormnet (its strings are fixed-length; a table of "
+          "an older wormnet: make it again with wormnet tables -o)");
+    }
+    if (content != table_schema::kContent) {
       bad(option, path, "not a routing-table file (make one with wormnet tables -o)");
     }
     const auto version = root.attribute<std::int64_t>(table_schema::kVersionAttr);
@@ -163,16 +175,16 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
           "table schema version " + std::to_string(version) + ", this wormnet reads version " +
               std::to_string(table_schema::kVersion));
     }
-    const auto status = io::run_status(file);
+    const auto status = io::run_status(file, io::StringStorage::kFixed);
     if (status != io::RunStatus::kComplete) {
       bad(option, path,
           "the file was not finished (status " + std::string(io::to_string(status)) + ")");
     }
-    const auto made_for = root.attribute<std::string>(table_schema::kTopologyAttr);
+    const auto made_for = root.fixed_string_attribute(table_schema::kTopologyAttr);
     if (made_for != topo.spec()) {
       bad(option, path, "the table was made for " + made_for + ", not for " + topo.spec());
     }
-    out.algorithm = root.attribute<std::string>("algorithm");
+    out.algorithm = root.fixed_string_attribute("algorithm");
     const io::H5DataSet routes = root.open_dataset(table_schema::kRoutes);
     if (routes.shape() != io::Shape{n, n} || routes.element_type() != io::ElementType::kUInt32) {
       bad(option, path,

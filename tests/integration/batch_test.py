@@ -319,7 +319,7 @@ class Refusals(unittest.TestCase):
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(self.ck, copy)
         with h5py.File(os.path.join(copy, "checkpoint.h5"), "a") as f:
-            f.attrs["wormnet_version"] = "0.0.1 (0123456789ab)"
+            f.attrs["wormnet_version"] = np.bytes_("0.0.1 (0123456789ab)")
         self.one_line([*RUN, "--restart", copy], "--restart", "0.0.1")
 
     def test_missing_foreign_and_truncated(self):

@@ -76,6 +76,18 @@ class H5Object {
   template <AttributeValue T>
   [[nodiscard]] T attribute(std::string_view name) const;
 
+  /// Creates or replaces attribute `name` as a fixed-length UTF-8 string of at least
+  /// `min_size` bytes (NUL-padded; a status padded to one size is rewritten in place).
+  /// Collective; root's value is written. wormnet's own input formats (checkpoints, routing
+  /// tables) store their strings so: reading them never touches HDF5's global heap, whose
+  /// reads HDF5 1.10 does not bound (a damaged variable-length string crashed the reader
+  /// inside HDF5).
+  void set_fixed_string_attribute(std::string_view name, std::string_view value,
+                                  std::size_t min_size = 0) const;
+  /// Reads a scalar fixed-length string attribute. H5Error, with nothing read, when `name`
+  /// holds anything else (a variable-length string included) or more than 1 MiB.
+  [[nodiscard]] std::string fixed_string_attribute(std::string_view name) const;
+
   /// Deletes attribute `name` (collective); H5Error when it does not exist.
   void remove_attribute(std::string_view name) const;
 

@@ -27,10 +27,17 @@ std::string_view to_string(RunStatus status);
 /// The inverse of to_string(); nullopt for any other text.
 std::optional<RunStatus> parse_run_status(std::string_view text);
 
+/// How the status string is stored: a variable-length string (results files, which h5py
+/// reads as str) or a fixed-length one (wormnet's own input formats, see
+/// H5Object::set_fixed_string_attribute()).
+enum class StringStorage { kVariable, kFixed };
+
 /// Collective. Sets the root attribute "status" to root's `status` and flushes the file, so
 /// the status on disk is the one just set.
-void set_run_status(const H5File& file, RunStatus status);
-/// The file's status. H5Error when the attribute is missing or holds an unknown word.
-RunStatus run_status(const H5File& file);
+void set_run_status(const H5File& file, RunStatus status,
+                    StringStorage storage = StringStorage::kVariable);
+/// The file's status. H5Error when the attribute is missing or holds an unknown word; with
+/// StringStorage::kFixed also when it is not a fixed-length string (nothing is read then).
+RunStatus run_status(const H5File& file, StringStorage storage = StringStorage::kVariable);
 
 }  // namespace wormnet::io

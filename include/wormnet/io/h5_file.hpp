@@ -23,8 +23,9 @@ namespace wormnet::io {
 ///
 /// Opening the file a user named can fail for reasons that are the user's: those throw
 /// wormnet::InputError naming `option` (for example "-o"), the path and the reason, the
-/// same on every rank. HDF5's error-stack printing is switched off before the first call, so
-/// users never see HDF5 traces; its diagnostic is folded into the message instead.
+/// same on every rank. A create the file system refuses while writing (a full disk) throws
+/// wormnet::OutputError instead. HDF5's error-stack printing is switched off before the
+/// first call, so users never see HDF5 traces; its diagnostic is folded into the message.
 ///
 /// close() also closes every group, dataset and table still open in the file (MPI-IO
 /// needs a file closed with nothing left open); objects used after that throw H5Error. A

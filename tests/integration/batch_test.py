@@ -746,6 +746,23 @@ class WriteErrors(Identical):
         unchanged(self, out)
         self.assertFalse(os.path.exists(out + ".lock"))
 
+    def test_outputs_on_a_read_only_file_system(self):
+        # Root writes anywhere except on a read-only mount: refused before anything is
+        # written, naming the directory (exit code 2, the path is the user's choice).
+        mnt = self.tmpfs("we_tmpfs_ro", "64k")
+        m = subprocess.run(["mount", "-o", "remount,ro", mnt], capture_output=True, text=True)
+        if m.returncode != 0:
+            self.skipTest(f"cannot remount read-only: {m.stderr.strip()}")
+        for args in ([*RUN, "-q", "-o", os.path.join(mnt, "r.h5")],
+                     [*RUN, "-q", "-o", path("we_ro_results.h5"), "--checkpoint-every", "500",
+                      "--checkpoint-dir", os.path.join(mnt, "ck")],
+                     ["tables", "-t", "torus:4x4", "-a", "bfs", "-q", "-o",
+                      os.path.join(mnt, "t.h5")]):
+            with self.subTest(args=args):
+                r = wormnet(args)
+                one_error_line(self, r, 2, mnt)
+        self.assertEqual(os.listdir(mnt), [])
+
     def test_checkpoints_on_a_real_full_tmpfs(self):
         # Checkpoints of H_4 (about 215 KiB each) on a 320 KiB tmpfs: the first fits, the
         # second, written beside it, does not. The results file elsewhere says "failed".

@@ -128,7 +128,11 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
 }
 
 io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
-  return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true);
+  try {
+    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true);
+  } catch (const InputError& e) {
+    throw InputError(e.option(), dir, e.allowed());  // the directory the user named
+  }
 }
 
 void install_stop_signals() {

@@ -3,9 +3,11 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "row_digest.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
 #include "wormnet/io/output_file.hpp"
@@ -173,6 +175,19 @@ std::string attributes_text(const RunProgress& p, std::uint64_t ports, std::uint
 H5File open_checkpoint(const Communicator& comm, const std::string& dir,
                        const std::string& option) {
   const std::string path = checkpoint_path(dir);
+  // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
+  // validate the metadata of a damaged file. Root reads it; every rank gets the verdict.
+  std::string problem;
+  if (comm.is_root()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) problem = seal_problem(path);
+  }
+  if (comm.size() > 1) comm.broadcast(problem, 0);
+  if (problem.rfind("it has no wormnet seal", 0) == 0) {
+    throw InputError(option, dir,
+                     "checkpoint.h5 is not a wormnet checkpoint of this layout (" + problem + ")");
+  }
+  if (!problem.empty()) throw InputError(option, dir, "checkpoint.h5 is damaged: " + problem);
   H5File f = H5File::open_read_only(comm, path, option);
   const H5Group root = f.root();
   if (!root.has_attribute("kind")) {
@@ -208,7 +223,7 @@ std::string checkpoint_path(const std::string& dir) {
 void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgress& p,
                       const ModelSnapshot& m) {
   const auto write = [&] {
-    H5File f = H5File::create(comm, out.partial(), out.option());
+    H5File f = H5File::create(comm, out.partial(), out.option(), true);
     const H5Group root = f.root();
     // Fixed-length strings: a restart reads them without HDF5's unchecked global heap.
     root.set_fixed_string_attribute("kind", kKind);
@@ -351,7 +366,7 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
     throw OutputError(e.path(), e.reason() + "; the previous checkpoint '" + out.target() +
                                     "', if any, is unchanged");
   }
-  out.commit(comm);
+  out.commit(comm, true);
 }
 
 namespace {

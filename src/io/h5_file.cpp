@@ -14,6 +14,7 @@
 #include "file_names.hpp"
 #include "h5_api.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 
 namespace wormnet::io {
@@ -135,7 +136,7 @@ H5Handle file_access_list(const Communicator& comm) {
 /// Opens or creates `path` on every rank of `comm`: the same outcome everywhere, either a
 /// file id or an InputError with root's reason.
 H5Handle open_collectively(const Communicator& comm, const std::string& path,
-                           std::string_view option, Access access) {
+                           std::string_view option, Access access, bool sealed = false) {
   detail::silence_hdf5_errors();
   // Root inspects the path for everyone (on a shared file system they all see the same).
   std::string problem =
@@ -148,9 +149,15 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
   {
     const H5Handle fapl = file_access_list(comm);
     switch (access) {
-      case Access::kCreate:
-        id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
+      case Access::kCreate: {
+        H5Handle fcpl(detail::check_id(H5Pcreate(H5P_FILE_CREATE), -1, "cannot create a fcpl"));
+        if (sealed) {
+          detail::check(H5Pset_userblock(fcpl.id(), kSealBytes), -1,
+                        "cannot reserve the user block");
+        }
+        id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id());
         break;
+      }
       case Access::kReadOnly:
         id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.id());
         break;
@@ -193,7 +200,12 @@ H5File::H5File(H5Handle handle, Communicator comm, std::string path, bool read_o
       uncaught_at_open_(std::uncaught_exceptions()) {}
 
 H5File H5File::create(const Communicator& comm, const std::string& path, std::string_view option) {
-  return H5File(open_collectively(comm, path, option, Access::kCreate), comm, path, false);
+  return create(comm, path, option, false);
+}
+
+H5File H5File::create(const Communicator& comm, const std::string& path, std::string_view option,
+                      bool sealed) {
+  return H5File(open_collectively(comm, path, option, Access::kCreate, sealed), comm, path, false);
 }
 
 H5File H5File::open_read_only(const Communicator& comm, const std::string& path,

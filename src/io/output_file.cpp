@@ -17,6 +17,7 @@
 
 #include "file_names.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 
 namespace wormnet::io {
@@ -274,17 +275,21 @@ void OutputFile::release() {
   created_dirs_.clear();
 }
 
-void OutputFile::commit(const Communicator& comm) {
+void OutputFile::commit(const Communicator& comm, bool seal) {
   committed_ = true;
   std::string error;
-  if (comm.is_root()) {
+  if (comm.is_root() && seal) {
+    if (const std::string failed = seal_file(partial()); !failed.empty()) {
+      error = "cannot seal '" + partial() + "': " + failed;
+    }
+  }
+  if (comm.is_root() && error.empty()) {
     std::error_code ec;
     fs::rename(partial(), target_, ec);
-    if (ec) error = ec.message();
+    if (ec) error = "cannot rename '" + partial() + "' over it: " + ec.message();
   }
   error = shared_text(comm, error);
-  if (!error.empty())
-    throw OutputError(target_, "cannot rename '" + partial() + "' over it: " + error);
+  if (!error.empty()) throw OutputError(target_, error);
 }
 
 bool OutputFile::partial_exists(const Communicator& comm) const {

@@ -1,8 +1,10 @@
 #include "wormnet/tables/table_file.hpp"
 
+#include <filesystem>
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
 #include "wormnet/io/h5_schema.hpp"
@@ -77,7 +79,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   const RouteTable& table = *c.table;
   const Torus& topo = table.topology();
   const std::uint64_t n = topo.num_nodes();
-  io::H5File file = io::H5File::create(comm, out.partial(), out.option());
+  io::H5File file = io::H5File::create(comm, out.partial(), out.option(), true);
   const io::H5Group root = file.root();
   root.set_attribute(io::schema::kSchemaVersionAttr, io::schema::kSchemaVersion);
   // The strings the loader reads are fixed-length: reading them never goes through HDF5's
@@ -141,12 +143,27 @@ void write_table_file(io::OutputFile& out, const TableFileContents& c, const Com
     throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
                                     out.target() + "', if any, is unchanged");
   }
-  out.commit(comm);
+  out.commit(comm, true);
   out.release();
 }
 
 LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,
                             const Communicator& comm) {
+  // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
+  // validate the metadata of a damaged file, and crashed on some. Root reads it.
+  std::string problem;
+  if (comm.is_root()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) problem = io::seal_problem(path);
+  }
+  if (comm.size() > 1) comm.broadcast(problem, 0);
+  if (problem.rfind("it has no wormnet seal", 0) == 0) {
+    bad(option, path,
+        "not a routing-table file of this wormnet (" + problem +
+            "; make one with wormnet "
+            "tables -o)");
+  }
+  if (!problem.empty()) bad(option, path, "the table file is damaged: " + problem);
   io::H5File file = io::H5File::open_read_only(comm, path, option);
   LoadedTable out;
   const std::uint64_t n = topo.num_nodes();

@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rank_determinism_test import contents, same  # noqa: E402
+import wormnet_seal  # noqa: E402
 
 WORMNET = MPIEXEC = OUT = SHIM = None
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -320,6 +321,7 @@ class Refusals(unittest.TestCase):
         shutil.copytree(self.ck, copy)
         with h5py.File(os.path.join(copy, "checkpoint.h5"), "a") as f:
             f.attrs["wormnet_version"] = np.bytes_("0.0.1 (0123456789ab)")
+        wormnet_seal.reseal(os.path.join(copy, "checkpoint.h5"))
         self.one_line([*RUN, "--restart", copy], "--restart", "0.0.1")
 
     def test_missing_foreign_and_truncated(self):
@@ -343,11 +345,14 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", garbage], "--restart")
 
     def damaged_copy(self, name, change):
+        """A copy of the checkpoint changed by `change(h5py file)` and sealed again, so that
+        the loader's checks of the content (not the seal) see the change."""
         copy = path(name)
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(self.ck, copy)
         with h5py.File(os.path.join(copy, "checkpoint.h5"), "a") as f:
             change(f)
+        wormnet_seal.reseal(os.path.join(copy, "checkpoint.h5"))
         return copy
 
     def test_damaged_checkpoints(self):
@@ -445,12 +450,21 @@ class Refusals(unittest.TestCase):
             "rate_changed": attribute("rate", 0.25),
         }
         for name, change in cases.items():
-            with self.subTest(case=name):
-                copy = path("flipped_" + name + ".ck")
-                shutil.rmtree(copy, ignore_errors=True)
-                shutil.copytree(self.ck, copy)
-                change(copy)
-                self.one_line([*RUN, "--restart", copy], "--restart", "checksum")
+            for sealed_again in (False, True):
+                with self.subTest(case=name, sealed_again=sealed_again):
+                    copy = path("flipped_" + name + ".ck")
+                    shutil.rmtree(copy, ignore_errors=True)
+                    shutil.copytree(self.ck, copy)
+                    change(copy)
+                    if not sealed_again:
+                        # The whole-file seal, checked before HDF5 reads anything.
+                        self.one_line([*RUN, "--restart", copy], "--restart", "damaged")
+                        continue
+                    # Past the seal (made again over the change): the digests of the data
+                    # and attributes, that do not depend on the rank count, name what fails.
+                    wormnet_seal.reseal(os.path.join(copy, "checkpoint.h5"))
+                    self.one_line([*RUN, "--restart", copy], "--restart", "damaged",
+                                  "fail")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

@@ -16,8 +16,12 @@ import unittest
 
 import h5py
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wormnet_seal  # noqa: E402
+
 WORMNET = "wormnet"
 OUT = "."
+MADE = set()  # files made by this run
 
 # torus:4x4x2: node id = x + 4y + 16z.
 TOPO = "torus:4x4x2"
@@ -38,18 +42,22 @@ def path(name):
 def good_file():
     """A checked SSSP table for torus:4x4x2 (made once)."""
     p = path("good.h5")
-    if not os.path.exists(p):
+    if p not in MADE:  # once per test run: a file left by another build may be stale
         rc, _, err = run("tables", "-t", TOPO, "-a", "sssp", "-o", p, "-q")
         assert rc == 0, err
+        MADE.add(p)
     return p
 
 
-def broken_copy(name, edit):
-    """A copy of the good file with `edit(h5py file)` applied."""
+def broken_copy(name, edit, reseal=True):
+    """A copy of the good file with `edit(h5py file)` applied, sealed again (so that the
+    loader's checks of the content see the edit) unless `reseal` is false."""
     p = path(name)
     shutil.copyfile(good_file(), p)
     with h5py.File(p, "r+") as f:
         edit(f)
+    if reseal:
+        wormnet_seal.reseal(p)
     return p
 
 
@@ -102,6 +110,23 @@ class Tables(unittest.TestCase):
         def edit(f):
             f["routes"][0, 1] = 1 << 6  # (0,0,0) -> (1,0,0) going - round the X ring: 3 hops
         self.expect_refused(broken_copy("long.h5", edit), "(0,0,0) -> (1,0,0)", "not minimal")
+
+    def test_changed_file_fails_its_seal(self):
+        # Any byte changed after wormnet wrote the table, data or HDF5 metadata alike, is
+        # refused before HDF5 parses the file (HDF5 1.10 crashed on damaged metadata).
+        def edit(f):
+            f["routes"][3, 17] = 65535
+        self.expect_refused(broken_copy("unsealed.h5", edit, reseal=False), "damaged",
+                            "checksum")
+        p = path("flipped.h5")
+        shutil.copyfile(good_file(), p)
+        with open(p, "r+b") as f:
+            f.seek(700)  # the superblock, right after the 512-byte seal
+            byte = f.read(1)
+            f.seek(700)
+            f.write(bytes([byte[0] ^ 0x40]))
+        self.expect_refused(p, "damaged", "checksum")
+        self.expect_refused(good_file() + ".nonexistent")
 
     def test_truncated_file(self):
         p = path("truncated.h5")

@@ -41,6 +41,10 @@ class H5File {
   /// user names go through OutputFile (output_file.hpp), which creates their partial
   /// sibling with this.
   static H5File create(const Communicator& comm, const std::string& path, std::string_view option);
+  /// As create(); with `sealed`, the file gets the user block its seal is written into
+  /// after it is closed (file_seal.hpp).
+  static H5File create(const Communicator& comm, const std::string& path, std::string_view option,
+                       bool sealed);
   /// Opens an existing file for reading. InputError when it is missing, not a regular
   /// file, not HDF5 at all, or truncated.
   static H5File open_read_only(const Communicator& comm, const std::string& path,

@@ -85,8 +85,9 @@ class OutputFile {
   [[nodiscard]] const std::string& option() const { return option_; }
 
   /// Collective, after every rank closed the partial file: renames it over the target
-  /// (root). OutputError naming the target and the system's reason when that fails.
-  void commit(const Communicator& comm);
+  /// (root); with `seal`, writes the file's seal first (file_seal.hpp: it was created
+  /// sealed). OutputError naming the target and the system's reason when that fails.
+  void commit(const Communicator& comm, bool seal = false);
   /// Collective: whether the partial file exists (root looks).
   [[nodiscard]] bool partial_exists(const Communicator& comm) const;
   /// Collective: whether the target exists (root looks).

@@ -1,0 +1,30 @@
+// A checksum of a whole file, kept in the file itself, for the files wormnet writes and later
+// reads back as input (checkpoints, routing tables). HDF5 1.10 does not validate its own
+// metadata when it reads a damaged file: a flipped byte in an object header or a heap crashed
+// the readers inside HDF5 (found by the fuzzers, docs/fuzzing.md). A sealed file is checked
+// byte for byte before HDF5 parses any of it, so damage is refused as bad input instead.
+//
+// The seal lives in the file's HDF5 user block (the first kSealBytes bytes, which HDF5
+// reserves and never reads; h5py and every HDF5 tool open the file as usual): the text
+// "wormnet seal 1 <digest> <size>\n", the digest (16 hex digits) of every byte after the user
+// block and the file's size. It is written after the file is closed and before it is renamed
+// into place, so the rename publishes file and seal at once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace wormnet::io {
+
+/// Size of the user block a sealed file is created with (H5File::create(..., sealed)).
+inline constexpr std::size_t kSealBytes = 512;
+
+/// Writes the seal of the closed file at `path` (one process). "" on success, else the
+/// system's reason.
+std::string seal_file(const std::string& path);
+
+/// Why the file at `path` is not intact ("its checksum fails", "it has no seal: ..."), or ""
+/// when its seal matches (one process; reads the whole file).
+std::string seal_problem(const std::string& path);
+
+}  // namespace wormnet::io

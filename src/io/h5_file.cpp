@@ -148,16 +148,15 @@ H5Handle open_collectively(const Communicator& comm, const std::string& path,
   bool write_failed = false;
   {
     const H5Handle fapl = file_access_list(comm);
+    // Released after the error stack is read below, like fapl (releasing clears the stack).
+    H5Handle fcpl(detail::check_id(H5Pcreate(H5P_FILE_CREATE), -1, "cannot create a fcpl"));
+    if (sealed) {
+      detail::check(H5Pset_userblock(fcpl.id(), kSealBytes), -1, "cannot reserve the user block");
+    }
     switch (access) {
-      case Access::kCreate: {
-        H5Handle fcpl(detail::check_id(H5Pcreate(H5P_FILE_CREATE), -1, "cannot create a fcpl"));
-        if (sealed) {
-          detail::check(H5Pset_userblock(fcpl.id(), kSealBytes), -1,
-                        "cannot reserve the user block");
-        }
+      case Access::kCreate:
         id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id());
         break;
-      }
       case Access::kReadOnly:
         id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.id());
         break;

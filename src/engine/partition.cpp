@@ -63,9 +63,12 @@ Partition Partition::blocks(const Topology& topo, int parts) {
 
 Partition Partition::geometric(const Topology& topo, int parts) {
   check_parts(topo, parts);
-  if (topo.kind() == TopologyKind::kHoneycomb || parts == 1) {
-    Partition p = blocks(topo, parts);  // honeycomb ids run along x: stripes across x
-    p.method_ = topo.kind() == TopologyKind::kHoneycomb ? "stripes" : "boxes";
+  const bool honeycomb =
+      topo.kind() == TopologyKind::kHoneycomb || topo.kind() == TopologyKind::kHoneycombTorus;
+  if (honeycomb || parts == 1) {
+    // Honeycomb ids (H_t and the honeycomb tori) run along x: stripes across x.
+    Partition p = blocks(topo, parts);
+    p.method_ = honeycomb ? "stripes" : "boxes";
     return p;
   }
   const auto& t = static_cast<const Torus&>(topo);

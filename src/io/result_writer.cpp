@@ -43,6 +43,8 @@ const char* kind_name(TopologyKind k) {
       return "torus";
     case TopologyKind::kMesh:
       return "mesh";
+    case TopologyKind::kHoneycombTorus:
+      return "honeycomb-torus";
   }
   return "?";
 }

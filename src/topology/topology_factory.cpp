@@ -9,6 +9,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -16,7 +17,8 @@ namespace wormnet {
 namespace {
 
 constexpr const char* kForms =
-    "expected honeycomb:T (T >= 1), torus:AxB... or mesh:AxB... (1 to 6 sizes, each >= 2)";
+    "expected honeycomb:T (T >= 1), torus:AxB... or mesh:AxB... (1 to 6 sizes, each >= 2), "
+    "honeycomb-torus:T, honeycomb-rect:MxN or honeycomb-rhombic:MxN";
 
 /// Parses a decimal integer that fills the whole text; nullopt-like false on failure.
 bool parse_int(std::string_view text, long long& out) {
@@ -72,6 +74,32 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
     }
     check_size(opt, value, 6ULL * static_cast<std::uint64_t>(t * t), 6, 6);
     return std::make_unique<HoneycombMesh>(static_cast<int>(t));
+  }
+  if (kind == "honeycomb-torus") {
+    long long t = 0;
+    if (!parse_int(args, t) || t < 1 || t > 18000) {
+      throw InputError(opt, value, "honeycomb-torus:T needs an integer T in [1, 18000]");
+    }
+    // Per node beyond the common tables: 12 bytes of coordinates and a 4-byte lattice index.
+    check_size(opt, value, 6ULL * static_cast<std::uint64_t>(t * t), 6, 10);
+    return std::make_unique<HoneycombTorus>(HoneycombTorusShape::kHexagonal, static_cast<int>(t));
+  }
+  if (kind == "honeycomb-rect" || kind == "honeycomb-rhombic") {
+    const std::size_t x = args.find('x');
+    long long m = 0;
+    long long n = 0;
+    if (x == std::string_view::npos || !parse_int(args.substr(0, x), m) ||
+        !parse_int(args.substr(x + 1), n) || m < 1 || n < 1 || m > (1LL << 31) || n > (1LL << 31)) {
+      throw InputError(opt, value, std::string(kind) + ":MxN needs two positive integer sizes");
+    }
+    if (static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) > (1ULL << 31)) {
+      throw InputError(opt, value, "at most 2^31 nodes");
+    }
+    check_size(opt, value, static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n), 6, 10);
+    return std::make_unique<HoneycombTorus>(kind == "honeycomb-rect"
+                                                ? HoneycombTorusShape::kRectangular
+                                                : HoneycombTorusShape::kRhombic,
+                                            static_cast<int>(m), static_cast<int>(n));
   }
   if (kind == "torus" || kind == "mesh") {
     std::vector<int> sizes;

@@ -70,9 +70,17 @@ TopologyMetrics compute_metrics(const Topology& topo) {
     for (int i = 0; i < ncoords; ++i) values[static_cast<std::size_t>(i)][u] = c[i];
   }
 
-  // Sum of distances over ordered pairs, one coordinate at a time (distance is separable).
+  // Sum of distances over ordered pairs: one coordinate at a time when the distance is
+  // separable; otherwise from one node times N when all nodes are alike, else pair by pair.
   long double total = 0;
-  for (int i = 0; i < ncoords; ++i) {
+  if (!topo.distance_separable()) {
+    const std::uint32_t sources = topo.vertex_transitive() ? std::min<std::uint32_t>(n, 1) : n;
+    for (std::uint32_t s = 0; s < sources; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) total += topo.distance(NodeId(s), NodeId(d));
+    }
+    if (sources == 1) total *= n;
+  }
+  for (int i = 0; i < ncoords && topo.distance_separable(); ++i) {
     std::map<int, std::uint64_t> hist;
     for (int v : values[static_cast<std::size_t>(i)]) ++hist[v];
     for (const auto& [a, ca] : hist) {

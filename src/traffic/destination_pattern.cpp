@@ -4,6 +4,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -30,7 +31,10 @@ const char* pattern_name(TrafficPattern p) {
   return "?";
 }
 
-std::uint32_t honeycomb_map(const HoneycombMesh& h, NodeId n, TrafficPattern p) {
+/// The honeycomb patterns on Stojmenovic's coordinates; `node_at` finds the node at a lattice
+/// point (in H_t the point itself, in a honeycomb torus the point modulo its translations).
+template <class NodeAt>
+std::uint32_t honeycomb_map(const Topology& h, NodeId n, TrafficPattern p, NodeAt node_at) {
   Coord c = h.coords(n);
   switch (p) {
     case TrafficPattern::kTranspose:
@@ -52,7 +56,7 @@ std::uint32_t honeycomb_map(const HoneycombMesh& h, NodeId n, TrafficPattern p) 
     default:
       return n.value();
   }
-  return h.node_at(c).value();
+  return node_at(c).value();
 }
 
 std::uint32_t torus_map(const Torus& t, NodeId n, TrafficPattern p) {
@@ -105,7 +109,8 @@ DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig
   if (hotspots_.empty()) hotspots_.push_back(0);
   if (!is_permutation_pattern(pattern_)) return;
 
-  if (pattern_ == TrafficPattern::kTranspose && topo.kind() != TopologyKind::kHoneycomb) {
+  if (pattern_ == TrafficPattern::kTranspose &&
+      (topo.kind() == TopologyKind::kTorus || topo.kind() == TopologyKind::kMesh)) {
     const auto& t = static_cast<const Torus&>(topo);
     bool equal = true;
     for (int d = 1; d < t.num_dims(); ++d) equal = equal && t.size(d) == t.size(0);
@@ -117,11 +122,36 @@ DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig
   }
   permutation_.resize(topo.num_nodes());
   for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
-    permutation_[n] =
-        topo.kind() == TopologyKind::kHoneycomb
-            ? honeycomb_map(static_cast<const HoneycombMesh&>(topo), NodeId(n), pattern_)
-            : torus_map(static_cast<const Torus&>(topo), NodeId(n), pattern_);
+    switch (topo.kind()) {
+      case TopologyKind::kHoneycomb:
+        permutation_[n] = honeycomb_map(topo, NodeId(n), pattern_, [&](const Coord& c) {
+          return static_cast<const HoneycombMesh&>(topo).node_at(c);
+        });
+        break;
+      case TopologyKind::kHoneycombTorus:
+        permutation_[n] = honeycomb_map(topo, NodeId(n), pattern_, [&](const Coord& c) {
+          return static_cast<const HoneycombTorus&>(topo).lattice_node(c[0], c[1], c[2]);
+        });
+        break;
+      case TopologyKind::kTorus:
+      case TopologyKind::kMesh:
+        permutation_[n] = torus_map(static_cast<const Torus&>(topo), NodeId(n), pattern_);
+        break;
+    }
     require(permutation_[n] < topo.num_nodes(), "traffic pattern maps outside the network");
+  }
+  if (topo.kind() == TopologyKind::kHoneycombTorus) {
+    // (x, y, z) -> (y, x, z) is a map of the torus only when swapping x and y maps its
+    // translations onto themselves (HT_T: always; the rectangular and rhombic tori: not in
+    // general). Refuse a "permutation" that sends two nodes to one.
+    std::vector<std::uint8_t> hit(topo.num_nodes(), 0);
+    for (const std::uint32_t d : permutation_) {
+      if (hit[d]++ != 0) {
+        throw InputError("--traffic", pattern_name(pattern_),
+                         "is not a permutation of the nodes of " + topo.spec() +
+                             " (swapping x and y does not map this torus onto itself)");
+      }
+    }
   }
 }
 

@@ -17,11 +17,11 @@ class Partition {
   Partition(std::vector<std::uint16_t> owner, int parts, std::string method);
 
   /// Contiguous blocks of node ids: slabs along the slowest dimension of a torus/mesh,
-  /// stripes of constant x for the honeycomb (ids are ordered by x first there).
+  /// stripes of constant x for the honeycomb and honeycomb tori (ids are ordered by x first).
   static Partition blocks(const Topology& topo, int parts);
   /// Geometric partition (the default): for a torus or mesh, boxes from the factorization of
-  /// `parts` over the dimensions that cuts the fewest links; for the honeycomb, stripes of
-  /// equal node count across the x axis.
+  /// `parts` over the dimensions that cuts the fewest links; for the honeycomb and the
+  /// honeycomb tori, stripes of equal node count across the x axis.
   static Partition geometric(const Topology& topo, int parts);
   /// Graph partition by METIS (k-way, minimum edge cut, fixed seed); available when wormnet
   /// was built with libmetis-dev. The same on every rank (METIS is deterministic).

@@ -11,7 +11,8 @@
 
 namespace wormnet {
 
-enum class TopologyKind : std::uint8_t { kHoneycomb, kTorus, kMesh };
+/// kHoneycombTorus covers the three honeycomb tori (hexagonal, rectangular, rhombic).
+enum class TopologyKind : std::uint8_t { kHoneycomb, kTorus, kMesh, kHoneycombTorus };
 
 /// Node coordinates: up to 6 integers (honeycomb: x, y, z; torus/mesh: one per dimension).
 struct Coord {
@@ -46,6 +47,13 @@ class Topology {
   /// Distance is separable: distance(a, b) = sum over coordinates i of
   /// coordinate_distance(i, a_i, b_i) (|a - b| in H_t and meshes, ring distance in tori).
   [[nodiscard]] virtual int coordinate_distance(int i, int a, int b) const = 0;
+  /// False when distance() is not such a sum (honeycomb tori: the shortest way picks one
+  /// image of the destination for all coordinates together); coordinate_distance() is then
+  /// not meaningful.
+  [[nodiscard]] virtual bool distance_separable() const { return true; }
+  /// True when every node sees the same distance distribution (an automorphism maps any node
+  /// to any other); metrics then sum the distances from one node only.
+  [[nodiscard]] virtual bool vertex_transitive() const { return false; }
   /// Name of a dimension: "X", "Y", "Z", "K", "L", "M".
   [[nodiscard]] static const char* dim_name(int dim);
 

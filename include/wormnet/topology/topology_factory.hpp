@@ -9,7 +9,8 @@
 
 namespace wormnet {
 
-/// Builds "honeycomb:T", "torus:AxBx..." or "mesh:AxBx...". Throws InputError naming
+/// Builds "honeycomb:T", "torus:AxBx...", "mesh:AxBx...", or a honeycomb torus
+/// "honeycomb-torus:T", "honeycomb-rect:MxN", "honeycomb-rhombic:MxN". Throws InputError naming
 /// `option` (default "--topology") with the value and the accepted forms.
 std::unique_ptr<Topology> make_topology(std::string_view spec,
                                         std::string_view option = "--topology");

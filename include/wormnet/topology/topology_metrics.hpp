@@ -34,7 +34,8 @@ struct TopologyMetrics {
 };
 
 /// Exact metrics. Average distance is computed from per-coordinate histograms, which is exact
-/// because distances in H_t, tori and meshes are sums of per-coordinate terms: O(N + sum k^2).
+/// because distances in H_t, tori and meshes are sums of per-coordinate terms: O(N + sum k^2);
+/// for the honeycomb tori (not separable, vertex-transitive) from the distances of one node.
 TopologyMetrics compute_metrics(const Topology& topo);
 
 }  // namespace wormnet

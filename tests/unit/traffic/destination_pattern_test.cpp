@@ -7,6 +7,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -94,6 +95,46 @@ TEST(DestinationPattern, HoneycombNeighborIsAdjacent) {
   for (std::uint32_t n = 0; n < h.num_nodes(); ++n) {
     EXPECT_EQ(h.distance(NodeId(n), d.destination(NodeId(n), rng, 0)), 1);
   }
+}
+
+// HT_t has H_t's nodes in H_t's order, so every pattern sends each node to the same node as
+// on H_t (H_t is symmetric in x and y and under (x,y,z) -> (1-x,1-y,1-z)); the rectangular
+// torus is not symmetric in x and y, and transpose there is refused rather than folded.
+TEST(DestinationPattern, HoneycombTorusPatternsAreThoseOfHt) {
+  const HoneycombMesh mesh(4);
+  const HoneycombTorus torus(HoneycombTorusShape::kHexagonal, 4);
+  for (const auto p : {TrafficPattern::kTranspose, TrafficPattern::kBitComplement,
+                       TrafficPattern::kTornado, TrafficPattern::kNeighbor}) {
+    const DestinationPattern a(mesh, pattern(p));
+    const DestinationPattern b(torus, pattern(p));
+    RandomStream rng(1, 1);
+    for (std::uint32_t n = 0; n < mesh.num_nodes(); ++n) {
+      const NodeId da = a.destination(NodeId(n), rng, 0);
+      const NodeId db = b.destination(NodeId(n), rng, 0);
+      if (p == TrafficPattern::kNeighbor) {
+        // The first port in X, Y, Z order: on the torus every node has all three, on H_t a
+        // boundary node may lack X; both are adjacent.
+        EXPECT_EQ(torus.distance(NodeId(n), db), 1);
+        continue;
+      }
+      EXPECT_EQ(da, db) << mesh.node_label(NodeId(n));
+    }
+  }
+  const HoneycombTorus rect(HoneycombTorusShape::kRectangular, 6, 8);
+  EXPECT_THROW(DestinationPattern(rect, pattern(TrafficPattern::kTranspose)), InputError);
+  // The point reflection maps the rectangular torus onto itself: a permutation.
+  const DestinationPattern c(rect, pattern(TrafficPattern::kBitComplement));
+  std::set<std::uint32_t> image;
+  RandomStream rng(1, 1);
+  for (std::uint32_t n = 0; n < rect.num_nodes(); ++n) {
+    const NodeId d = c.destination(NodeId(n), rng, 0);
+    ASSERT_TRUE(d.valid());
+    const Coord a = rect.coords(NodeId(n));
+    EXPECT_EQ(rect.lattice_node(1 - a[0], 1 - a[1], 1 - a[2]), d);
+    EXPECT_NE(rect.black(NodeId(n)), rect.black(d));
+    image.insert(d.value());
+  }
+  EXPECT_EQ(image.size(), rect.num_nodes());
 }
 
 TEST(DestinationPattern, TorusTornadoAndComplementAndNeighbor) {

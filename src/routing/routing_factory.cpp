@@ -4,12 +4,14 @@
 #include "wormnet/routing/angara_routing.hpp"
 #include "wormnet/routing/dateline_routing.hpp"
 #include "wormnet/routing/dimension_order_routing.hpp"
+#include "wormnet/routing/double_xy_dateline_routing.hpp"
 #include "wormnet/routing/double_xy_routing.hpp"
 #include "wormnet/routing/double_xy_turn_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/routing/ring_class_routing.hpp"
 #include "wormnet/routing/stojmenovic_routing.hpp"
 #include "wormnet/routing/table_routing.hpp"
+#include "wormnet/routing/torus_stojmenovic_routing.hpp"
 #include "wormnet/routing/west_first_routing.hpp"
 #include "wormnet/routing/xy_first_routing.hpp"
 
@@ -29,6 +31,8 @@ std::vector<std::string> routing_names(const Topology& topo) {
     case TopologyKind::kTorus:
       return {"dor",          "dor-dateline", "dor-ring-class", "dor-booksim",
               "dor-balanced", "angara",       "table"};
+    case TopologyKind::kHoneycombTorus:
+      return {"stojmenovic", "stojmenovic-dateline", "double-xy-dateline", "minimal-adaptive"};
   }
   return {};
 }
@@ -74,6 +78,14 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
     if (name == "xy-first") return std::make_unique<XyFirstRouting>(h);
     if (name == "double-xy") return std::make_unique<DoubleXyRouting>(h);
     if (name == "double-xy-turn") return std::make_unique<DoubleXyTurnRouting>(h);
+    if (name == "minimal-adaptive") return std::make_unique<MinimalAdaptiveRouting>(h);
+    does_not_fit(name, topo, "is not implemented yet for");
+  }
+  if (topo.kind() == TopologyKind::kHoneycombTorus) {
+    const auto& h = static_cast<const HoneycombTorus&>(topo);
+    if (name == "stojmenovic") return std::make_unique<TorusStojmenovicRouting>(h, false);
+    if (name == "stojmenovic-dateline") return std::make_unique<TorusStojmenovicRouting>(h, true);
+    if (name == "double-xy-dateline") return std::make_unique<DoubleXyDatelineRouting>(h);
     if (name == "minimal-adaptive") return std::make_unique<MinimalAdaptiveRouting>(h);
     does_not_fit(name, topo, "is not implemented yet for");
   }

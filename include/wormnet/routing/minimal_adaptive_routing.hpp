@@ -1,15 +1,22 @@
-// Fully adaptive minimal routing on H_t with one VC: every step that reduces the distance is
-// allowed (XYZ priority). The negative control of the verifier: its CDG is cyclic on every H_t.
+// Fully adaptive minimal routing with one VC: every step that shortens the distance to the
+// destination is allowed, in port order (XYZ priority on the honeycombs). Written on
+// Topology::distance, so it serves any topology: on H_t and the honeycomb tori it is the
+// verifier's negative control (its CDG is cyclic: girth 6), and it is the adaptive part of
+// Duato's routing (DuatoRouting).
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
-#include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
 
+/// Ports of `node` whose neighbour is one hop closer to `dest`, in port order; returns how
+/// many were written to `ports` (at most kMaxPorts).
+int minimal_ports(const Topology& topo, NodeId node, NodeId dest, PortId* ports);
+
 class MinimalAdaptiveRouting final : public RoutingFunction {
  public:
-  explicit MinimalAdaptiveRouting(const HoneycombMesh& topo) : topo_(topo) {}
+  explicit MinimalAdaptiveRouting(const Topology& topo) : topo_(topo) {}
   [[nodiscard]] std::string name() const override { return "minimal-adaptive"; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
@@ -19,7 +26,7 @@ class MinimalAdaptiveRouting final : public RoutingFunction {
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
  private:
-  const HoneycombMesh& topo_;
+  const Topology& topo_;
 };
 
 }  // namespace wormnet

@@ -270,7 +270,9 @@ INSTANTIATE_TEST_SUITE_P(
                       PipelineCase{"torus:5x4", "dor-dateline", 1, 0, 1, 0, 3, 5},
                       PipelineCase{"torus:4x4x2", "dor-dateline", 0, 2, 0, 1, 2, 20},
                       PipelineCase{"honeycomb:3", "double-xy", 1, 1, 1, 1, 1, 10},
-                      PipelineCase{"honeycomb:3", "stojmenovic", 0, 0, 0, 0, 1, 3}));
+                      PipelineCase{"honeycomb:3", "stojmenovic", 0, 0, 0, 0, 1, 3},
+                      PipelineCase{"honeycomb-torus:3", "double-xy-dateline", 1, 1, 0, 1, 2, 7},
+                      PipelineCase{"honeycomb-rhombic:4x6", "stojmenovic", 0, 1, 0, 0, 1, 4}));
 
 // Splitting the routers over several models (ranks) must not change a single delivery.
 // Link latency 1: flits and credits that cross reach the peer in the next window's first
@@ -280,8 +282,9 @@ class PartitionedModels : public ::testing::TestWithParam<int> {};
 TEST_P(PartitionedModels, DeliverExactlyAsOne) {
   SimConfig c = ideal_router(2);
   c.network.link_latency = GetParam();
-  for (const char* spec : {"honeycomb:3", "torus:4x4"}) {
-    const char* routing = std::string(spec).starts_with("honeycomb") ? "double-xy" : "dor-dateline";
+  for (auto [spec, routing] :
+       {std::pair{"honeycomb:3", "double-xy"}, std::pair{"torus:4x4", "dor-dateline"},
+        std::pair{"honeycomb-torus:2", "double-xy-dateline"}}) {
     std::vector<std::vector<Delivery>> results;
     // {parts, overlap}: the overlapped exchange hands over what arrives in the very cycle it
     // arrives, the other way one cycle ahead.

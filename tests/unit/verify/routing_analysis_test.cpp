@@ -24,15 +24,18 @@ const std::vector<std::string> kHoneycombRoutings{"stojmenovic", "xy-first", "do
                                                   "minimal-adaptive"};
 const std::vector<std::string> kMeshRoutings{"xy", "west-first"};
 const std::vector<std::string> kTorusRoutings{"dor", "dor-dateline", "angara"};
+const std::vector<std::string> kHoneycombTorusRoutings{"stojmenovic", "stojmenovic-dateline",
+                                                       "double-xy-dateline", "minimal-adaptive"};
 
 /// Every routing that fits the topology and is implemented, with dor also under bubble flow
 /// control; fails if one of the required routings is missing.
 std::vector<test::RoutingCase> all_routings(const std::string& spec) {
   const auto topo = make_topology(spec);
-  const std::vector<std::string>& required = topo->kind() == TopologyKind::kHoneycomb
-                                                 ? kHoneycombRoutings
-                                             : topo->kind() == TopologyKind::kMesh ? kMeshRoutings
-                                                                                   : kTorusRoutings;
+  const std::vector<std::string>& required =
+      topo->kind() == TopologyKind::kHoneycomb        ? kHoneycombRoutings
+      : topo->kind() == TopologyKind::kMesh           ? kMeshRoutings
+      : topo->kind() == TopologyKind::kHoneycombTorus ? kHoneycombTorusRoutings
+                                                      : kTorusRoutings;
   std::vector<test::RoutingCase> cases;
   std::size_t must_count = 0;
   for (const std::string& name : routing_names(*topo)) {
@@ -54,9 +57,22 @@ std::vector<test::RoutingCase> all_routings(const std::string& spec) {
   return cases;
 }
 
-const std::vector<std::string> kSmallTopologies{
-    "honeycomb:1", "honeycomb:2", "honeycomb:3", "mesh:4x4",    "mesh:5x3", "mesh:3x2x3",
-    "mesh:7",      "torus:4x4",   "torus:3x5",   "torus:2x3x4", "torus:6",  "torus:2x2x2"};
+const std::vector<std::string> kSmallTopologies{"honeycomb:1",
+                                                "honeycomb:2",
+                                                "honeycomb:3",
+                                                "mesh:4x4",
+                                                "mesh:5x3",
+                                                "mesh:3x2x3",
+                                                "mesh:7",
+                                                "torus:4x4",
+                                                "torus:3x5",
+                                                "torus:2x3x4",
+                                                "torus:6",
+                                                "torus:2x2x2",
+                                                "honeycomb-torus:1",
+                                                "honeycomb-torus:2",
+                                                "honeycomb-rect:4x4",
+                                                "honeycomb-rhombic:3x6"};
 
 /// (a) The set of CDG edges and (b) gamma_c, path lengths and minimality, against the walks.
 void expect_agrees_with_enumeration(const Topology& topo, const RoutingFunction& routing) {
@@ -112,9 +128,10 @@ TEST(RoutingAnalysisSecondAlgorithm, DependenciesLoadsAndPathsAgreeWithRouteEnum
 }
 
 TEST(RoutingAnalysisDelivery, EveryRoutingDeliversEveryPairOnSeveralSizes) {
-  for (const char* spec : {"honeycomb:1", "honeycomb:4", "honeycomb:7", "mesh:2x2", "mesh:8x8",
-                           "mesh:16x16", "mesh:3x4x5", "torus:2", "torus:8x8", "torus:5x4x3",
-                           "torus:4x4x4x4", "torus:3x2x2x2x2x2"}) {
+  for (const char* spec :
+       {"honeycomb:1", "honeycomb:4", "honeycomb:7", "mesh:2x2", "mesh:8x8", "mesh:16x16",
+        "mesh:3x4x5", "torus:2", "torus:8x8", "torus:5x4x3", "torus:4x4x4x4", "torus:3x2x2x2x2x2",
+        "honeycomb-torus:5", "honeycomb-rect:8x8", "honeycomb-rhombic:5x8"}) {
     for (const test::RoutingCase& c : all_routings(spec)) {
       AnalysisOptions o;
       o.cdg = false;
@@ -136,8 +153,8 @@ TEST(RoutingAnalysisDelivery, EveryRoutingDeliversEveryPairOnSeveralSizes) {
 // routing claims minimality, and each route must be a shortest one (BFS distances in the
 // enumeration; routes_minimal in the analysis).
 TEST(RoutingAnalysisDelivery, XyFirstIsNonMinimalAndTheOthersAreMinimal) {
-  for (const char* spec :
-       {"honeycomb:2", "honeycomb:3", "honeycomb:5", "mesh:6x5", "torus:6x5", "torus:4x3x2"}) {
+  for (const char* spec : {"honeycomb:2", "honeycomb:3", "honeycomb:5", "mesh:6x5", "torus:6x5",
+                           "torus:4x3x2", "honeycomb-torus:3"}) {
     for (const test::RoutingCase& c : all_routings(spec)) {
       SCOPED_TRACE(c.label());
       AnalysisOptions o;

@@ -1,0 +1,34 @@
+// Stojmenovic's routing on a honeycomb torus: toward the nearest image of the destination
+// (the shortest way round the torus; on a tie between images, the lexicographically smallest
+// offset, a choice that a hop toward it never changes), along the coordinate with the largest
+// remaining offset, XYZ on ties. Minimal and deterministic.
+// - `stojmenovic`: one VC. Its CDG is cyclic (the torus has girth 6, as H_t).
+// - `stojmenovic-dateline`: the dateline VCs of a torus carried over (VC = dateline level,
+//   see HoneycombTorusWays): no dependency cycle goes round the torus any more, but the
+//   hexagons of one level still close cycles; `verify` shows one. The honeycomb needs the
+//   Double XY split too (DoubleXyDatelineRouting).
+#pragma once
+
+#include "wormnet/routing/honeycomb_torus_ways.hpp"
+#include "wormnet/routing/routing_function.hpp"
+
+namespace wormnet {
+
+class TorusStojmenovicRouting final : public RoutingFunction {
+ public:
+  TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline);
+  [[nodiscard]] std::string name() const override {
+    return dateline_ ? "stojmenovic-dateline" : "stojmenovic";
+  }
+  [[nodiscard]] int vcs_required() const override { return dateline_ ? ways_.levels() : 1; }
+  [[nodiscard]] bool minimal() const override { return true; }
+  [[nodiscard]] std::string description() const override;
+  void route(const RouteRequest& request, RouteOptions& out) const override;
+
+ private:
+  const HoneycombTorus& topo_;
+  HoneycombTorusWays ways_;
+  bool dateline_;
+};
+
+}  // namespace wormnet

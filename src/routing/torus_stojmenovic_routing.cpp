@@ -1,0 +1,42 @@
+#include "wormnet/routing/torus_stojmenovic_routing.hpp"
+
+#include <cstdlib>
+
+namespace wormnet {
+
+TorusStojmenovicRouting::TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline)
+    : topo_(topo), ways_(topo), dateline_(dateline) {}
+
+std::string TorusStojmenovicRouting::description() const {
+  return dateline_
+             ? "Stojmenovic's routing toward the nearest image, dateline VCs (" +
+                   std::to_string(ways_.levels()) + " levels; cyclic: hexagons within a level)"
+             : "Stojmenovic's routing toward the nearest image (shortest way round the "
+               "torus), largest offset first, 1 VC (cyclic)";
+}
+
+void TorusStojmenovicRouting::route(const RouteRequest& request, RouteOptions& out) const {
+  HoneycombTorus::Images images;
+  topo_.nearest_images(request.node, request.dest, images);
+  const HoneycombTorus::Offset* way = &images.offsets[0];
+  for (int i = 1; i < images.count; ++i) {
+    if (images.offsets[static_cast<std::size_t>(i)] < *way) {
+      way = &images.offsets[static_cast<std::size_t>(i)];
+    }
+  }
+  const bool black = topo_.black(request.node);
+  int best = -1;
+  for (int k = 0; k < 3; ++k) {
+    if (!HoneycombTorusWays::shortens(*way, k, black)) continue;
+    if (best < 0 || std::abs((*way)[static_cast<std::size_t>(k)]) >
+                        std::abs((*way)[static_cast<std::size_t>(best)])) {
+      best = k;
+    }
+  }
+  if (best < 0) return;
+  const PortId p = Topology::port_of(best, black ? 1 : -1);
+  const int vc = dateline_ ? ways_.level_into(topo_.neighbor(request.node, p), request.dest) : 0;
+  out.add(p, static_cast<VcMask>(1U << vc));
+}
+
+}  // namespace wormnet

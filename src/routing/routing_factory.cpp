@@ -3,10 +3,12 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/angara_routing.hpp"
 #include "wormnet/routing/dateline_routing.hpp"
+#include "wormnet/routing/destination_dateline_routing.hpp"
 #include "wormnet/routing/dimension_order_routing.hpp"
 #include "wormnet/routing/double_xy_dateline_routing.hpp"
 #include "wormnet/routing/double_xy_routing.hpp"
 #include "wormnet/routing/double_xy_turn_routing.hpp"
+#include "wormnet/routing/duato_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/routing/ring_class_routing.hpp"
 #include "wormnet/routing/stojmenovic_routing.hpp"
@@ -25,14 +27,23 @@ bool takes_ring_tie(std::string_view routing) {
 std::vector<std::string> routing_names(const Topology& topo) {
   switch (topo.kind()) {
     case TopologyKind::kHoneycomb:
-      return {"stojmenovic", "xy-first", "double-xy", "double-xy-turn", "minimal-adaptive"};
+      return {"stojmenovic",    "xy-first",         "double-xy",
+              "double-xy-turn", "minimal-adaptive", "duato"};
     case TopologyKind::kMesh:
-      return {"xy", "west-first"};
+      return {"xy", "west-first", "duato"};
     case TopologyKind::kTorus:
-      return {"dor",          "dor-dateline", "dor-ring-class", "dor-booksim",
-              "dor-balanced", "angara",       "table"};
+      return {"dor",
+              "dor-dateline",
+              "dor-dateline-dest",
+              "dor-ring-class",
+              "dor-booksim",
+              "dor-balanced",
+              "angara",
+              "table",
+              "duato"};
     case TopologyKind::kHoneycombTorus:
-      return {"stojmenovic", "stojmenovic-dateline", "double-xy-dateline", "minimal-adaptive"};
+      return {"stojmenovic", "stojmenovic-dateline", "double-xy-dateline", "minimal-adaptive",
+              "duato"};
   }
   return {};
 }
@@ -72,6 +83,25 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
                          "dor-ring-class, dor-booksim or dor-balanced on a torus)");
   }
 
+  // Duato's routing: the topology's deadlock-free escape routing plus one adaptive VC.
+  if (name == "duato") {
+    const char* escape = nullptr;
+    switch (topo.kind()) {
+      case TopologyKind::kHoneycomb:
+        escape = "double-xy";
+        break;
+      case TopologyKind::kMesh:
+        escape = "xy";
+        break;
+      case TopologyKind::kTorus:
+        escape = "dor-dateline-dest";
+        break;
+      case TopologyKind::kHoneycombTorus:
+        escape = "double-xy-dateline";
+        break;
+    }
+    return std::make_unique<DuatoRouting>(topo, make_routing(escape, topo, FlowControl::kCredit));
+  }
   if (topo.kind() == TopologyKind::kHoneycomb) {
     const auto& h = static_cast<const HoneycombMesh&>(topo);
     if (name == "stojmenovic") return std::make_unique<StojmenovicRouting>(h);
@@ -107,6 +137,7 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
   if (name == "dor-balanced") {
     return std::make_unique<RingClassRouting>(t, RingClassPolicy::kBalanced, drawn);
   }
+  if (name == "dor-dateline-dest") return std::make_unique<DestinationDatelineRouting>(t);
   if (name == "angara") return std::make_unique<AngaraRouting>(t);
   if (name == "table") {
     if (!table) {

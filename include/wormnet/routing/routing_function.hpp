@@ -46,6 +46,11 @@ class RouteOptions {
   }
   [[nodiscard]] int size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
+  /// Adds VCs to option i (same port, same next state).
+  void add_vcs(int i, VcMask vcs) {
+    auto& o = items_[static_cast<std::size_t>(i)];
+    o.vcs = static_cast<VcMask>(o.vcs | vcs);
+  }
   [[nodiscard]] const RouteOption& operator[](int i) const {
     return items_[static_cast<std::size_t>(i)];
   }
@@ -89,6 +94,13 @@ class RoutingFunction {
   /// True when deadlock freedom inside rings relies on bubble flow control rather than on
   /// the channel dependency graph (Angara, torus DOR with bubble flow control).
   [[nodiscard]] virtual bool needs_bubble() const { return false; }
+  /// Escape VC classes of an adaptive routing with escape channels (Duato): the classes of
+  /// its deadlock-free escape sub-function; the others are adaptive. 0 for every other
+  /// routing. `verify` then proves deadlock freedom by Duato's condition (escape
+  /// sub-function connected, extended channel dependency graph acyclic), and the simulator
+  /// prefers free adaptive VCs and hands an adaptive VC to a new packet only when its
+  /// downstream buffer is empty.
+  [[nodiscard]] virtual VcMask escape_vcs() const { return 0; }
   /// True when every allowed step is along a minimal path.
   [[nodiscard]] virtual bool minimal() const = 0;
   /// One-line description with the paper reference, for `wormnet info` and the docs.

@@ -24,8 +24,8 @@ const std::vector<std::string> kHoneycombRoutings{"stojmenovic", "xy-first", "do
                                                   "minimal-adaptive"};
 const std::vector<std::string> kMeshRoutings{"xy", "west-first"};
 const std::vector<std::string> kTorusRoutings{"dor", "dor-dateline", "angara"};
-const std::vector<std::string> kHoneycombTorusRoutings{"stojmenovic", "stojmenovic-dateline",
-                                                       "double-xy-dateline", "minimal-adaptive"};
+const std::vector<std::string> kHoneycombTorusRoutings{
+    "stojmenovic", "stojmenovic-dateline", "double-xy-dateline", "minimal-adaptive", "duato"};
 
 /// Every routing that fits the topology and is implemented, with dor also under bubble flow
 /// control; fails if one of the required routings is missing.

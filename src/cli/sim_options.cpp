@@ -22,8 +22,10 @@ const std::map<std::string, TrafficPattern> kPatterns{
     {"all-to-all", TrafficPattern::kAllToAll}};
 const std::map<std::string, InjectionProcess> kProcesses{
     {"poisson", InjectionProcess::kPoisson}, {"bernoulli", InjectionProcess::kBernoulli}};
-const std::map<std::string, SelectionPolicy> kSelections{{"priority", SelectionPolicy::kPriority},
-                                                         {"random", SelectionPolicy::kRandom}};
+const std::map<std::string, SelectionPolicy> kSelections{
+    {"priority", SelectionPolicy::kPriority},
+    {"random", SelectionPolicy::kRandom},
+    {"least-occupied", SelectionPolicy::kLeastOccupied}};
 const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
                                                {"bubble", FlowControl::kBubble}};
 const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
@@ -108,7 +110,10 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->transform(choice_of(kFlow))
       ->default_str(to_string(n.flow_control))
       ->group("Network");
-  app.add_option("--selection", n.selection, "priority (XYZ order) or random among free choices")
+  app.add_option("--selection", n.selection,
+                 "among the free choices: priority (the routing's order, XYZ), random, or "
+                 "least-occupied (most free buffer slots downstream); with duato, among the "
+                 "free adaptive VCs first")
       ->transform(choice_of(kSelections))
       ->default_str(to_string(n.selection))
       ->group("Network");

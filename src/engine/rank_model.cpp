@@ -39,7 +39,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
       routing_delay_(static_cast<Cycle>(config.network.routing_delay)),
       vc_alloc_delay_(static_cast<Cycle>(config.network.vc_alloc_delay)),
       bubble_(routing.needs_bubble() || config.network.flow_control == FlowControl::kBubble),
-      random_selection_(config.network.selection == SelectionPolicy::kRandom),
+      selection_(config.network.selection),
       per_vc_bandwidth_(config.network.vc_bandwidth == VcBandwidth::kPerVc),
       max_length_(config.traffic.length_max),
       measure_begin_(config.measure.warmup),
@@ -94,6 +94,7 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
     }
     class_vcs_[static_cast<std::size_t>(m)] = static_cast<VcMask>(expanded);
   }
+  escape_vcs_ = class_vcs_[routing.escape_vcs()];
 
   inputs_ = InputUnit(routers, terminal_ports, vcs_, depth_);
   outputs_ = OutputUnit(routers, terminal_ports, vcs_, depth_);
@@ -198,6 +199,10 @@ void RankModel::step_boundary(Cycle t) {
 
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   InputVcState& s = inputs_.state(inputs_.index(r, local_vc));
+  if (escape_vcs_ != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != ports_ &&
+      ((escape_vcs_ >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
+    require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+  }
   if (s.count == 0 && s.stage == VcStage::kIdle) {
     require(f.head(), "a body flit arrived at an idle input VC");
     inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
@@ -282,6 +287,21 @@ void RankModel::routing_options(std::uint32_t r, int in_port, int vc, const Pack
   routing_.route(req, out);
 }
 
+int RankModel::least_occupied(std::uint32_t r, const int* candidates, int found) const {
+  int best = 0;
+  int best_free = -1;
+  for (int c = 0; c < found; ++c) {
+    const int port = port_of_[static_cast<std::size_t>(candidates[c])];
+    int free = 0;
+    for (int w = 0; w < vcs_; ++w) free += outputs_.credits(outputs_.index(r, port * vcs_ + w));
+    if (free > best_free) {
+      best_free = free;
+      best = c;
+    }
+  }
+  return best;
+}
+
 bool RankModel::bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
                               const Packet& p) const {
   // Virtual cut-through: the whole packet must fit downstream; entering a ring (injection or
@@ -308,10 +328,13 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
     const int in_vc = vc_of_[lv];
     const Packet& p = packets_[inputs_.front(i).packet()];
     routing_options(r, in_port, in_vc, p, options);
-    // Input stage: the selection policy picks one free output VC among the options.
+    // Input stage: the selection policy picks one free output VC among the options. With
+    // priority selection and no escape VCs the first free one ends the search.
+    const bool first_only = selection_ == SelectionPolicy::kPriority && escape_vcs_ == 0;
     int candidates[64];
     int candidate_option[64];
     int found = 0;
+    int adaptive = 0;  // candidates on adaptive VCs (routings with escape VCs)
     for (int k = 0; k < options.size(); ++k) {
       const RouteOption& o = options[k];
       const VcMask vcs = o.port == ports_ ? o.vcs : class_vcs_[o.vcs];
@@ -320,18 +343,38 @@ void RankModel::allocate_vcs(std::uint32_t r, Cycle t) {
         const int ol = o.port * vcs_ + w;
         if (outputs_.owner(outputs_.index(r, ol)) != OutputUnit::kFree) continue;
         if (bubble_ && o.port != ports_ && !bubble_allows(r, in_port, o.port, w, p)) continue;
+        const bool escape = ((escape_vcs_ >> w) & 1U) != 0;
+        if (escape_vcs_ != 0 && o.port != ports_ && !escape) {
+          // Duato's theory assumes a queue never holds flits of two packets: an adaptive VC
+          // goes to a new packet only once the last one has left its downstream buffer.
+          if (outputs_.credits(outputs_.index(r, ol)) < depth_) continue;
+          ++adaptive;
+        }
         candidates[found] = ol;
         candidate_option[found] = k;
         ++found;
-        if (!random_selection_) break;
+        if (first_only) break;
       }
-      if (found > 0 && !random_selection_) break;
+      if (found > 0 && first_only) break;
     }
     if (found == 0) continue;
+    if (adaptive > 0 && adaptive < found) {
+      // Escape VCs only when no adaptive VC is free: keep the adaptive candidates, in order.
+      int kept = 0;
+      for (int c = 0; c < found; ++c) {
+        if (((escape_vcs_ >> vc_of_[static_cast<std::size_t>(candidates[c])]) & 1U) != 0) continue;
+        candidates[kept] = candidates[c];
+        candidate_option[kept] = candidate_option[c];
+        ++kept;
+      }
+      found = kept;
+    }
     int pick = 0;
-    if (random_selection_ && found > 1) {
+    if (selection_ == SelectionPolicy::kRandom && found > 1) {
       pick = static_cast<int>(mix64(p.id * 0x9E3779B97F4A7C15ULL + p.hops + t) %
                               static_cast<std::uint64_t>(found));
+    } else if (selection_ == SelectionPolicy::kLeastOccupied && found > 1) {
+      pick = least_occupied(r, candidates, found);
     }
     requests[n] = VcAllocator::Request{static_cast<std::uint8_t>(lv),
                                        static_cast<std::uint8_t>(candidates[pick]),

@@ -33,6 +33,9 @@ enum class InjectionProcess : std::uint8_t {
 enum class SelectionPolicy : std::uint8_t {
   kPriority,  ///< the routing's order: XYZ priority for the honeycomb (the paper's default)
   kRandom,    ///< uniformly among the free ones (hash of packet id and hop: deterministic)
+  /// The free choice whose output port has the most free buffer slots downstream (credits
+  /// summed over its VCs); the routing's order among equals.
+  kLeastOccupied,
 };
 
 /// How the VCs of one channel share its bandwidth.

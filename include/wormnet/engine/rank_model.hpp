@@ -195,6 +195,9 @@ class RankModel {
                                                      Flit f, Cycle arrival);
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
                        RouteOptions& out) const;
+  /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free
+  /// buffer slots downstream; the first among equals.
+  [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
   [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
                                    const Packet& p) const;
   [[nodiscard]] bool idle(std::uint32_t r) const;
@@ -214,7 +217,10 @@ class RankModel {
   Cycle routing_delay_;
   Cycle vc_alloc_delay_;
   bool bubble_;
-  bool random_selection_;
+  SelectionPolicy selection_;
+  /// Physical VCs of the routing's escape classes (Duato; 0 for other routings): the others
+  /// are adaptive, preferred when free, and allocated only to an empty downstream buffer.
+  VcMask escape_vcs_ = 0;
   bool per_vc_bandwidth_;  ///< VcBandwidth::kPerVc: no switch allocation, every VC moves
   int max_length_;
   Cycle measure_begin_;

@@ -159,6 +159,40 @@ TEST(Simulation, StojmenovicDeadlocksAndDoubleXyDoesNotAtTheSameLoad) {
   EXPECT_TRUE(g.summary.saturated);  // far past saturation, but still moving
 }
 
+// The honeycomb-torus routing that deadlocks (one VC, cyclic CDG) does deadlock at a load the
+// Double XY dateline routing and Duato's routing carry (no deadlock, only saturation).
+TEST(Simulation, HoneycombTorusStojmenovicDeadlocksAndTheProvenRoutingsDoNot) {
+  SimConfig c = base_config();
+  c.network.buffer_depth = 1;
+  c.traffic.length_min = 10;
+  c.traffic.length_max = 100;
+  c.measure.warmup = 500;
+  c.measure.measure = 3000;
+  c.measure.drain_limit = 3000;
+  c.measure.deadlock_threshold = 1000;
+  EXPECT_TRUE(simulate(make_net("honeycomb-torus:3", "stojmenovic"), c, 0.5).summary.deadlock);
+  for (const char* routing : {"double-xy-dateline", "duato"}) {
+    const RecordingSink g = simulate(make_net("honeycomb-torus:3", routing), c, 0.5);
+    EXPECT_FALSE(g.summary.deadlock) << routing;
+    EXPECT_GT(g.summary.delivered_packets, 0U) << routing;
+  }
+}
+
+// Least-occupied selection is a different choice from the routing's order (other results on
+// the same traffic), and as deterministic (the same seed gives the same run).
+TEST(Simulation, LeastOccupiedSelectionIsDeterministicAndChangesTheRun) {
+  const Net net = make_net("torus:6x6", "duato");
+  SimConfig c = base_config();
+  const RecordingSink prio = simulate(net, c, 0.3);
+  c.network.selection = SelectionPolicy::kLeastOccupied;
+  const RecordingSink a = simulate(net, c, 0.3);
+  const RecordingSink b = simulate(net, c, 0.3);
+  EXPECT_EQ(a.measured.total.counts(), b.measured.total.counts());
+  EXPECT_EQ(a.channel_flits, b.channel_flits);
+  EXPECT_NE(a.channel_flits, prio.channel_flits);
+  EXPECT_FALSE(a.summary.deadlock);
+}
+
 // A point far past saturation stops at the drain limit itself, not at the next periodic
 // control check after it (a drain limit of 1,000 is not a multiple of the check period of 128
 // cycles: with checks only every 128 cycles the point would run to cycle 12,032).

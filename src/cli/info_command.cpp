@@ -67,6 +67,9 @@ void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
               static_cast<unsigned long long>(m.bisection.side_b),
               static_cast<unsigned long long>(m.bisection.channels_ab));
   std::printf("bisection bound   %.6f flits/node/cycle (uniform traffic)\n", m.bisection.bound);
+  std::string names;
+  for (const auto& n : routing_names(topo)) names += (names.empty() ? "" : ", ") + n;
+  std::printf("routings          %s\n", names.c_str());
   if (li != nullptr) print_load_text(*li, m);
 }
 
@@ -87,6 +90,9 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
       .field("bound", m.bisection.bound);
   j.end_object();
   j.field("bisection_bound", m.bisection.bound);
+  j.key("routings").begin_array();
+  for (const auto& n : routing_names(topo)) j.value(n);
+  j.end_array();
   if (li != nullptr) {
     const LoadReport& l = li->loads;
     const DeliveryReport& d = li->delivery;
@@ -110,9 +116,10 @@ Command add_info_command(CLI::App& root) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* app = root.add_subcommand("info", "Print properties of a topology");
   app->add_option("--topology,-t", opts->topology,
-                  "honeycomb:T, torus:AxBx... or mesh:AxBx... (e.g. honeycomb:6, torus:8x8x8)")
+                  std::string(topology_forms()) + " (e.g. honeycomb:6, torus:8x8x8)")
       ->required();
-  app->add_option("--routing,-r", opts->routing, "routing function, for --load");
+  app->add_option("--routing,-r", opts->routing,
+                  "routing function, for --load: " + routing_catalog());
   app->add_flag("--load", opts->load,
                 "Channel loads of --routing over all ordered pairs: pi, sigma(4), saturation rate");
   add_flow_control_option(app, opts->flow, "credit (default) or bubble");

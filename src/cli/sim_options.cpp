@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/topology/topology_factory.hpp"
 
 namespace wormnet::cli {
 
@@ -65,10 +67,10 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   NetworkConfig& n = o.config.network;
   TrafficConfig& t = o.config.traffic;
   MeasureConfig& m = o.config.measure;
-  app.add_option("--topology,-t", n.topology, "honeycomb:T, torus:AxB..., mesh:AxB...")
+  app.add_option("--topology,-t", n.topology, topology_forms())
       ->capture_default_str()
       ->group("Network");
-  app.add_option("--routing,-r", n.routing, "routing function (see README)")
+  app.add_option("--routing,-r", n.routing, "routing function: " + routing_catalog())
       ->capture_default_str()
       ->group("Network");
   app.add_option("--vcs", n.vcs, "virtual channels per channel (0 = what the routing needs)")

@@ -231,9 +231,9 @@ Command add_verify_command(CLI::App& root) {
   auto opts = std::make_shared<VerifyOptions>();
   CLI::App* app = root.add_subcommand(
       "verify", "Prove a routing deadlock-free (acyclic channel dependency graph) or show a cycle");
-  app->add_option("--topology,-t", opts->topology, "honeycomb:T, torus:AxB..., mesh:AxB...")
+  app->add_option("--topology,-t", opts->topology, topology_forms())->required();
+  app->add_option("--routing,-r", opts->routing, "routing function: " + routing_catalog())
       ->required();
-  app->add_option("--routing,-r", opts->routing, "routing function (see README)")->required();
   add_flow_control_option(app, opts->flow, "credit (default) or bubble (one-VC torus rings)");
   add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");

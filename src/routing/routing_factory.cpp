@@ -25,7 +25,24 @@ bool takes_ring_tie(std::string_view routing) {
 }
 
 std::vector<std::string> routing_names(const Topology& topo) {
-  switch (topo.kind()) {
+  return routing_names(topo.kind());
+}
+
+std::string routing_catalog() {
+  std::string s;
+  for (const auto& [kind, label] :
+       {std::pair{TopologyKind::kHoneycomb, "honeycomb"}, std::pair{TopologyKind::kMesh, "mesh"},
+        std::pair{TopologyKind::kTorus, "torus"},
+        std::pair{TopologyKind::kHoneycombTorus, "honeycomb tori"}}) {
+    s += std::string(s.empty() ? "" : "; ") + label + ":";
+    const auto names = routing_names(kind);
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : " ") + names[i];
+  }
+  return s;
+}
+
+std::vector<std::string> routing_names(TopologyKind kind) {
+  switch (kind) {
     case TopologyKind::kHoneycomb:
       return {"stojmenovic",    "xy-first",         "double-xy",
               "double-xy-turn", "minimal-adaptive", "duato"};

@@ -59,6 +59,11 @@ void check_size(const std::string& opt, const std::string& value, std::uint64_t 
 
 }  // namespace
 
+const char* topology_forms() {
+  return "honeycomb:T, torus:AxB..., mesh:AxB..., honeycomb-torus:T, honeycomb-rect:MxN, "
+         "honeycomb-rhombic:MxN";
+}
+
 std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view option) {
   const std::string opt(option);
   const std::string value(spec);

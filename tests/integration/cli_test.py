@@ -91,6 +91,25 @@ class BadInput(unittest.TestCase):
         self.expect_one_line(["info", "-t", "hypercube:4"], "--topology", "hypercube:4",
                              "honeycomb", "torus", "mesh")
 
+    def test_honeycomb_tori_sizes(self):
+        # Cho & Hsu: HReT(M, N) needs M and N even; HRoT(M, N) N even; both at least 4 rows
+        # for a simple graph; HT_T needs T >= 1.
+        for spec, words in (("honeycomb-torus:0", ("[1,",)), ("honeycomb-torus:two", ()),
+                            ("honeycomb-rect:3x4", ("even",)), ("honeycomb-rect:4x2", (">= 4",)),
+                            ("honeycomb-rect:4", ("MxN",)), ("honeycomb-rhombic:1x4", (">= 2",)),
+                            ("honeycomb-rhombic:3x5", ("even",))):
+            self.expect_one_line(["info", "-t", spec], "--topology", spec, *words)
+
+    def test_routing_needs_more_vcs_than_a_channel_has(self):
+        # HReT(4, 8): four dateline levels, 8 VCs for double-xy-dateline, 9 for duato.
+        self.expect_one_line(["verify", "-t", "honeycomb-rect:4x8", "-r", "duato"], "--routing",
+                             "duato", "9 VCs", "honeycomb-rect:4x8")
+
+    def test_transpose_that_is_no_permutation(self):
+        self.expect_one_line(["run", "-t", "honeycomb-rect:6x8", "-r", "stojmenovic",
+                              "--traffic", "transpose", "--warmup", "10", "--measure", "10"],
+                             "--traffic", "transpose", "honeycomb-rect:6x8")
+
     def test_routing_that_does_not_fit_the_topology(self):
         self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "dor"], "--routing", "dor",
                              "honeycomb:3", "stojmenovic")
@@ -140,7 +159,7 @@ class BadInput(unittest.TestCase):
         # enum values as raw bytes, a NUL cutting the message short).
         for option, names in (("--traffic", ("uniform", "tornado", "all-to-all")),
                               ("--process", ("poisson", "bernoulli")),
-                              ("--selection", ("priority", "random")),
+                              ("--selection", ("priority", "random", "least-occupied")),
                               ("--flow-control", ("credit", "bubble")),
                               ("--vc-bandwidth", ("shared", "per-vc"))):
             self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
@@ -177,7 +196,16 @@ class Verify(unittest.TestCase):
                 ("torus:4x4", "dor", [], 1),
                 ("torus:4x4", "dor", ["--flow-control", "bubble"], 0),
                 ("torus:4x4", "dor-dateline", [], 0),
-                ("torus:4x4", "angara", [], 0)]:
+                ("torus:4x4", "angara", [], 0),
+                ("honeycomb-torus:3", "stojmenovic", [], 1),
+                ("honeycomb-torus:3", "stojmenovic-dateline", [], 1),
+                ("honeycomb-torus:3", "double-xy-dateline", [], 0),
+                ("honeycomb-rhombic:3x6", "double-xy-dateline", [], 0),
+                ("honeycomb-torus:3", "duato", [], 0),
+                ("honeycomb:3", "duato", [], 0),
+                ("mesh:4x4", "duato", [], 0),
+                ("torus:6x4", "duato", [], 0),
+                ("torus:6x4", "dor-dateline-dest", [], 0)]:
             rc, out, err = run("verify", "-t", topo, "-r", routing, *extra)
             self.assertEqual(rc, code, f"{topo} {routing} {extra}: {err}")
             self.assertEqual(err, "")
@@ -198,6 +226,34 @@ class Verify(unittest.TestCase):
             self.assertTrue(honeycomb_adjacent(step["from"], step["to"]), step)
             self.assertEqual(step["to"], cycle[(i + 1) % len(cycle)]["from"])
             self.assertEqual(step["vc"], 0)
+
+    def test_json_honeycomb_torus_cycle_is_a_hexagon(self):
+        # The torus has girth 6 like H_t; one VC (or one per dateline level) leaves a hexagon.
+        for routing in ("stojmenovic", "stojmenovic-dateline"):
+            j = run_json(self, "verify", "-t", "honeycomb-torus:4", "-r", routing, code=1)
+            cycle = j["cycle"]
+            self.assertEqual(len(cycle), 6, routing)
+            for i, step in enumerate(cycle):
+                self.assertEqual(step["to"], cycle[(i + 1) % len(cycle)]["from"])
+            # A hexagon takes each of X, Y, Z twice, once each way.
+            self.assertEqual(sorted(s["direction"] for s in cycle),
+                             ["X+", "X-", "Y+", "Y-", "Z+", "Z-"], routing)
+
+    def test_json_duato(self):
+        # The plain CDG of Duato's routing is cyclic; its extended CDG is not.
+        j = run_json(self, "verify", "-t", "mesh:4x4", "-r", "duato")
+        self.assertIs(j["deadlock_free"], True)
+        self.assertEqual(j["cycle"], [])
+        self.assertGreater(len(j["plain_cycle"]), 0)
+        d = j["duato"]
+        self.assertEqual(d["escape_vcs"], "0")
+        self.assertIs(d["connected"], True)
+        self.assertIs(d["holds"], True)
+        self.assertGreater(d["adaptive_states"], 0)
+        rc, out, err = run("verify", "-t", "honeycomb-torus:2", "-r", "duato")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("DEADLOCK-FREE (Duato)", out)
+        self.assertIn("plain CDG  cyclic", out)
 
     def test_json_torus_cycle_runs_round_the_smallest_big_ring(self):
         j = run_json(self, "verify", "-t", "torus:3x5", "-r", "dor", code=1)
@@ -242,6 +298,22 @@ class Info(unittest.TestCase):
         self.assertEqual((j["nodes"], j["links"], j["channels"], j["diameter"]),
                          (256, 480, 960, 30))
         self.assertAlmostEqual(j["average_distance"], 32 / 3, places=12)
+
+    def test_honeycomb_torus_counts(self):
+        # Stojmenovic: HT_T has 6T^2 nodes, 9T^2 links, degree 3, diameter 2T. HT_1 is
+        # K_{3,3}: 3 nodes at distance 1 and 2 at distance 2 from each: mean 7/5.
+        for t in (1, 2, 5):
+            j = run_json(self, "info", "-t", f"honeycomb-torus:{t}")
+            self.assertEqual((j["nodes"], j["links"], j["channels"], j["diameter"]),
+                             (6 * t * t, 9 * t * t, 18 * t * t, 2 * t))
+            self.assertEqual(j["degree_histogram"], {"3": 6 * t * t})
+            self.assertIn("double-xy-dateline", j["routings"])
+        j = run_json(self, "info", "-t", "honeycomb-torus:1")
+        self.assertAlmostEqual(j["average_distance"], 7 / 5, places=12)
+        # Cho & Hsu: HReT(M, N) and HRoT(M, N) have M N nodes and 3 M N / 2 links.
+        for spec, n in (("honeycomb-rect:6x8", 48), ("honeycomb-rhombic:5x6", 30)):
+            j = run_json(self, "info", "-t", spec)
+            self.assertEqual((j["nodes"], j["links"]), (n, 3 * n // 2))
 
     def test_text_output(self):
         rc, out, err = run("info", "-t", "honeycomb:6")

@@ -24,8 +24,11 @@ enum class RingTie : std::uint8_t { kPlus, kRandom, kAlternating };
 /// True for the routings that --ring-tie applies to (torus dimension-order routings).
 bool takes_ring_tie(std::string_view routing);
 
-/// Routing names that fit this topology's kind, in documentation order.
+/// Routing names that fit a topology kind, in documentation order.
+std::vector<std::string> routing_names(TopologyKind kind);
 std::vector<std::string> routing_names(const Topology& topo);
+/// Every routing by topology kind ("honeycomb: stojmenovic, ...; mesh: ..."), for --help.
+std::string routing_catalog();
 
 /// Builds routing `name` for `topo` (which must outlive it). `flow` = kBubble marks a one-VC
 /// torus routing (dor) as relying on bubble flow control; angara and table always do.

@@ -12,6 +12,9 @@ namespace wormnet {
 /// Builds "honeycomb:T", "torus:AxBx...", "mesh:AxBx...", or a honeycomb torus
 /// "honeycomb-torus:T", "honeycomb-rect:MxN", "honeycomb-rhombic:MxN". Throws InputError naming
 /// `option` (default "--topology") with the value and the accepted forms.
+/// The accepted forms, for --help texts.
+const char* topology_forms();
+
 std::unique_ptr<Topology> make_topology(std::string_view spec,
                                         std::string_view option = "--topology");
 

@@ -286,6 +286,7 @@ void ResultWriter::write_network(const RunDescription& run) {
                                     ? 1
                                     : 0));
   r.set_attribute("saturation_rate", run.bounds.saturation_rate);
+  r.set_attribute("escape_vcs", static_cast<std::int64_t>(run.routing->escape_vcs()));
   if (run.channel_load != nullptr && !run.channel_load->empty()) {
     // gamma_c of this rank's channels (every rank holds all of them), for channel heatmaps.
     std::vector<double> load;

@@ -129,6 +129,17 @@ class CheckpointRestart(Identical):
         # Points: 0.05 (about 2,900 cycles with the drain), then 0.1: stop inside the second.
         self.stop_and_restart(2, 1, 4000, "sweep", base=SWEEP, full="sweep_full.h5")
 
+    def test_duato_on_a_honeycomb_torus_two_to_one(self):
+        # Adaptive routing with escape VCs and least-occupied selection read more model state
+        # (credits of every output VC) than the deterministic routings: restart on another
+        # rank count must still give the same file.
+        duato = ["run", "-t", "honeycomb-torus:3", "-r", "duato", "--selection", "least-occupied",
+                 "--load", "0.4", "--length-min", "4", "--length-max", "30", "--buffer", "3",
+                 "--warmup", "300", "--measure", "2000", "--stats-window", "250"]
+        r = wormnet([*duato, "-q", "-o", path("duato_full.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.stop_and_restart(2, 1, 1300, "duato21", base=duato, full="duato_full.h5")
+
     def test_periodic_checkpoints_do_not_change_results(self):
         out = path("periodic.h5")
         ck = path("periodic.ck")

@@ -65,7 +65,7 @@ void DoubleXyDatelineRouting::route(const RouteRequest& request, RouteOptions& o
         shortens = fits(w, net) && HoneycombTorusWays::shortens(w, k, black);
       }
       if (!shortens) continue;
-      if (level < 0) level = ways_.level_into(topo_.neighbor(request.node, p), request.dest);
+      if (level < 0) level = ways_.level_of_hop(request.node, images, p);
       out.add(p, static_cast<VcMask>(1U << (2 * level + net)), static_cast<RouteState>(net));
     }
   }

@@ -70,4 +70,25 @@ int HoneycombTorusWays::level_into(NodeId next, NodeId dest) const {
   return levels_ - 1 - rem;
 }
 
+int HoneycombTorusWays::level_of_hop(NodeId node, const HoneycombTorus::Images& images,
+                                     PortId p) const {
+  const int k = Topology::port_dim(p);
+  const int sign = Topology::port_sign(p);
+  const bool black = topo_.black(node);
+  int rem = -1;
+  for (int i = 0; i < images.count; ++i) {
+    const auto& w = images.offsets[static_cast<std::size_t>(i)];
+    if (shortens(w, k, black)) rem = std::max(rem, crossings(node, w));
+  }
+  // This hop's own crossing: coordinate k moves from a to a + sign.
+  for (const int c : coords_) {
+    if (c != k) continue;
+    const std::int64_t period = topo_.period(k);
+    const std::int64_t a = topo_.coords(node)[k];
+    rem -= static_cast<int>(floor_div(std::max(a, a + sign), period) -
+                            floor_div(std::min(a, a + sign), period));
+  }
+  return levels_ - 1 - rem;
+}
+
 }  // namespace wormnet

@@ -1,8 +1,28 @@
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 
+#include "wormnet/routing/honeycomb_torus_ways.hpp"
+
 namespace wormnet {
 
 int minimal_ports(const Topology& topo, NodeId node, NodeId dest, PortId* ports) {
+  if (topo.kind() == TopologyKind::kHoneycombTorus) {
+    // One image search instead of one distance per neighbour: a port is minimal when it
+    // shortens the way toward a nearest image (same ports, same order).
+    const auto& h = static_cast<const HoneycombTorus&>(topo);
+    HoneycombTorus::Images images;
+    h.nearest_images(node, dest, images);
+    const bool black = h.black(node);
+    int n = 0;
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < images.count; ++i) {
+        if (HoneycombTorusWays::shortens(images.offsets[static_cast<std::size_t>(i)], k, black)) {
+          ports[n++] = Topology::port_of(k, black ? 1 : -1);
+          break;
+        }
+      }
+    }
+    return n;
+  }
   const int here = topo.distance(node, dest);
   int n = 0;
   for (int p = 0; p < topo.num_ports(); ++p) {

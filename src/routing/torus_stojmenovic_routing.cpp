@@ -35,7 +35,7 @@ void TorusStojmenovicRouting::route(const RouteRequest& request, RouteOptions& o
   }
   if (best < 0) return;
   const PortId p = Topology::port_of(best, black ? 1 : -1);
-  const int vc = dateline_ ? ways_.level_into(topo_.neighbor(request.node, p), request.dest) : 0;
+  const int vc = dateline_ ? ways_.level_of_hop(request.node, images, p) : 0;
   out.add(p, static_cast<VcMask>(1U << vc));
 }
 

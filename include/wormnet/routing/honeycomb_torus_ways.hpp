@@ -36,6 +36,10 @@ class HoneycombTorusWays {
   [[nodiscard]] const std::array<int, 2>& dateline_coords() const { return coords_; }
   /// Level of a hop that arrives at `next` bound for `dest` (in [0, levels())).
   [[nodiscard]] int level_into(NodeId next, NodeId dest) const;
+  /// The same for the hop from `node` on port `p`, from `images`, the nearest images of the
+  /// destination seen from `node`: those at the next node are the ones the hop shortens, each
+  /// with the crossings left minus this hop's (no second image search).
+  [[nodiscard]] int level_of_hop(NodeId node, const HoneycombTorus::Images& images, PortId p) const;
   /// Dateline crossings left on a shortest way from `from` along `offset`.
   [[nodiscard]] int crossings(NodeId from, const HoneycombTorus::Offset& offset) const;
   /// True when moving along coordinate k with this node's link sign shortens `offset`.

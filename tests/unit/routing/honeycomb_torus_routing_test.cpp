@@ -16,6 +16,7 @@
 #include "../../support/routing_case.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/double_xy_dateline_routing.hpp"
+#include "wormnet/routing/honeycomb_torus_ways.hpp"
 #include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
@@ -192,6 +193,34 @@ TEST(HoneycombTorusRouting, DatelineLevelNeverDropsAndRisesAcrossADateline) {
       }
     }
     EXPECT_GT(hops, 0) << spec;
+  }
+}
+
+// The level of a hop worked out from the current node's images (what the routings use)
+// equals the level computed at the next node from its own images.
+TEST(HoneycombTorusRouting, HopLevelFromTheCurrentImagesEqualsTheLevelAtTheNextNode) {
+  for (const char* spec : {"honeycomb-torus:2", "honeycomb-torus:4", "honeycomb-rect:6x6",
+                           "honeycomb-rect:4x8", "honeycomb-rhombic:4x6"}) {
+    const auto topo = make_topology(spec);
+    const auto& h = static_cast<const HoneycombTorus&>(*topo);
+    const HoneycombTorusWays ways(h);
+    int hops = 0;
+    for (std::uint32_t s = 0; s < h.num_nodes(); ++s) {
+      for (std::uint32_t d = 0; d < h.num_nodes(); ++d) {
+        if (s == d) continue;
+        HoneycombTorus::Images images;
+        h.nearest_images(NodeId(s), NodeId(d), images);
+        for (int p = 0; p < 6; ++p) {
+          const NodeId m = h.neighbor(NodeId(s), static_cast<PortId>(p));
+          if (!m.valid() || h.distance(m, NodeId(d)) != images.distance - 1) continue;
+          ASSERT_EQ(ways.level_of_hop(NodeId(s), images, static_cast<PortId>(p)),
+                    ways.level_into(m, NodeId(d)))
+              << spec << " " << h.node_label(NodeId(s)) << " -> " << h.node_label(NodeId(d));
+          ++hops;
+        }
+      }
+    }
+    EXPECT_GT(hops, 0);
   }
 }
 

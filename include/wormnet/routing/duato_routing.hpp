@@ -33,6 +33,10 @@ class DuatoRouting final : public RoutingFunction {
   [[nodiscard]] RouteState initial_state(NodeId src, NodeId dst) const override {
     return escape_->initial_state(src, dst);
   }
+  [[nodiscard]] int initial_choices() const override { return escape_->initial_choices(); }
+  [[nodiscard]] RouteState chosen_initial_state(NodeId src, NodeId dst, int choice) const override {
+    return escape_->chosen_initial_state(src, dst, choice);
+  }
   [[nodiscard]] bool source_dependent() const override { return escape_->source_dependent(); }
   [[nodiscard]] bool minimal() const override { return escape_->minimal(); }
   [[nodiscard]] std::string description() const override;

@@ -11,8 +11,10 @@ namespace {
 // A message: three counts (flits, head records, credits), then the three arrays.
 constexpr std::size_t kCounts = 3 * sizeof(std::uint64_t);
 
-std::size_t capacity(std::uint64_t links, Cycle window) {
-  return kCounts + static_cast<std::size_t>(window * links) *
+/// The largest message: every link to the peer carrying its window's limit of flits (each a
+/// head with its packet record, at worst) and of credits.
+std::size_t capacity(std::uint64_t links, std::uint64_t per_link) {
+  return kCounts + static_cast<std::size_t>(links * per_link) *
                        (sizeof(RemoteFlit) + sizeof(Packet) + sizeof(RemoteCredit));
 }
 
@@ -41,9 +43,10 @@ MpiTransport::MpiTransport(const Communicator& comm, const RankModel& model, Cyc
   std::vector<std::size_t> send;
   std::vector<std::size_t> recv;
   for (int peer : peers) {
-    const std::uint64_t links = model.links_to(peer);  // links are symmetric: same both ways
-    send.push_back(capacity(links, window));
-    recv.push_back(capacity(links, window));
+    // Links are symmetric and every rank runs the same model: both ends agree on the size.
+    const std::size_t bytes = capacity(model.links_to(peer), model.crossing_limit(window));
+    send.push_back(bytes);
+    recv.push_back(bytes);
   }
   exchange_ = std::make_unique<NeighborExchange>(comm, peers, send, recv);
 }

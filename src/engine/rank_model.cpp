@@ -138,6 +138,19 @@ Cycle RankModel::lookahead() const {
   return std::min(flit_delay_, credit_delay_);
 }
 
+std::uint64_t RankModel::crossing_limit(Cycle window) const {
+  // A window is no longer than the lookahead, so nothing sent over a link during it arrives
+  // before it ends: a VC sends at most the credits it holds when the window starts plus those
+  // that arrive during it, and pops at most the flits buffered plus those arriving, and either
+  // sum is at most the buffer depth (credits + flits on the link + flits buffered + credits on
+  // the link = depth). Besides, a channel moves one flit per cycle (shared) or one per VC
+  // (per-vc), and an input port pops as many.
+  const auto vcs = static_cast<std::uint64_t>(vcs_);
+  const auto depth = static_cast<std::uint64_t>(depth_);
+  return per_vc_bandwidth_ ? vcs * std::min<std::uint64_t>(window, depth)
+                           : std::min<std::uint64_t>(window, vcs * depth);
+}
+
 void RankModel::wake(std::uint32_t r) {
   active_[r >> 6] |= std::uint64_t{1} << (r & 63U);
 }

@@ -1,11 +1,43 @@
 // Checkpoint support of RankModel: the partition-independent snapshot and its restore.
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/engine/rank_model.hpp"
 
 namespace wormnet {
+
+namespace {
+
+/// The places a packet occupies on one rank (an input VC holding its flits, or flits in flight
+/// to it, or its stream from another rank, or the output VC its flits leave by), joined into
+/// segments: runs of consecutive routers of its path that are all on this rank. An
+/// uninterrupted run keeps one packet slot per segment (a slot is released when the tail
+/// leaves the rank, and a packet that comes back to a rank it left brings its record again),
+/// so a restart onto another partition must rebuild the segments of that partition.
+class Segments {
+ public:
+  /// The place of `packet` at input VC `ivc` (an InputUnit index of this rank).
+  std::uint32_t place(std::uint32_t ivc, std::uint64_t packet) {
+    const auto [it, added] =
+        index_.try_emplace(std::pair{ivc, packet}, static_cast<std::uint32_t>(parent_.size()));
+    if (added) parent_.push_back(it->second);
+    return it->second;
+  }
+  /// The packet moves from place a to place b over a link inside the rank.
+  void join(std::uint32_t a, std::uint32_t b) { parent_[root(a)] = root(b); }
+  [[nodiscard]] std::uint32_t root(std::uint32_t a) {
+    while (parent_[a] != a) a = parent_[a] = parent_[parent_[a]];
+    return a;
+  }
+
+ private:
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> index_;
+  std::vector<std::uint32_t> parent_;
+};
+
+}  // namespace
 
 ModelSnapshot RankModel::snapshot() const {
   ModelSnapshot s;
@@ -141,20 +173,53 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     auto [it, inserted] = freshest.emplace(p.id, &p);
     if (!inserted && p.hops > it->second->hops) it->second = &p;
   }
+  inputs_ = InputUnit(routers, ports_ + 1, vcs_, depth_);
+  outputs_ = OutputUnit(routers, ports_ + 1, vcs_, depth_);
+  const auto ivc = [&](std::uint32_t r, std::uint32_t lv) {
+    return inputs_.index(r, static_cast<int>(lv));
+  };
+  const auto local_link = [&](std::uint32_t r, int port) {
+    return link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                 static_cast<std::size_t>(port)];
+  };
+  const auto owned = [&](std::size_t row) { return all.ovc_owner[row] != OutputUnit::kFree; };
+
+  // Segments of this partition: a packet's place at an input VC is joined to its place at
+  // the next router when the output VC between them is still its own and the link stays on
+  // this rank.
+  Segments segments;
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (std::uint32_t lv = 0; lv < pv; ++lv) {
+      const std::size_t row = static_cast<std::size_t>(r) * pv + lv;
+      const auto count = static_cast<std::uint32_t>(all.ivc_meta[row] & 0xFFFF);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        segments.place(ivc(r, lv), all.flit_packet[row * all.depth + k]);
+      }
+      if (!owned(row)) continue;
+      const std::uint32_t from = segments.place(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]);
+      const int q = port_of_[lv];
+      if (q == ports_) continue;
+      const std::uint32_t next = local_link(r, q);
+      if ((next & kRemoteBit) != 0) continue;
+      segments.join(
+          from, segments.place(ivc(next, static_cast<std::uint32_t>((q ^ 1) * vcs_ + vc_of_[lv])),
+                               all.ovc_packet[row]));
+    }
+  }
+  // One slot per segment, holding the packet's freshest record.
   packets_ = PacketTable{};
-  std::unordered_map<std::uint64_t, std::uint32_t> slot_of;
-  const auto slot = [&](std::uint64_t id) {
-    const auto it = slot_of.find(id);
-    if (it != slot_of.end()) return it->second;
+  std::unordered_map<std::uint32_t, std::uint32_t> slot_of_segment;
+  const auto slot = [&](std::uint32_t at, std::uint64_t id) {
+    const std::uint32_t segment = segments.root(segments.place(at, id));
+    const auto it = slot_of_segment.find(segment);
+    if (it != slot_of_segment.end()) return it->second;
     const auto f = freshest.find(id);
     require(f != freshest.end(), "checkpoint: a flit refers to a packet it does not hold");
     const std::uint32_t s = packets_.allocate(*f->second);
-    slot_of.emplace(id, s);
+    slot_of_segment.emplace(segment, s);
     return s;
   };
 
-  inputs_ = InputUnit(routers, ports_ + 1, vcs_, depth_);
-  outputs_ = OutputUnit(routers, ports_ + 1, vcs_, depth_);
   std::vector<TrafficSources::GeneratorState> generators(routers);
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (std::uint32_t lv = 0; lv < pv; ++lv) {
@@ -164,7 +229,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       for (std::uint32_t k = 0; k < count; ++k) {
         const std::size_t f = row * all.depth + k;
         inputs_.push(r, static_cast<int>(lv),
-                     Flit::with_kind(slot(all.flit_packet[f]), all.flit_kind[f]));
+                     Flit::with_kind(slot(ivc(r, lv), all.flit_packet[f]), all.flit_kind[f]));
       }
       const auto stage = static_cast<VcStage>((meta >> 16) & 0xFF);
       inputs_.set_stage(r, static_cast<int>(lv), stage);
@@ -175,8 +240,8 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
       outputs_.set_credits(o, static_cast<std::uint16_t>(all.ovc_credits[row]));
       outputs_.set_owner(o, all.ovc_owner[row]);
-      if (all.ovc_packet[row] != ModelSnapshot::kNoPacket) {
-        outputs_.set_owner_packet(o, slot(all.ovc_packet[row]));
+      if (owned(row)) {
+        outputs_.set_owner_packet(o, slot(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]));
       }
       vc_allocator_.set_last(r, lv, all.va_last[row]);
     }
@@ -189,10 +254,10 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     const std::uint64_t* in = &all.injection[4 * static_cast<std::size_t>(r)];
     inj = Injection{};
     if (in[0] != ModelSnapshot::kNoPacket) {
-      inj.packet = slot(in[0]);
+      inj.vc = static_cast<std::uint8_t>(in[3]);
+      inj.packet = slot(ivc(r, static_cast<std::uint32_t>(ports_ * vcs_ + inj.vc)), in[0]);
       inj.sent = static_cast<std::uint16_t>(in[1]);
       inj.length = static_cast<std::uint16_t>(in[2]);
-      inj.vc = static_cast<std::uint8_t>(in[3]);
     }
     generators[r] = TrafficSources::GeneratorState{all.source_counter[r], all.source_next_time[r],
                                                    all.source_sequence[r]};
@@ -227,9 +292,10 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   wheel_flits_ = 0;
   for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
     if (!mine(f.router)) continue;
+    const std::uint32_t r = local_of_[f.router];
     wheel_[f.arrival & wheel_mask_].flits.push_back(
-        Arrival{local_of_[f.router], static_cast<std::uint16_t>(f.local_vc),
-                Flit::with_kind(slot(f.packet), f.kind)});
+        Arrival{r, static_cast<std::uint16_t>(f.local_vc),
+                Flit::with_kind(slot(ivc(r, f.local_vc), f.packet), f.kind)});
     ++wheel_flits_;
   }
   for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
@@ -243,13 +309,8 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (const ModelSnapshot::Stream& st : all.streams) {
     if (!mine(st.router)) continue;
     const std::uint32_t r = local_of_[st.router];
-    const int port = port_of_[st.local_vc];
-    if ((link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-               static_cast<std::size_t>(port)] &
-         kRemoteBit) == 0) {
-      continue;
-    }
-    inbound_[inputs_.index(r, static_cast<int>(st.local_vc))] = slot(st.packet);
+    if ((local_link(r, port_of_[st.local_vc]) & kRemoteBit) == 0) continue;
+    inbound_[ivc(r, st.local_vc)] = slot(ivc(r, st.local_vc), st.packet);
   }
 
   window_ = keeper ? all.window : TrafficCounters{};

@@ -33,6 +33,8 @@ RUN = ["run", "-t", "torus:6x4", "-r", "dor-dateline", "--load", "0.3", "--lengt
 PRESET = ["run", "-t", "torus:6x4", "-r", "dor-booksim", "--preset", "booksim", "--vcs", "2",
           "--load", "0.3", "--length", "4", "--link-latency", "2", "--warmup", "300",
           "--measure", "3000", "--stats-window", "250"]
+HONEYCOMB = ["run", "-t", "honeycomb:4", "-r", "double-xy", "--load", "0.05", "--warmup", "200",
+             "--measure", "2000", "--stats-window", "250"]
 SWEEP = ["sweep", "-t", "honeycomb:3", "-r", "double-xy", "--loads", "0.05,0.1,0.4",
          "--length-min", "4", "--length-max", "20", "--warmup", "200", "--measure", "2000",
          "--drain-limit", "2000", "--after-saturation", "0", "--stats-window", "200"]
@@ -65,6 +67,8 @@ class CheckpointRestart(Identical):
         r = wormnet([*RUN, "-q", "-o", path("full.h5")])
         assert r.returncode == 0, r.stderr
         r = wormnet([*SWEEP, "-q", "-o", path("sweep_full.h5")])
+        assert r.returncode == 0, r.stderr
+        r = wormnet([*HONEYCOMB, "-q", "-o", path("honeycomb_full.h5")])
         assert r.returncode == 0, r.stderr
 
     def stop_and_restart(self, before, after, stop_at, name, base=RUN, full="full.h5"):
@@ -114,6 +118,13 @@ class CheckpointRestart(Identical):
                      'ring-tie = "random"', 'self-traffic = true', 'process = "bernoulli"',
                      'preset = "booksim"'):
             self.assertIn(line, config.splitlines())
+    def test_honeycomb_restarts_on_three_and_four_ranks(self):
+        # Issue 11: stripes of H_4 over 3 or 4 ranks cut packets that leave a rank and come
+        # back to it; the restart once gave them one record per rank and aborted.
+        for before, after in ((1, 3), (3, 4), (4, 3)):
+            with self.subTest(before=before, after=after):
+                self.stop_and_restart(before, after, 1000, f"hc{before}{after}", base=HONEYCOMB,
+                                      full="honeycomb_full.h5")
 
     def test_restart_alone_takes_the_configuration_from_the_checkpoint(self):
         ck = path("alone.ck")

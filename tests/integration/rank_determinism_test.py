@@ -43,6 +43,12 @@ CASES = {
                                              "--warmup", "300", "--measure", "1500",
                                              "--drain-limit", "1000", "--after-saturation", "0"],
                                    0),
+    # Per-VC bandwidth moves up to a flit per VC and cycle over a cut link (issue 11: the
+    # exchange once had room for one flit per link and cycle and aborted on 2 ranks).
+    "honeycomb_per_vc_short_packets": ("run", ["-t", "honeycomb:4", "-r", "double-xy",
+                                               "--vc-bandwidth", "per-vc", "--vcs", "4",
+                                               "--length", "1", "--load", "0.9", "--warmup", "200",
+                                               "--measure", "1000", "--drain-limit", "1000"], 0),
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),

@@ -1,7 +1,9 @@
 // The transport of a multi-rank run: after every window the outboxes go to the neighbour
 // ranks through persistent point-to-point requests (no barrier, no collective). Message
 // capacities are the most that can cross each cut in one window: every cut link carries at
-// most one flit and one credit per cycle in each direction.
+// most RankModel::crossing_limit() flits and as many credits in each direction (one per
+// cycle, or one per VC and cycle with per-VC bandwidth, and never more than the buffers'
+// credits allow).
 #pragma once
 
 #include <memory>

@@ -139,6 +139,9 @@ class RankModel {
   }
   /// The smallest delay of anything that crosses to another rank (cycles).
   [[nodiscard]] Cycle lookahead() const;
+  /// The most flits, and the most credits, that one link carries in one direction during a
+  /// window of `window` cycles (the exchange between ranks is sized by it).
+  [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;
 
  private:
   struct Arrival {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "../../support/scripted_network.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -13,112 +14,8 @@
 namespace wormnet {
 namespace {
 
-struct Delivery {
-  std::uint64_t id;
-  std::uint32_t source;
-  std::uint32_t dest;
-  Cycle created;
-  Cycle done;
-  int hops;
-  RouteState state;  // routing state at delivery (the drawn half-ring tie, say)
-  bool operator<(const Delivery& o) const { return id < o.id; }
-  bool operator==(const Delivery& o) const = default;
-};
-
-/// A network with scripted traffic only (offered rate 0), split over `parts` models that are
-/// stepped in lockstep and exchange their outboxes after every window of `lookahead` cycles.
-/// With `overlap`, the exchange happens as in a multi-rank run that overlaps it with
-/// computing: in the middle of the next window's first cycle, between step_interior() and
-/// step_boundary().
-class ScriptedNetwork {
- public:
-  ScriptedNetwork(const std::string& topo, const std::string& routing, SimConfig config,
-                  int parts = 1, bool overlap = false)
-      : overlap_(overlap),
-        config_(std::move(config)),
-        topo_(make_topology(topo)),
-        routing_(make_routing(routing, *topo_, config_.network.flow_control, nullptr,
-                              config_.network.ring_tie)),
-        pattern_(*topo_, config_.traffic),
-        partition_(Partition::blocks(*topo_, parts)) {
-    const int vcs = config_.network.vcs > 0 ? config_.network.vcs : routing_->vcs_required();
-    for (int p = 0; p < parts; ++p) {
-      models_.push_back(std::make_unique<RankModel>(config_, *topo_, *routing_, pattern_,
-                                                    partition_, p, 0.0, vcs));
-      models_.back()->set_delivery_observer([this](const Packet& pk, Cycle done) {
-        deliveries_.push_back(
-            Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops, pk.state});
-      });
-    }
-  }
-
-  void send(std::uint32_t from, std::uint32_t to, int length, Cycle created = 0) {
-    Message m;
-    m.created = created;
-    m.dest = to;
-    m.length = static_cast<std::uint16_t>(length);
-    m.sequence = sequence_[from]++;
-    models_[static_cast<std::size_t>(partition_.owner(NodeId(from)))]->enqueue(NodeId(from), m);
-  }
-
-  void run_until(Cycle end) {
-    const Cycle lookahead = models_[0]->lookahead();
-    while (now_ < end) {
-      const Cycle chunk = std::min(end, now_ + lookahead);
-      for (auto& m : models_) m->set_window_end(chunk);
-      if (overlap_ && now_ > 0) {
-        for (auto& m : models_) m->step_interior(now_);
-        exchange();
-        for (auto& m : models_) m->step_boundary(now_);
-        ++now_;
-      }
-      for (; now_ < chunk; ++now_) {
-        for (auto& m : models_) m->step(now_);
-      }
-      if (!overlap_) exchange();
-    }
-  }
-
-  std::vector<Delivery> deliveries() const {
-    auto d = deliveries_;
-    std::sort(d.begin(), d.end());
-    return d;
-  }
-  const Delivery& find(std::uint32_t source) const {
-    for (const auto& d : deliveries_) {
-      if (d.source == source) return d;
-    }
-    throw std::runtime_error("no delivery from that source");
-  }
-  const Topology& topology() const { return *topo_; }
-  std::uint64_t in_network() const {
-    std::uint64_t n = 0;
-    for (const auto& m : models_) n += m->flits_in_network();
-    return n;
-  }
-
- private:
-  void exchange() {
-    for (std::size_t a = 0; a < models_.size(); ++a) {
-      for (std::size_t b = 0; b < models_.size(); ++b) {
-        if (a == b) continue;
-        models_[b]->receive(models_[a]->outboxes()[b]);
-        models_[a]->outboxes()[b].clear();
-      }
-    }
-  }
-
-  bool overlap_;
-  SimConfig config_;
-  std::unique_ptr<Topology> topo_;
-  std::unique_ptr<RoutingFunction> routing_;
-  DestinationPattern pattern_;
-  Partition partition_;
-  std::vector<std::unique_ptr<RankModel>> models_;
-  std::vector<Delivery> deliveries_;
-  std::map<std::uint32_t, std::uint64_t> sequence_;
-  Cycle now_ = 0;
-};
+using test::Delivery;
+using test::ScriptedNetwork;
 
 SimConfig ideal_router(int buffer = 4) {
   SimConfig c;
@@ -414,6 +311,44 @@ TEST(RankModel, DuatoDeliversEverythingUnderContentionWithEitherSelection) {
       net.run_until(20000);
       EXPECT_EQ(net.deliveries().size(), 6 * n) << spec;
       EXPECT_EQ(net.in_network(), 0U) << spec;
+    }
+  }
+}
+
+// What can cross a cut link in one window bounds the messages between ranks. Node 2 of
+// mesh:3 on its own rank, every packet bound for it: link 1 -> 2 carries the packets of node 0
+// and of node 1. Shared bandwidth moves one flit per cycle over it; per-VC bandwidth one per VC,
+// here two (two input ports feed it), more than a flit per cycle. Over a window longer than
+// the credit loop, credits limit each VC to its buffer depth.
+TEST(RankModel, CrossingsStayWithinTheWindowLimit) {
+  struct Case {
+    VcBandwidth bandwidth;
+    int vcs, buffer, latency;
+  };
+  for (const Case& k : {Case{VcBandwidth::kShared, 2, 2, 1}, Case{VcBandwidth::kPerVc, 4, 2, 1},
+                        Case{VcBandwidth::kPerVc, 4, 2, 3}, Case{VcBandwidth::kPerVc, 2, 3, 8},
+                        Case{VcBandwidth::kShared, 2, 2, 8}}) {
+    SimConfig c = ideal_router(k.buffer);
+    c.network.vcs = k.vcs;
+    c.network.vc_bandwidth = k.bandwidth;
+    c.network.link_latency = k.latency;
+    c.network.credit_latency = k.latency;
+    ScriptedNetwork net("mesh:3", "xy", c);
+    net.repartition(Partition({0, 0, 1}, 2, "test"));
+    for (int i = 0; i < 60; ++i) {
+      net.send(0, 2, 1 + i % 3);
+      net.send(1, 2, 1 + i % 2);
+    }
+    net.run_until(2000);
+    ASSERT_EQ(net.deliveries().size(), 120U);
+    const Cycle w = net.longest_window();
+    const double limit = static_cast<double>(net.model(0).crossing_limit(w));
+    EXPECT_EQ(w, static_cast<Cycle>(k.latency));
+    EXPECT_LE(net.most_flits_per_link(), limit) << k.vcs << " VCs, latency " << k.latency;
+    EXPECT_LE(net.most_credits_per_link(), limit) << k.vcs << " VCs, latency " << k.latency;
+    if (k.bandwidth == VcBandwidth::kPerVc && k.latency <= 3) {
+      // More than the flit per cycle and link that the exchange once allowed for.
+      EXPECT_GT(net.most_flits_per_link(), static_cast<double>(w));
     }
   }
 }

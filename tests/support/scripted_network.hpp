@@ -1,0 +1,239 @@
+// A network driven by scripted traffic only (offered rate 0), split over several RankModels
+// (one per part of a partition) that are stepped in lockstep and exchange their outboxes after
+// every window of `lookahead` cycles, as the ranks of an MPI run do, but in one process. Used
+// by the engine tests to compare deliveries across partitions, across the overlapped
+// exchange and across a restart onto another partition.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "wormnet/engine/rank_model.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/topology/topology_factory.hpp"
+
+namespace wormnet::test {
+
+struct Delivery {
+  std::uint64_t id;
+  std::uint32_t source;
+  std::uint32_t dest;
+  Cycle created;
+  Cycle done;
+  int hops;
+  RouteState state;  // routing state at delivery (the drawn half-ring tie, say)
+  bool operator<(const Delivery& o) const { return id < o.id; }
+  bool operator==(const Delivery& o) const = default;
+};
+
+/// The rows of `routers` (ascending global ids) and every list entry of `parts`, with the
+/// additive counters summed and last_move the maximum: what a restart reads from the
+/// checkpoint that `parts` (one snapshot per rank) were written to.
+inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
+                                     const std::vector<std::uint32_t>& routers) {
+  ModelSnapshot m;
+  m.ports = parts.at(0).ports;
+  m.vcs = parts[0].vcs;
+  m.depth = parts[0].depth;
+  m.routers = routers;
+  // Where each global router's row lives: (part, row).
+  std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> where;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (std::size_t k = 0; k < parts[p].routers.size(); ++k) where[parts[p].routers[k]] = {p, k};
+  }
+  const std::size_t pv = m.port_vcs();
+  const std::size_t pp = m.ports + 1U;
+  auto rows = [&](auto member, std::size_t stride) {
+    auto& out = m.*member;
+    for (std::uint32_t id : routers) {
+      const auto [p, k] = where.at(id);
+      const auto& in = parts[p].*member;
+      out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(k * stride),
+                 in.begin() + static_cast<std::ptrdiff_t>((k + 1) * stride));
+    }
+  };
+  rows(&ModelSnapshot::ivc_ready, pv);
+  rows(&ModelSnapshot::ivc_meta, pv);
+  rows(&ModelSnapshot::flit_packet, pv * m.depth);
+  rows(&ModelSnapshot::flit_kind, pv * m.depth);
+  rows(&ModelSnapshot::ovc_credits, pv);
+  rows(&ModelSnapshot::ovc_owner, pv);
+  rows(&ModelSnapshot::ovc_packet, pv);
+  rows(&ModelSnapshot::va_last, pv);
+  rows(&ModelSnapshot::sa_last_vc, pp);
+  rows(&ModelSnapshot::sa_last_port, pp);
+  rows(&ModelSnapshot::injection, 4);
+  rows(&ModelSnapshot::source_counter, 1);
+  rows(&ModelSnapshot::source_next_time, 1);
+  rows(&ModelSnapshot::source_sequence, 1);
+  rows(&ModelSnapshot::channel_flits, m.ports);
+  for (const ModelSnapshot& s : parts) {
+    auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(m.flits_in_flight, s.flits_in_flight);
+    append(m.credits_in_flight, s.credits_in_flight);
+    append(m.messages, s.messages);
+    append(m.streams, s.streams);
+    append(m.packets, s.packets);
+    m.created_flits += s.created_flits;
+    m.created_packets += s.created_packets;
+    m.measured_created_packets += s.measured_created_packets;
+    m.measured_created_flits += s.measured_created_flits;
+    m.created_flits_seen += s.created_flits_seen;
+    m.created_packets_seen += s.created_packets_seen;
+    m.ejected_packets += s.ejected_packets;
+    m.scripted_packets += s.scripted_packets;
+    m.last_move = std::max(m.last_move, s.last_move);
+  }
+  return m;
+}
+
+class ScriptedNetwork {
+ public:
+  /// `parts` models over Partition::blocks; with `overlap`, the exchange happens as in a
+  /// multi-rank run that overlaps it with computing: in the middle of the next window's first
+  /// cycle, between step_interior() and step_boundary().
+  ScriptedNetwork(const std::string& topo, const std::string& routing, SimConfig config,
+                  int parts = 1, bool overlap = false)
+      : overlap_(overlap),
+        config_(std::move(config)),
+        topo_(make_topology(topo)),
+        routing_(make_routing(routing, *topo_, config_.network.flow_control, nullptr,
+                              config_.network.ring_tie)),
+        pattern_(*topo_, config_.traffic) {
+    build(Partition::blocks(*topo_, parts));
+  }
+
+  void send(std::uint32_t from, std::uint32_t to, int length, Cycle created = 0) {
+    Message m;
+    m.created = created;
+    m.dest = to;
+    m.length = static_cast<std::uint16_t>(length);
+    m.sequence = sequence_[from]++;
+    models_[static_cast<std::size_t>(partition_.owner(NodeId(from)))]->enqueue(NodeId(from), m);
+  }
+
+  void run_until(Cycle end) {
+    const Cycle lookahead = models_[0]->lookahead();
+    while (now_ < end) {
+      const Cycle chunk = std::min(end, now_ + lookahead);
+      for (auto& m : models_) m->set_window_end(chunk);
+      const Cycle first = now_;
+      if (overlap_ && pending_) {
+        for (auto& m : models_) m->step_interior(now_);
+        exchange();
+        for (auto& m : models_) m->step_boundary(now_);
+        ++now_;
+      }
+      for (; now_ < chunk; ++now_) {
+        for (auto& m : models_) m->step(now_);
+      }
+      record_crossings(now_ - first);
+      if (overlap_) {
+        pending_ = true;
+      } else {
+        exchange();
+      }
+    }
+  }
+
+  /// Moves the whole state onto `next` as a checkpoint and a restart on another rank count
+  /// do: every model's snapshot, merged, restored part by part into fresh models.
+  void repartition(const Partition& next) {
+    if (pending_) exchange();  // a checkpoint is taken with nothing in flight between ranks
+    pending_ = false;
+    std::vector<ModelSnapshot> parts;
+    for (const auto& m : models_) parts.push_back(m->snapshot());
+    build(next);
+    for (int p = 0; p < next.parts(); ++p) {
+      models_[static_cast<std::size_t>(p)]->restore(merge_snapshots(parts, next.nodes_of(p)),
+                                                    p == 0);
+    }
+  }
+
+  std::vector<Delivery> deliveries() const {
+    auto d = deliveries_;
+    std::sort(d.begin(), d.end());
+    return d;
+  }
+  const Delivery& find(std::uint32_t source) const {
+    for (const auto& d : deliveries_) {
+      if (d.source == source) return d;
+    }
+    throw std::runtime_error("no delivery from that source");
+  }
+  const Topology& topology() const { return *topo_; }
+  const Partition& partition() const { return partition_; }
+  RankModel& model(int part) { return *models_[static_cast<std::size_t>(part)]; }
+  std::uint64_t in_network() const {
+    std::uint64_t n = 0;
+    for (const auto& m : models_) n += m->flits_in_network();
+    return n;
+  }
+  /// The most flits and the most credits one part sent another in one window, per link
+  /// between them, over the run so far (the exchange's capacity must cover these).
+  double most_flits_per_link() const { return most_flits_per_link_; }
+  double most_credits_per_link() const { return most_credits_per_link_; }
+  /// The longest window of the run (cycles).
+  Cycle longest_window() const { return longest_window_; }
+
+ private:
+  void build(const Partition& partition) {
+    partition_ = partition;
+    models_.clear();
+    const int vcs = config_.network.vcs > 0 ? config_.network.vcs : routing_->vcs_required();
+    for (int p = 0; p < partition_.parts(); ++p) {
+      models_.push_back(std::make_unique<RankModel>(config_, *topo_, *routing_, pattern_,
+                                                    partition_, p, 0.0, vcs));
+      models_.back()->set_delivery_observer([this](const Packet& pk, Cycle done) {
+        deliveries_.push_back(
+            Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops, pk.state});
+      });
+    }
+  }
+
+  void record_crossings(Cycle window) {
+    longest_window_ = std::max(longest_window_, window);
+    for (std::size_t a = 0; a < models_.size(); ++a) {
+      for (std::size_t b = 0; b < models_.size(); ++b) {
+        const Outbox& out = models_[a]->outboxes()[b];
+        if (a == b || (out.flits.empty() && out.credits.empty())) continue;
+        const auto links = static_cast<double>(models_[a]->links_to(static_cast<int>(b)));
+        most_flits_per_link_ =
+            std::max(most_flits_per_link_, static_cast<double>(out.flits.size()) / links);
+        most_credits_per_link_ =
+            std::max(most_credits_per_link_, static_cast<double>(out.credits.size()) / links);
+      }
+    }
+  }
+
+  void exchange() {
+    for (std::size_t a = 0; a < models_.size(); ++a) {
+      for (std::size_t b = 0; b < models_.size(); ++b) {
+        if (a == b) continue;
+        models_[b]->receive(models_[a]->outboxes()[b]);
+        models_[a]->outboxes()[b].clear();
+      }
+    }
+  }
+
+  bool overlap_;
+  bool pending_ = false;  ///< outboxes not yet exchanged (overlap: until the next window)
+  SimConfig config_;
+  std::unique_ptr<Topology> topo_;
+  std::unique_ptr<RoutingFunction> routing_;
+  DestinationPattern pattern_;
+  Partition partition_;
+  std::vector<std::unique_ptr<RankModel>> models_;
+  std::vector<Delivery> deliveries_;
+  std::map<std::uint32_t, std::uint64_t> sequence_;
+  Cycle now_ = 0;
+  double most_flits_per_link_ = 0;
+  double most_credits_per_link_ = 0;
+  Cycle longest_window_ = 0;
+};
+
+}  // namespace wormnet::test

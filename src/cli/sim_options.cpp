@@ -185,7 +185,8 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->capture_default_str()
       ->group("Measurement");
   app.add_option("--deadlock-threshold", m.deadlock_threshold,
-                 "cycles with flits in flight and none moving before declaring deadlock")
+                 "cycles an input VC may hold flits without moving one before the deadlock "
+                 "detector asks whether it waits in a cycle (above the credit round trip)")
       ->capture_default_str()
       ->group("Measurement");
   app.add_option("--flit-rate", m.flit_rate, "flits per microsecond per channel (for us units)")

@@ -95,8 +95,23 @@ void validate_values(const SimConfig& c) {
         {{"--warmup", m.warmup}, {"--measure", m.measure}, {"--drain-limit", m.drain_limit}},
         kMaxCycles, "cycles");
   }
-  at_least("--deadlock-threshold", static_cast<long long>(m.deadlock_threshold), 1,
-           "must be >= 1 cycle");
+  // Without any contention an input VC goes a credit round trip between two flits (with a
+  // 1-flit buffer): a shorter wait says nothing about deadlock, and the detector needs the VCs
+  // it reports to have waited longer than a credit takes to arrive.
+  const long long round_trip = static_cast<long long>(n.routing_delay) + n.vc_alloc_delay +
+                               n.switch_alloc_delay + n.switch_delay + n.link_latency +
+                               n.credit_latency;
+  if (m.deadlock_threshold <= static_cast<Cycle>(round_trip)) {
+    throw InputError("--deadlock-threshold", std::to_string(m.deadlock_threshold),
+                     "must exceed " + std::to_string(round_trip) +
+                         " cycles, a flit's credit round trip through a router with these "
+                         "delays (routing, VC and switch allocation, switch, link, credit): a "
+                         "shorter wait is no sign of deadlock");
+  }
+  if (m.deadlock_threshold > 1000000000) {
+    throw InputError("--deadlock-threshold", std::to_string(m.deadlock_threshold),
+                     "at most 1000000000 cycles");
+  }
   if (m.cycles > 0 && m.warmup >= m.cycles) {
     throw InputError("--warmup", std::to_string(m.warmup),
                      "must be shorter than the run (--cycles " + std::to_string(m.cycles) + ")");

@@ -118,6 +118,8 @@ RankModel::RankModel(const SimConfig& config, const Topology& topo, const Routin
     if (boundary_[w] != 0) boundary_words_.push_back(w);
   }
   channel_flits_.assign(link_.size(), 0);
+  since_.assign(static_cast<std::size_t>(routers) * static_cast<std::size_t>(terminal_ports * vcs_),
+                0);
 }
 
 std::uint64_t RankModel::links_to(int peer) const {
@@ -211,15 +213,19 @@ void RankModel::step_boundary(Cycle t) {
 }
 
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
-  InputVcState& s = inputs_.state(inputs_.index(r, local_vc));
+  const std::uint32_t i = inputs_.index(r, local_vc);
+  InputVcState& s = inputs_.state(i);
   if (escape_vcs_ != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != ports_ &&
       ((escape_vcs_ >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
     require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
   }
-  if (s.count == 0 && s.stage == VcStage::kIdle) {
-    require(f.head(), "a body flit arrived at an idle input VC");
-    inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
-    s.ready = t + routing_delay_;
+  if (s.count == 0) {
+    since_[i] = static_cast<std::uint32_t>(t);  // its wait starts now
+    if (s.stage == VcStage::kIdle) {
+      require(f.head(), "a body flit arrived at an idle input VC");
+      inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
+      s.ready = t + routing_delay_;
+    }
   }
   inputs_.push(r, local_vc, f);
   wake(r);
@@ -474,7 +480,7 @@ void RankModel::traverse(std::uint32_t r, int in_port, int vc, Cycle t) {
   const int out_port = inputs_.state(i).out_port;
   const int out_vc = inputs_.state(i).out_vc;
   const Flit f = inputs_.pop(r, local_vc);
-  last_move_ = t;
+  since_[i] = static_cast<std::uint32_t>(t);
   if (f.tail()) outputs_.set_owner(outputs_.index(r, out_port * vcs_ + out_vc), OutputUnit::kFree);
   if (out_port == ports_) {
     eject(r, f, t);
@@ -672,49 +678,81 @@ std::uint64_t RankModel::messages_at_sources() const {
   return n;
 }
 
-std::vector<WaitEdge> RankModel::wait_for_edges() const {
+std::uint64_t RankModel::stuck_vcs(Cycle t, Cycle threshold) const {
+  // Routers that hold flits are active: only those are visited (a cost per control check of
+  // a few instructions per busy router).
+  std::uint64_t n = 0;
+  for (std::size_t w = 0; w < active_.size(); ++w) {
+    for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
+      const auto r =
+          static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      for (std::uint64_t mask = inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
+        n += stuck(inputs_.index(r, std::countr_zero(mask)), t, threshold) ? 1 : 0;
+      }
+    }
+  }
+  return n;
+}
+
+std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const {
   std::vector<WaitEdge> edges;
   RouteOptions options;
-  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
-    std::uint64_t mask = inputs_.nonempty(r);
-    while (mask) {
-      const std::uint32_t lv = bit_index(mask);
-      const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
-      const InputVcState& s = inputs_.state(i);
-      const int in_port = static_cast<int>(lv) / vcs_;
-      const int in_vc = static_cast<int>(lv) % vcs_;
-      WaitEdge e{
-          nodes_[r], static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(in_vc), 0, 0, 0};
-      auto downstream = [&](int port, int vc) {
-        e.on_node = topo_.neighbor(NodeId(nodes_[r]), static_cast<PortId>(port)).value();
-        e.on_port = static_cast<std::uint8_t>(port ^ 1);
-        e.on_vc = static_cast<std::uint8_t>(vc);
-        edges.push_back(e);
-      };
-      if (s.stage == VcStage::kActive) {
-        if (s.out_port != ports_ &&
-            outputs_.credits(outputs_.index(r, s.out_port * vcs_ + s.out_vc)) == 0) {
-          downstream(s.out_port, s.out_vc);
+  for (std::size_t word = 0; word < active_.size(); ++word) {
+    for (std::uint64_t bits = active_[word]; bits != 0; bits &= bits - 1) {
+      const auto r =
+          static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      std::uint64_t mask = inputs_.nonempty(r);
+      while (mask) {
+        const std::uint32_t lv = bit_index(mask);
+        const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
+        if (!stuck(i, t, threshold)) continue;
+        const InputVcState& s = inputs_.state(i);
+        const int in_port = port_of_[lv];
+        const int in_vc = vc_of_[lv];
+        WaitEdge e{
+            nodes_[r], static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(in_vc), 0, 0,
+            0};
+        // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
+        auto downstream = [&](int port, int vc) {
+          e.on_node = topo_.neighbor(NodeId(nodes_[r]), static_cast<PortId>(port)).value();
+          e.on_port = static_cast<std::uint8_t>(port ^ 1);
+          e.on_vc = static_cast<std::uint8_t>(vc);
+          edges.push_back(e);
+        };
+        if (s.stage == VcStage::kActive) {
+          // Holding an output VC, it moves unless it has no credit (ejection never runs out).
+          if (s.out_port != ports_ &&
+              outputs_.credits(outputs_.index(r, s.out_port * vcs_ + s.out_vc)) == 0) {
+            downstream(s.out_port, s.out_vc);
+          }
+          continue;
         }
-        continue;
-      }
-      if (s.stage != VcStage::kWaitVc) continue;
-      const Packet& p = packets_[inputs_.front(i).packet()];
-      routing_options(r, in_port, in_vc, p, options);
-      for (const RouteOption& o : options) {
-        const VcMask vcs = o.port == ports_ ? o.vcs : class_vcs_[o.vcs];
-        for (int w = 0; w < vcs_; ++w) {
-          if (!((vcs >> w) & 1U)) continue;
-          const std::uint8_t owner = outputs_.owner(outputs_.index(r, o.port * vcs_ + w));
-          if (owner != OutputUnit::kFree) {
-            e.on_node = nodes_[r];
-            e.on_port = static_cast<std::uint8_t>(owner / vcs_);
-            e.on_vc = static_cast<std::uint8_t>(owner % vcs_);
-            edges.push_back(e);
-          } else if (o.port != ports_) {
-            downstream(o.port, w);  // free but without room (bubble / cut-through)
+        if (s.stage != VcStage::kWaitVc || s.ready > t) continue;  // still being routed
+        // A head waits for every output VC it may take: for the owner of each taken one, and
+        // for room behind each free one that bubble flow control refuses. A free one it may
+        // take means it moves (it wins, or another packet does and owns it).
+        const std::size_t first = edges.size();
+        bool way_out = false;
+        routing_options(r, in_port, in_vc, packets_[inputs_.front(i).packet()], options);
+        for (const RouteOption& o : options) {
+          const VcMask vcs = o.port == ports_ ? o.vcs : class_vcs_[o.vcs];
+          for (int w = 0; w < vcs_ && !way_out; ++w) {
+            if (!((vcs >> w) & 1U)) continue;
+            const std::uint8_t owner = outputs_.owner(outputs_.index(r, o.port * vcs_ + w));
+            if (owner != OutputUnit::kFree) {
+              e.on_node = nodes_[r];
+              e.on_port = port_of_[owner];
+              e.on_vc = vc_of_[owner];
+              edges.push_back(e);
+            } else if (o.port != ports_ && bubble_ &&
+                       !bubble_allows(r, in_port, o.port, w, packets_[inputs_.front(i).packet()])) {
+              downstream(o.port, w);
+            } else {
+              way_out = true;
+            }
           }
         }
+        if (way_out || options.size() == 0) edges.resize(first);
       }
     }
   }
@@ -726,7 +764,8 @@ std::size_t RankModel::bytes() const {
                   switch_allocator_.bytes() + packets_.capacity_bytes() + sources_.bytes();
   b += nodes_.capacity() * 4 + local_of_.capacity() * 4 + link_.capacity() * 4 +
        remote_.capacity() * sizeof(RemoteEnd) + injection_.capacity() * sizeof(Injection) +
-       inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
+       inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8 +
+       since_.capacity() * 4;
   for (const WheelSlot& w : wheel_) {
     b += w.flits.capacity() * sizeof(Arrival) + w.credits.capacity() * 4;
   }

@@ -57,6 +57,7 @@ ModelSnapshot RankModel::snapshot() const {
       const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
       const InputVcState& st = inputs_.state(i);
       s.ivc_ready.push_back(st.ready);
+      s.ivc_since.push_back(since_[i]);
       s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |
                            static_cast<std::uint64_t>(st.stage) << 16 |
                            static_cast<std::uint64_t>(st.out_port) << 24 |
@@ -152,7 +153,6 @@ ModelSnapshot RankModel::snapshot() const {
   s.created_packets_seen = created_packets_seen_;
   s.ejected_packets = ejected_packets_;
   s.scripted_packets = scripted_packets_;
-  s.last_move = last_move_;
   return s;
 }
 
@@ -235,6 +235,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       inputs_.set_stage(r, static_cast<int>(lv), stage);
       InputVcState& st = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
       st.ready = all.ivc_ready[row];
+      since_[ivc(r, lv)] = all.ivc_since[row];
       st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
       st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
       const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
@@ -319,7 +320,6 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   created_packets_seen_ = keeper ? all.created_packets_seen : 0;
   ejected_packets_ = keeper ? all.ejected_packets : 0;
   scripted_packets_ = keeper ? all.scripted_packets : 0;
-  last_move_ = all.last_move;
   std::fill(active_.begin(), active_.end(), 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!idle(r)) wake(r);

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <deque>
-#include <unordered_map>
 
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -29,84 +27,6 @@ void merge_over_ranks(const Communicator& comm, LatencyHistogram& h) {
   h.set_totals(totals[0], totals[1], totals[2]);
 }
 
-std::uint64_t vertex_key(std::uint32_t node, int port, int vc) {
-  return (static_cast<std::uint64_t>(node) << 16) | (static_cast<std::uint64_t>(port) << 8) |
-         static_cast<std::uint64_t>(vc);
-}
-
-/// A short cycle in the wait-for graph (empty if none): one found by depth-first search, then
-/// shortened by breadth-first search from each of its vertices.
-std::vector<std::uint64_t> find_cycle(const std::vector<WaitEdge>& edges) {
-  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> adj;
-  for (const WaitEdge& e : edges) {
-    adj[vertex_key(e.node, e.port, e.vc)].push_back(vertex_key(e.on_node, e.on_port, e.on_vc));
-  }
-  for (auto& [k, v] : adj) std::sort(v.begin(), v.end());
-  std::vector<std::uint64_t> keys;
-  for (const auto& kv : adj) keys.push_back(kv.first);
-  std::sort(keys.begin(), keys.end());  // deterministic search order
-
-  std::unordered_map<std::uint64_t, int> color;  // 0 white, 1 on stack, 2 done
-  std::vector<std::uint64_t> cycle;
-  for (std::uint64_t root : keys) {
-    if (!cycle.empty()) break;
-    if (color[root] != 0) continue;
-    std::vector<std::pair<std::uint64_t, std::size_t>> stack{{root, 0}};
-    color[root] = 1;
-    while (!stack.empty() && cycle.empty()) {
-      auto& [v, next] = stack.back();
-      const auto it = adj.find(v);
-      if (it == adj.end() || next >= it->second.size()) {
-        color[v] = 2;
-        stack.pop_back();
-        continue;
-      }
-      const std::uint64_t w = it->second[next++];
-      if (color[w] == 1) {
-        auto start =
-            std::find_if(stack.begin(), stack.end(), [&](const auto& f) { return f.first == w; });
-        for (auto f = start; f != stack.end(); ++f) cycle.push_back(f->first);
-      } else if (color[w] == 0) {
-        color[w] = 1;
-        stack.emplace_back(w, 0);
-      }
-    }
-  }
-  // Shorten: breadth-first search for the shortest cycle through each vertex found.
-  std::vector<std::uint64_t> best = cycle;
-  for (std::uint64_t s : cycle) {
-    std::unordered_map<std::uint64_t, std::uint64_t> parent;
-    std::deque<std::uint64_t> queue{s};
-    parent[s] = s;
-    bool found = false;
-    std::uint64_t last = 0;
-    while (!queue.empty() && !found) {
-      const std::uint64_t v = queue.front();
-      queue.pop_front();
-      const auto it = adj.find(v);
-      if (it == adj.end()) continue;
-      for (std::uint64_t w : it->second) {
-        if (w == s) {
-          found = true;
-          last = v;
-          break;
-        }
-        if (parent.count(w) == 0) {
-          parent[w] = v;
-          queue.push_back(w);
-        }
-      }
-    }
-    if (!found) continue;
-    std::vector<std::uint64_t> c;
-    for (std::uint64_t v = last; v != s; v = parent[v]) c.push_back(v);
-    c.push_back(s);
-    std::reverse(c.begin(), c.end());
-    if (c.size() < best.size()) best = c;
-  }
-  return best;
-}
-
 }  // namespace
 
 Simulation::Simulation(const SimConfig& config, const Topology& topo,
@@ -120,8 +40,8 @@ Simulation::Simulation(const SimConfig& config, const Topology& topo,
       bounds_(bounds),
       pattern_(topo, config.traffic) {}
 
-std::vector<DeadlockHop> Simulation::describe_deadlock(const RankModel& model) const {
-  const std::vector<WaitEdge> mine = model.wait_for_edges();
+std::vector<DeadlockHop> Simulation::find_deadlock(const RankModel& model, Cycle t) const {
+  const std::vector<WaitEdge> mine = model.wait_for_edges(t, config_.measure.deadlock_threshold);
   std::vector<std::uint8_t> bytes(mine.size() * sizeof(WaitEdge));
   if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
   const std::vector<std::uint8_t> all = comm_.gather(bytes, 0);
@@ -129,7 +49,7 @@ std::vector<DeadlockHop> Simulation::describe_deadlock(const RankModel& model) c
   if (comm_.is_root()) {
     std::vector<WaitEdge> edges(all.size() / sizeof(WaitEdge));
     if (!edges.empty()) std::memcpy(edges.data(), all.data(), edges.size() * sizeof(WaitEdge));
-    for (std::uint64_t key : find_cycle(edges)) {
+    for (const VcKey key : find_deadlock_cycle(edges)) {
       const auto node = static_cast<std::uint32_t>(key >> 16);
       const auto port = static_cast<int>((key >> 8) & 0xFF);
       const auto vc = static_cast<int>(key & 0xFF);
@@ -279,17 +199,21 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
     if (t < next_check) continue;
     next_check = check_after(next_check);
 
-    // Control check (collective): deadlock, drain complete, drain limit, interrupt.
-    std::uint64_t v[4] = {model.flits_in_network(), model.measured_created(),
-                          model.measured_delivered(), 0};
+    // Control check (collective): deadlock, drain complete, drain limit, interrupt. The
+    // deadlock detector looks further (a gather) only when some VC somewhere has held flits
+    // without moving one for the threshold; it reports a set of VCs that wait only for each
+    // other, however much the rest of the network moves.
+    std::uint64_t v[3] = {model.measured_created(), model.measured_delivered(),
+                          model.stuck_vcs(t, m.deadlock_threshold)};
     comm_.sum(std::span<std::uint64_t>(v, 3));
-    const std::uint64_t last_move = comm_.max(static_cast<std::uint64_t>(model.last_move()));
-    if (v[0] > 0 && t - last_move >= m.deadlock_threshold) {
-      s.deadlock = true;
+    if (v[2] > 0) {
+      s.deadlock_cycle_hops = find_deadlock(model, t);
+      s.deadlock = !s.deadlock_cycle_hops.empty();
+    }
+    if (s.deadlock) {
       s.deadlock_cycle = t;
-      s.deadlock_cycle_hops = describe_deadlock(model);
       stop = true;
-    } else if (t >= measure_end && v[2] == v[1]) {
+    } else if (t >= measure_end && v[1] == v[0]) {
       stop = true;
     } else if (t >= drain_end) {
       s.saturated = true;

@@ -19,7 +19,8 @@ namespace {
 
 /// 2: every dataset carries a "digest" attribute and the root "attributes_digest" (a
 /// damaged checkpoint is refused instead of giving different results).
-constexpr std::int64_t kCheckpointVersion = 2;
+/// 3: routers/ivc_since (the deadlock detector's per-VC wait) replaces counters@last_move.
+constexpr std::int64_t kCheckpointVersion = 3;
 /// Attribute holding a dataset's digest (row_digest.hpp).
 constexpr std::string_view kDigestAttr = "digest";
 constexpr std::string_view kKind = "wormnet checkpoint";
@@ -256,6 +257,7 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
     const std::uint64_t pv = m.port_vcs();
     const std::uint64_t pp = m.ports + 1U;
     put_rows<std::uint64_t>(comm, r, "ivc_ready", rows, m.ivc_ready, {pv});
+    put_rows<std::uint32_t>(comm, r, "ivc_since", rows, m.ivc_since, {pv});
     put_rows<std::uint64_t>(comm, r, "ivc_meta", rows, m.ivc_meta, {pv});
     put_rows<std::uint64_t>(comm, r, "flit_packet", rows, m.flit_packet, {pv * m.depth});
     put_rows<std::uint8_t>(comm, r, "flit_kind", rows, m.flit_kind, {pv * m.depth});
@@ -342,16 +344,13 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
     const H5Group c = root.create_group("counters");
     const auto w = m.window.to_array();
     put_array<std::uint64_t>(c, "window", sum(comm, {w.begin(), w.end()}));
-    const std::uint64_t last_move = comm.max(static_cast<std::uint64_t>(m.last_move));
     put_array<std::uint64_t>(
         c, "scalars",
         sum(comm,
             {m.measured.delivered_packets, m.measured.delivered_flits, m.measured.hops_sum,
              m.measured.accepted_flits, m.measured.packet_cycles, m.created_flits,
              m.created_packets, m.measured_created_packets, m.measured_created_flits,
-             m.created_flits_seen, m.created_packets_seen, m.ejected_packets, m.scripted_packets}),
-        numbers_digest({last_move}));
-    c.set_attribute("last_move", last_move);
+             m.created_flits_seen, m.created_packets_seen, m.ejected_packets, m.scripted_packets}));
     write_histogram(comm, c, "latency_total", m.measured.total);
     write_histogram(comm, c, "latency_network", m.measured.network);
     write_histogram(comm, c, "latency_queueing", m.measured.queueing);
@@ -435,6 +434,7 @@ void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
     if (have != want) throw InvariantError(std::string("routers/") + what + " has another size");
   };
   size_is(m.ivc_ready.size(), r * pv, "ivc_ready");
+  size_is(m.ivc_since.size(), r * pv, "ivc_since");
   size_is(m.ivc_meta.size(), r * pv, "ivc_meta");
   size_is(m.flit_packet.size(), r * pv * m.depth, "flit_packet");
   size_is(m.flit_kind.size(), r * pv * m.depth, "flit_kind");
@@ -505,6 +505,7 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
   const RowDistribution rows = router_rows(nodes, routers);
   const H5Group r = root.open_group("routers");
   m.ivc_ready = get_rows<std::uint64_t>(comm, r, "ivc_ready", rows);
+  m.ivc_since = get_rows<std::uint32_t>(comm, r, "ivc_since", rows);
   m.ivc_meta = get_rows<std::uint64_t>(comm, r, "ivc_meta", rows);
   m.flit_packet = get_rows<std::uint64_t>(comm, r, "flit_packet", rows);
   m.flit_kind = get_rows<std::uint8_t>(comm, r, "flit_kind", rows);
@@ -596,8 +597,7 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
   std::array<std::uint64_t, TrafficCounters::kFields> wa{};
   std::copy(w.begin(), w.end(), wa.begin());
   m.window = TrafficCounters::from_array(wa);
-  m.last_move = c.attribute<std::uint64_t>("last_move");
-  const auto s = get_array<std::uint64_t>(c.open_dataset("scalars"), numbers_digest({m.last_move}));
+  const auto s = get_array<std::uint64_t>(c.open_dataset("scalars"));
   require(s.size() == 13, "checkpoint: counters size differs");
   m.measured.delivered_packets = s[0];
   m.measured.delivered_flits = s[1];

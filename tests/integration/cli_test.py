@@ -374,6 +374,22 @@ class RunBadInput(BadInput):
         self.expect_one_line(["run", "-t", "torus:4x4", "-r", "dor", "--flow-control", "bubble",
                               "--buffer", "3", "--length", "2"], "--buffer", "3", "4")
 
+    def test_deadlock_threshold_shorter_than_a_credit_round_trip(self):
+        # Issue 11: thresholds the latencies make meaningless once reported "deadlocks" of
+        # no channel on a routing the verifier proves deadlock-free. The round trip with the
+        # default 1-cycle delays is 6 cycles (routing, VC and switch allocation, switch,
+        # link, credit); with 100-cycle links and credits, 204.
+        for value in ("1", "2", "6"):
+            self.expect_one_line([*self.base, "--deadlock-threshold", value],
+                                 "--deadlock-threshold", value, "6 cycles")
+        self.expect_one_line([*self.base, "--link-latency", "100", "--credit-latency", "100",
+                              "--deadlock-threshold", "60"], "--deadlock-threshold", "60",
+                             "204 cycles")
+        self.expect_one_line([*self.base, "--deadlock-threshold", "2000000000"],
+                             "--deadlock-threshold", "2000000000")
+        rc, _, err = run(*self.base, "--deadlock-threshold", "7", "-q")
+        self.assertEqual(rc, 0, err)
+
     def test_unwritable_output_path_leaves_no_file(self):
         import os
         import tempfile

@@ -49,6 +49,12 @@ CASES = {
                                                "--vc-bandwidth", "per-vc", "--vcs", "4",
                                                "--length", "1", "--load", "0.9", "--warmup", "200",
                                                "--measure", "1000", "--drain-limit", "1000"], 0),
+    # One ring of the torus deadlocks while the others still move (issue 11: a run-time
+    # deadlock was only seen once the whole network stood still).
+    "torus_ring_deadlock_local": ("run", ["-t", "torus:8x8", "-r", "dor", "--buffer", "2",
+                                          "--length", "16", "--load", "0.05", "--warmup", "0",
+                                          "--measure", "20000", "--deadlock-threshold", "200",
+                                          "--stats-window", "100"], 4),
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),

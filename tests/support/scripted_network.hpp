@@ -31,7 +31,7 @@ struct Delivery {
 };
 
 /// The rows of `routers` (ascending global ids) and every list entry of `parts`, with the
-/// additive counters summed and last_move the maximum: what a restart reads from the
+/// additive counters summed: what a restart reads from the
 /// checkpoint that `parts` (one snapshot per rank) were written to.
 inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
                                      const std::vector<std::uint32_t>& routers) {
@@ -58,6 +58,7 @@ inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
   };
   rows(&ModelSnapshot::ivc_ready, pv);
   rows(&ModelSnapshot::ivc_meta, pv);
+  rows(&ModelSnapshot::ivc_since, pv);
   rows(&ModelSnapshot::flit_packet, pv * m.depth);
   rows(&ModelSnapshot::flit_kind, pv * m.depth);
   rows(&ModelSnapshot::ovc_credits, pv);
@@ -86,7 +87,6 @@ inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
     m.created_packets_seen += s.created_packets_seen;
     m.ejected_packets += s.ejected_packets;
     m.scripted_packets += s.scripted_packets;
-    m.last_move = std::max(m.last_move, s.last_move);
   }
   return m;
 }
@@ -173,6 +173,25 @@ class ScriptedNetwork {
     for (const auto& m : models_) n += m->flits_in_network();
     return n;
   }
+  /// The deadlock detector at the current cycle, as a run does it at a control check: every
+  /// part's wait-for edges among VCs stuck for `threshold` cycles (after the exchange), and
+  /// the cycle of a deadlock among them, if any.
+  std::vector<VcKey> deadlock_cycle(Cycle threshold) {
+    if (pending_) exchange();
+    pending_ = false;
+    std::vector<WaitEdge> edges;
+    for (const auto& m : models_) {
+      const std::vector<WaitEdge> mine = m->wait_for_edges(now_, threshold);
+      edges.insert(edges.end(), mine.begin(), mine.end());
+    }
+    return find_deadlock_cycle(edges);
+  }
+  std::uint64_t stuck_vcs(Cycle threshold) const {
+    std::uint64_t n = 0;
+    for (const auto& m : models_) n += m->stuck_vcs(now_, threshold);
+    return n;
+  }
+  Cycle now() const { return now_; }
   /// The most flits and the most credits one part sent another in one window, per link
   /// between them, over the run so far (the exchange's capacity must cover these).
   double most_flits_per_link() const { return most_flits_per_link_; }

@@ -97,10 +97,12 @@ struct MeasureConfig {
   /// Total cycles before the drain (warm-up + measurement); 0 = warmup + measure. When given,
   /// the measurement window is cycles - warmup.
   Cycle cycles = 0;
-  Cycle drain_limit = 100000;       ///< extra cycles allowed to deliver labelled packets
-  Cycle stats_window = 1000;        ///< cycles per time-series row
-  Cycle deadlock_threshold = 2000;  ///< cycles with flits in flight and none moving
-  double flit_rate = 20.0;          ///< flits per microsecond per channel (for us units)
+  Cycle drain_limit = 100000;  ///< extra cycles allowed to deliver labelled packets
+  Cycle stats_window = 1000;   ///< cycles per time-series row
+  /// Cycles an input VC may hold flits without moving one before the deadlock detector looks
+  /// at what it waits for (more than a credit round trip through a router).
+  Cycle deadlock_threshold = 2000;
+  double flit_rate = 20.0;  ///< flits per microsecond per channel (for us units)
   std::uint64_t seed = 1;
 };
 

@@ -29,6 +29,9 @@ struct ModelSnapshot {
 
   // Per router x (P + 1) x V input VCs.
   std::vector<std::uint64_t> ivc_ready;  ///< first cycle of the VC's next stage
+  /// Low 32 bits of the last cycle a flit left the VC or arrived at it empty (for the
+  /// deadlock detector).
+  std::vector<std::uint32_t> ivc_since;
   /// count | stage << 16 | out_port << 24 | out_vc << 32
   std::vector<std::uint64_t> ivc_meta;
   // Per router x (P + 1) x V x B, flits in FIFO order from the front (count of them valid).
@@ -93,7 +96,6 @@ struct ModelSnapshot {
   std::uint64_t created_packets_seen = 0;
   std::uint64_t ejected_packets = 0;
   std::uint64_t scripted_packets = 0;
-  Cycle last_move = 0;  ///< max over ranks
 };
 
 }  // namespace wormnet

@@ -16,6 +16,7 @@
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/wait_for_graph.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -57,16 +58,6 @@ struct Outbox {
     heads.clear();
     credits.clear();
   }
-};
-
-/// An input VC that waits for another, for the run-time deadlock report.
-struct WaitEdge {
-  std::uint32_t node;  ///< waiting input VC: router (global), port, vc
-  std::uint8_t port;
-  std::uint8_t vc;
-  std::uint32_t on_node;  ///< input VC it waits for
-  std::uint8_t on_port;
-  std::uint8_t on_vc;
 };
 
 class RankModel {
@@ -116,14 +107,19 @@ class RankModel {
   /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).
   [[nodiscard]] std::uint64_t flits_at_sources() const;
   [[nodiscard]] std::uint64_t messages_at_sources() const;
-  /// Last cycle at which a flit moved through a switch on this rank.
-  [[nodiscard]] Cycle last_move() const { return last_move_; }
   /// Labelled packets generated and delivered so far (for the drain).
   [[nodiscard]] std::uint64_t measured_created() const { return sources_.measured_packets(); }
   [[nodiscard]] std::uint64_t measured_delivered() const { return measured_.delivered_packets; }
   [[nodiscard]] std::uint64_t measured_created_flits() const { return sources_.measured_flits(); }
-  /// Wait-for edges among the input VCs of this rank (valid when the network is stalled).
-  [[nodiscard]] std::vector<WaitEdge> wait_for_edges() const;
+  /// Input VCs of this rank that hold flits and have moved none for `threshold` cycles or
+  /// more before cycle t (the next to simulate): the deadlock detector looks further only when
+  /// some rank has one. `threshold` < 2^31.
+  [[nodiscard]] std::uint64_t stuck_vcs(Cycle t, Cycle threshold) const;
+  /// What each stuck input VC of this rank that cannot move at t waits for (every VC, here
+  /// or downstream, whose progress could let it move); a VC with a way to move has no edge.
+  /// Exact when nothing is in flight between ranks and `threshold` exceeds the credit
+  /// latency (so no credit is on its way from a stuck VC).
+  [[nodiscard]] std::vector<WaitEdge> wait_for_edges(Cycle t, Cycle threshold) const;
   /// The state of this rank's routers, partition-independent (see ModelSnapshot). Taken at a
   /// window boundary, after the exchange (outboxes empty).
   [[nodiscard]] ModelSnapshot snapshot() const;
@@ -191,6 +187,10 @@ class RankModel {
   void allocate_switch(std::uint32_t r, Cycle t);
   void traverse(std::uint32_t r, int in_port, int vc, Cycle t);
   void eject(std::uint32_t r, const Flit& f, Cycle t);
+  /// Whether input VC (r, local_vc) has been quiet for `threshold` cycles before t.
+  [[nodiscard]] bool stuck(std::uint32_t i, Cycle t, Cycle threshold) const {
+    return static_cast<std::uint32_t>(t) - since_[i] >= threshold;
+  }
   void send_flit(std::uint32_t r, int out_port, int vc, Flit f, Cycle t);
   void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
   /// The rare path of send_flit(): the link crosses to another rank.
@@ -267,7 +267,10 @@ class RankModel {
   TrafficCounters window_;
   MeasuredStats measured_;
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
-  Cycle last_move_ = 0;
+  /// Per input VC: the low 32 bits of the last cycle a flit left it or arrived at it empty.
+  /// Compared modulo 2^32 (a VC stuck for 2^32 cycles would look fresh: by then the detector
+  /// has long reported it).
+  std::vector<std::uint32_t> since_;
   Cycle window_end_ = 0;
   Cycle now_ = 0;                       ///< first cycle not yet simulated
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand

@@ -2,7 +2,8 @@
 // are labelled, and a drain until every labelled packet is delivered (or the drain limit
 // declares saturation). Windows of at most `lookahead` cycles alternate with exchanges
 // through the transport; collectives happen only at statistics windows and control checks.
-// Watches for deadlock: flits in flight and none moving for deadlock_threshold cycles.
+// Watches for deadlock: input VCs that hold flits, have moved none for deadlock_threshold cycles
+// and wait only for each other (however much the rest of the network moves).
 #pragma once
 
 #include <functional>
@@ -73,7 +74,9 @@ class Simulation {
   [[nodiscard]] Cycle check_interval() const;
 
  private:
-  std::vector<DeadlockHop> describe_deadlock(const RankModel& model) const;
+  /// The cycle of a deadlock at cycle t (collective: the wait-for edges of every rank are
+  /// searched on rank 0), or nothing.
+  std::vector<DeadlockHop> find_deadlock(const RankModel& model, Cycle t) const;
 
   const SimConfig& config_;
   const Topology& topo_;

@@ -353,6 +353,63 @@ TEST(RankModel, CrossingsStayWithinTheWindowLimit) {
   }
 }
 
+// A deadlock confined to one ring while the rest of the network keeps moving. torus:5x4
+// with dimension-order routing on one VC (no bubble, no dateline), 2-flit buffers: each node
+// of row 0 sends a 12-flit worm two hops along X+ at cycle 0. Each worm holds the X+ channel
+// out of its source and waits at the next node for the X+ channel held by the next worm
+// (worked by hand): the injection VC of node x waits for its downstream input VC at x + 1
+// (no credit), whose head waits for the owner of x + 1's X+ output, the injection VC of x + 1:
+// a cycle of 10 VCs, 2 per node of row 0. Rows 1..3 meanwhile send 1-hop packets along X+
+// all the time: they cannot deadlock, and keep being delivered.
+TEST(RankModel, ALocalDeadlockIsFoundWhileTheRestMoves) {
+  SimConfig c = ideal_router(2);
+  std::vector<VcKey> reference;
+  for (auto [parts, overlap] :
+       {std::pair{1, false}, std::pair{2, false}, std::pair{3, true}, std::pair{4, false}}) {
+    ScriptedNetwork net("torus:5x4", "dor", c, parts, overlap);
+    for (std::uint32_t x = 0; x < 5; ++x) net.send(x, (x + 2) % 5, 12);
+    for (Cycle t = 0; t < 3000; t += 50) {
+      for (std::uint32_t n = 5; n < 20; ++n) {
+        net.send(n, n - n % 5 + (n + 1) % 5, 4, t);
+      }
+      net.run_until(t + 50);
+    }
+    const auto& d = net.deliveries();
+    ASSERT_FALSE(d.empty());
+    EXPECT_GE(std::count_if(d.begin(), d.end(), [](const auto& x) { return x.done >= 2950; }), 10)
+        << "the rest of the network stopped";
+    EXPECT_EQ(std::count_if(d.begin(), d.end(), [](const auto& x) { return x.source < 5; }), 0);
+    EXPECT_EQ(net.stuck_vcs(100), 10U);
+    const std::vector<VcKey> cycle = net.deadlock_cycle(100);
+    ASSERT_EQ(cycle.size(), 10U) << parts << " parts";
+    std::map<std::uint32_t, int> per_node;
+    for (VcKey k : cycle) ++per_node[static_cast<std::uint32_t>(k >> 16)];
+    EXPECT_EQ(per_node, (std::map<std::uint32_t, int>{{0, 2}, {1, 2}, {2, 2}, {3, 2}, {4, 2}}));
+    if (reference.empty()) reference = cycle;
+    EXPECT_EQ(cycle, reference) << parts << " parts";
+  }
+}
+
+// No false deadlock: a dateline torus heavily loaded with long worms and 1-flit buffers has
+// VCs that wait for long, but never a set that waits only for itself.
+TEST(RankModel, NoDeadlockInASaturatedDeadlockFreeNetwork) {
+  ScriptedNetwork net("torus:5x4", "dor-dateline", ideal_router(1), 2);
+  const std::uint32_t n = net.topology().num_nodes();
+  for (std::uint32_t k = 0; k < 6; ++k) {
+    for (std::uint32_t s = 0; s < n; ++s)
+      net.send(s, (s * 7 + 3 + k) % n == s ? (s + 1) % n : (s * 7 + 3 + k) % n, 40);
+  }
+  std::uint64_t stuck = 0;
+  for (Cycle t = 40; t < 1500; t += 40) {
+    net.run_until(t);
+    stuck += net.stuck_vcs(7);
+    EXPECT_TRUE(net.deadlock_cycle(7).empty()) << "at cycle " << t;
+  }
+  EXPECT_GT(stuck, 0U) << "no VC ever waited: the test shows nothing";
+  net.run_until(20000);
+  EXPECT_EQ(net.deliveries().size(), 6 * n);
+}
+
 // What a peer sends may arrive in the current cycle only between step_interior() and
 // step_boundary() of that cycle; anything older is a broken lookahead and is refused.
 TEST(RankModel, RemoteArrivalsInThePastAreRefused) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
@@ -191,6 +194,64 @@ TEST(Simulation, LeastOccupiedSelectionIsDeterministicAndChangesTheRun) {
   EXPECT_EQ(a.channel_flits, b.channel_flits);
   EXPECT_NE(a.channel_flits, prio.channel_flits);
   EXPECT_FALSE(a.summary.deadlock);
+}
+
+// A ring of torus:8x8 under dimension-order routing on one VC (no bubble, no dateline)
+// deadlocks while the other rings still carry traffic: the run reports it within the
+// threshold, with a cycle of waiting channels that lies in one column or one row (DOR's
+// dependency cycles never leave a ring), although packets were delivered in the very window
+// before (a watchdog waiting for the whole network to stop would have seen nothing).
+TEST(Simulation, ALocalDeadlockIsReportedWhileOtherTrafficFlows) {
+  SimConfig c = base_config();
+  c.network.buffer_depth = 2;
+  c.traffic.length_min = 16;
+  c.traffic.length_max = 16;
+  c.measure.warmup = 0;
+  c.measure.measure = 20000;
+  c.measure.deadlock_threshold = 200;
+  c.measure.stats_window = 100;
+  const Net net = make_net("torus:8x8", "dor");
+  const RecordingSink s = simulate(net, c, 0.05);
+  ASSERT_TRUE(s.summary.deadlock);
+  EXPECT_LT(s.summary.deadlock_cycle, 20000U);
+  ASSERT_FALSE(s.rows.empty());
+  EXPECT_EQ(s.rows.back().cycle_end, s.summary.deadlock_cycle);
+  EXPECT_GT(s.rows.back().counters.ejected_packets, 0U);
+  EXPECT_GT(s.rows.back().counters.flit_hops, 0U);
+  // Every waiting VC of the cycle is an input of a router of one row or one column:
+  // "(x,y) DIR -> (x',y')" or "injection at (x,y)".
+  std::set<std::string> xs;
+  std::set<std::string> ys;
+  for (const DeadlockHop& h : s.summary.deadlock_cycle_hops) {
+    const std::string at = h.channel.substr(h.channel.rfind('('));
+    xs.insert(at.substr(1, at.find(',') - 1));
+    ys.insert(at.substr(at.find(',') + 1));
+  }
+  ASSERT_GE(s.summary.deadlock_cycle_hops.size(), 2U);
+  EXPECT_TRUE(xs.size() == 1 || ys.size() == 1) << s.summary.deadlock_cycle_hops[0].channel;
+}
+
+// Found by the differential harness (tests/differential): at a low load the network may hold
+// nothing but a freshly injected head after a quiet spell longer than the threshold; the old
+// watchdog (flits in the network, none moved for the threshold) called that a deadlock, of no
+// channel, on X-Y routing of a mesh, which cannot deadlock.
+TEST(Simulation, NoDeadlockWhenAQuietNetworkGetsANewPacket) {
+  SimConfig c = base_config();
+  c.network.buffer_depth = 4;
+  c.network.link_latency = 2;
+  c.network.switch_alloc_delay = 0;
+  c.traffic.length_min = 30;
+  c.traffic.length_max = 30;
+  c.measure.warmup = 374;
+  c.measure.measure = 2397;
+  c.measure.drain_limit = 189;
+  c.measure.stats_window = 289;
+  c.measure.deadlock_threshold = 136;
+  c.measure.seed = 1550043769;
+  const Net net = make_net("mesh:12", "xy");
+  const RecordingSink s = simulate(net, c, 0.02245);
+  EXPECT_FALSE(s.summary.deadlock) << "at cycle " << s.summary.deadlock_cycle;
+  EXPECT_EQ(s.summary.delivered_packets, s.summary.measured_packets);
 }
 
 // A point far past saturation stops at the drain limit itself, not at the next periodic

@@ -4,13 +4,13 @@
 #   ./run_tests.sh asan     AddressSanitizer + UndefinedBehaviorSanitizer build: every test
 #                           but those that run the same code paths as the unit, MPI and cli
 #                           tests many times over and take minutes each under ASan (the
-#                           rank-determinism, SLURM dry-run, batch, bad-input corpus, tables
-#                           study, run-time bad input and tables cli cases, the two largest
-#                           honeycomb deadlock verdicts), the header compile check and the
-#                           analysis package, pictures, report and browser tests (Python and
-#                           chromium on files; analysis.scripts drives the same writer) and
-#                           the honeycomb tori study's analysis (load analyses of three
-#                           400-node networks: the unit and cli tests run the same code)
+#                           rank-determinism, differential, SLURM dry-run, batch, bad-input
+#                           corpus, tables study, run-time bad input and tables cli cases, the
+#                           two largest honeycomb deadlock verdicts), the header compile check,
+#                           the analysis package, pictures, report and browser tests (Python and
+#                           chromium on files; analysis.scripts drives the same writer) and the
+#                           honeycomb tori study's analysis (load analyses of three 400-node
+#                           networks: the unit and cli tests run the same code)
 #                           (WORMNET_ASAN_EXCLUDE, a ctest -E regex; set it to "^$" for all)
 #   ./run_tests.sh fuzz     clang + libFuzzer: the fuzz targets, a few seconds each on their
 #                           seed corpus (docs/fuzzing.md)
@@ -21,7 +21,7 @@ cmake --preset "$preset"
 cmake --build --preset "$preset" --parallel "${WORMNET_JOBS:-2}"
 case $preset in
   asan)
-    default_exclude='^(determinism|slurm|batch)\.|^cli\.(Corpus|RunBadInput|Tables)$'
+    default_exclude='^(determinism|slurm|batch|differential)\.|^cli\.(Corpus|RunBadInput|Tables)$'
     default_exclude+='|^tables\.StudySubset$|^headers\.standalone$'
     default_exclude+='|^analysis\.(package|pictures|report|report_browser|HoneycombToriStudy)$'
     default_exclude+='|^DeadlockVerdict\.(XyFirstAndDoubleXyAreAcyclic|MinimalOneVcHoneycombRoutingsAreCyclicOnEveryHt)$'

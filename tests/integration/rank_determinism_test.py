@@ -66,12 +66,12 @@ EXECUTION_GROUPS = {"partition"}
 EXECUTION_COLUMNS = {"wall_seconds"}
 
 
-def contents(path):
+def contents(path, execution_attrs=EXECUTION_ATTRS):
     """Every dataset and attribute of the file except the execution fields, as a dict."""
     out = {}
     with h5py.File(path, "r") as f:
         for k, v in f.attrs.items():
-            if k not in EXECUTION_ATTRS:
+            if k not in execution_attrs:
                 out["/@" + k] = v
 
         def visit(name, obj):
@@ -79,7 +79,7 @@ def contents(path):
             if top in EXECUTION_GROUPS:
                 return
             for k, v in obj.attrs.items():
-                if k not in EXECUTION_ATTRS:
+                if k not in execution_attrs:
                     out[name + "@" + k] = v
             if isinstance(obj, h5py.Dataset) and name.split("/")[-1] not in EXECUTION_COLUMNS:
                 out[name] = obj[()]

@@ -4,10 +4,40 @@
 # longer than the deadlock threshold without a deadlock (a saturated torus with a short
 # threshold: the deadlock detector gathers and searches the wait-for graph at every check).
 # Prints each binary's median router-cycles/s per case and the ratio A/B of the medians.
+# With INSTRUCTIONS=1 it counts instructions instead (valgrind's callgrind, one run of each
+# case per binary, shorter runs): slow, but the same on a busy machine as on a quiet one.
 # Builds nothing and is not a test.
 #   usage: runs/bench_sim_pair.sh path/to/wormnet_A path/to/wormnet_B [rounds] [measure-cycles]
+#          INSTRUCTIONS=1 runs/bench_sim_pair.sh path/to/wormnet_A path/to/wormnet_B
 set -uo pipefail
 export LC_ALL=C
+
+if [[ ${INSTRUCTIONS:-0} == 1 ]]; then
+  a=${1:?usage: INSTRUCTIONS=1 $0 wormnet_A wormnet_B}
+  b=${2:?usage: INSTRUCTIONS=1 $0 wormnet_A wormnet_B}
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  count() {  # binary, wormnet run arguments...: instructions of the whole run
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$@" -q 2>&1 |
+      sed -nE 's/.*Collected : ([0-9]+).*/\1/p'
+  }
+  printf '# A %s\n# B %s\n' "$("$a" --version)" "$("$b" --version)"
+  printf '%-60s %15s %15s %9s\n' case "A instructions" "B instructions" "A/B"
+  while IFS='|' read -r name args; do
+    read -r -a words <<<"$args"
+    ia=$(count "$a" run "${words[@]}")
+    ib=$(count "$b" run "${words[@]}")
+    printf '%-60s %15s %15s %9s\n' "$name" "$ia" "$ib" "$(awk -v x="$ia" -v y="$ib" 'BEGIN{printf "%.4f", x/y}')"
+  done <<'CASES'
+mesh:16x16 xy, 20-flit, 0.1|-t mesh:16x16 -r xy --length 20 --vcs 2 --buffer 4 --load 0.10 --warmup 2000 --measure 5000
+torus:8x8x8 dor-dateline, 4-flit, 0.1|-t torus:8x8x8 -r dor-dateline --vcs 2 --buffer 4 --length 4 --load 0.10 --warmup 2000 --measure 2000
+torus:8x8x8 dor-dateline, 4-flit, 0.01 (nearly idle)|-t torus:8x8x8 -r dor-dateline --vcs 2 --buffer 4 --length 4 --load 0.01 --warmup 2000 --measure 5000
+torus:8x8x8 at 0.5, 2-flit buffers, threshold 2000 (default)|-t torus:8x8x8 -r dor-dateline --vcs 2 --buffer 2 --length 4 --load 0.5 --warmup 500 --measure 2000 --drain-limit 1000
+torus:8x8x8 at 0.5, 2-flit buffers, threshold 200|-t torus:8x8x8 -r dor-dateline --vcs 2 --buffer 2 --length 4 --load 0.5 --warmup 500 --measure 2000 --drain-limit 1000 --deadlock-threshold 200
+torus:8x8x8 at 0.5, 2-flit buffers, threshold 20|-t torus:8x8x8 -r dor-dateline --vcs 2 --buffer 2 --length 4 --load 0.5 --warmup 500 --measure 2000 --drain-limit 1000 --deadlock-threshold 20
+CASES
+  exit 0
+fi
 
 a=${1:?usage: $0 wormnet_A wormnet_B [rounds] [measure-cycles]}
 b=${2:?usage: $0 wormnet_A wormnet_B [rounds] [measure-cycles]}

@@ -187,7 +187,7 @@ class RankModel {
   void allocate_switch(std::uint32_t r, Cycle t);
   void traverse(std::uint32_t r, int in_port, int vc, Cycle t);
   void eject(std::uint32_t r, const Flit& f, Cycle t);
-  /// Whether input VC (r, local_vc) has been quiet for `threshold` cycles before t.
+  /// Whether input VC i (an InputUnit index) has been quiet for `threshold` cycles before t.
   [[nodiscard]] bool stuck(std::uint32_t i, Cycle t, Cycle threshold) const {
     return static_cast<std::uint32_t>(t) - since_[i] >= threshold;
   }

@@ -11,7 +11,9 @@ whole option space (option_space.py):
            equals the single sweep;
   verdict  a run reports a deadlock only for a routing that the verifier finds cyclic, with
            a cycle of waiting channels that really is one (each waits for the next), and the
-           exit code agrees with the file's status.
+           exit code agrees with the file's status;
+  versus   (with --versus B) binary B writes the same 1-rank file as the binary under test,
+           the git revision aside: a refactoring's safety net.
 
 Files are compared dataset by dataset and attribute by attribute; only what describes the
 execution rather than the model is left out (EXCLUDED, below).
@@ -25,6 +27,7 @@ usage:
   harness.py --wormnet BIN [--mpiexec MPIEXEC] --out DIR --seeds 1,2,3 | --seeds 1-40
   harness.py --wormnet BIN --out DIR --ci             # the fixed seeds CI runs
   harness.py --wormnet BIN --out DIR --soak 2000 [--jobs 2] [--base-seed S]
+  harness.py --wormnet NEW --versus OLD --out DIR --seeds 1-100   # two builds, same files
   harness.py --show SEED                              # the configuration of a seed
 
 Runs as root need OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (set here).
@@ -169,6 +172,7 @@ class Case:
         self.table_file = None
         self.outcome = None  # the reference run's: complete, saturated or deadlock
         self.skipped = []
+        self.versus = None  # --versus: a second binary that must write the same files
 
     def path(self, name):
         return os.path.join(self.work, name)
@@ -355,7 +359,25 @@ def check_verdict(case, ref, verdicts):
                               f"'{channels[i]}' and '{channels[(i + 1) % len(h)]}'")
 
 
-CHECKS = [("ranks", check_ranks), ("restart", check_restart), ("merge", check_merge)]
+def check_versus(case, ref):
+    """With --versus B: binary B on one rank writes the same file as the binary under test
+    (the git revision aside), e.g. before and after a refactoring that must change nothing."""
+    if not case.versus:
+        return
+    out = case.path("versus.h5")
+    r = case.runner.run(case.args(out), program=[case.versus, *case.args(out)])
+    case.judge(r, (0, 4))
+    a = determinism.contents(ref, execution_attrs={"ranks", "wall_seconds", "git_sha"})
+    b = determinism.contents(out, execution_attrs={"ranks", "wall_seconds", "git_sha"})
+    d = [f"only in one file: {k}" for k in sorted(set(a) ^ set(b))]
+    d += [f"differs: {k}" for k in sorted(set(a) & set(b)) if not same(a[k], b[k])]
+    if d:
+        raise Failure("versus", f"{case.versus} writes another file in {len(d)} objects: " +
+                      "; ".join(d[:8]) + (" ..." if len(d) > 8 else ""))
+
+
+CHECKS = [("ranks", check_ranks), ("restart", check_restart), ("merge", check_merge),
+          ("versus", check_versus)]
 
 
 def run_case(case, verdicts, only=None):
@@ -437,6 +459,7 @@ def shrink(seed, cfg, plan, failure, args, budget_seconds):
             shutil.rmtree(work, ignore_errors=True)
             runner = Runner(args.wormnet, args.mpiexec, args.timeout)
             case = Case(seed, c, p, work, runner, tables)
+            case.versus = args.versus
             try:
                 run_case(case, {}, only=failure.check)
             except Failure as f:
@@ -463,7 +486,8 @@ def report(seed, cfg, failure, runner, shrunk, args):
         lines.append(f"  small configuration: {space.describe(scfg)}")
         if srunner:
             lines += [f"    {r.line()}    # exit {r.rc}" for r in srunner.log]
-    lines.append(f"  reproduce: {sys.argv[0]} --wormnet {args.wormnet} --out DIR --seeds {seed}")
+    versus = f" --versus {args.versus}" if args.versus else ""
+    lines.append(f"  reproduce: {sys.argv[0]} --wormnet {args.wormnet}{versus} --out DIR --seeds {seed}")
     text = "\n".join(lines)
     os.makedirs(os.path.join(args.out, "failures"), exist_ok=True)
     with open(os.path.join(args.out, "failures", f"{seed}.txt"), "w") as f:
@@ -481,6 +505,7 @@ def one(seed, args, tables, verdicts):
     shutil.rmtree(work, ignore_errors=True)
     runner = Runner(args.wormnet, args.mpiexec, args.timeout)
     case = Case(seed, cfg, plan, work, runner, tables)
+    case.versus = args.versus
     try:
         run_case(case, verdicts)
     except Failure as failure:
@@ -517,6 +542,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--wormnet", help="the wormnet binary under test")
     p.add_argument("--mpiexec", default=shutil.which("mpiexec") or "mpiexec")
+    p.add_argument("--versus", metavar="BIN",
+                   help="a second wormnet binary whose 1-rank files must equal the first's")
     p.add_argument("--out", default="differential.out", help="working directory")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--seeds", help="seeds to check: 1,5,9 or 1-40")
@@ -539,6 +566,8 @@ def main():
     if not args.wormnet:
         p.error("--wormnet is required")
     args.wormnet = os.path.abspath(args.wormnet)
+    if args.versus:
+        args.versus = os.path.abspath(args.versus)
     if args.ci:
         seeds = CI_SEEDS
     elif args.soak:

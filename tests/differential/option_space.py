@@ -20,15 +20,31 @@ ROUTINGS = {
                   "minimal-adaptive": 1},
     "mesh": {"xy": 1, "west-first": 1},
     "torus": {"dor": 1, "dor-dateline": 2, "dor-ring-class": 2, "dor-booksim": 2,
-              "dor-balanced": 2, "angara": 1, "table": 1},
+              "dor-balanced": 2, "dor-dateline-dest": 2, "angara": 1, "table": 1},
 }
+# Duato's adaptive routing: the escape routing's VCs and one adaptive VC.
+ROUTINGS["honeycomb"]["duato"] = 3
+ROUTINGS["mesh"]["duato"] = 2
+ROUTINGS["torus"]["duato"] = 3
+# Honeycomb tori (HT_T, and Cho & Hsu's rectangular and rhombic ones): the dateline
+# routings' VC counts depend on the torus's periods, so a fixed list of sizes with the counts
+# `wormnet verify` reports for them (sizes whose periods need more than 8 VCs are refused).
+HONEYCOMB_TORI = {
+    "honeycomb-torus:1": 6, "honeycomb-torus:2": 24, "honeycomb-torus:3": 54,
+    "honeycomb-torus:4": 96, "honeycomb-rect:2x4": 8, "honeycomb-rect:4x4": 16,
+    "honeycomb-rhombic:2x4": 8, "honeycomb-rhombic:4x4": 16,
+}
+HONEYCOMB_TORUS_ROUTINGS = {"stojmenovic": 1, "stojmenovic-dateline": 3,
+                            "double-xy-dateline": 6, "minimal-adaptive": 1, "duato": 7}
+for _kind in ("honeycomb-torus", "honeycomb-rect", "honeycomb-rhombic"):
+    ROUTINGS[_kind] = HONEYCOMB_TORUS_ROUTINGS
 # Torus routings that may draw half-ring ties per packet (--ring-tie random / alternating).
 TIE_ROUTINGS = {"dor", "dor-dateline", "dor-ring-class", "dor-booksim", "dor-balanced"}
 # Routings that always run with bubble flow control (virtual cut-through in rings).
 BUBBLE_ROUTINGS = {"angara", "table"}
 # Routings whose channel dependencies are cyclic (without bubble flow control): they may
 # deadlock, and then every check must agree on it.
-DEADLOCK_PRONE = {"stojmenovic", "minimal-adaptive", "dor"}
+DEADLOCK_PRONE = {"stojmenovic", "minimal-adaptive", "dor", "stojmenovic-dateline"}
 TABLE_ALGORITHMS = ("bfs", "sssp", "genetic")
 PATTERNS = ("uniform", "transpose", "neighbor", "tornado", "bit-complement", "hotspot",
             "all-to-all")
@@ -43,19 +59,27 @@ def topology_kind(cfg):
     return cfg["topology"].split(":")[0]
 
 
+def honeycomb_like(cfg):
+    """H_t or one of the honeycomb tori (degree 3, six port slots)."""
+    return topology_kind(cfg).startswith("honeycomb")
+
+
 def sizes(cfg):
-    """Dimension sizes of a torus/mesh, [t] for the honeycomb H_t."""
+    """Dimension sizes of a torus/mesh, [t] for the honeycomb H_t or HT_t, [m, n] for the
+    rectangular and rhombic honeycomb tori."""
     return [int(x) for x in cfg["topology"].split(":")[1].split("x")]
 
 
 def nodes(cfg):
+    if cfg["topology"] in HONEYCOMB_TORI:
+        return HONEYCOMB_TORI[cfg["topology"]]
     if topology_kind(cfg) == "honeycomb":
         return 6 * sizes(cfg)[0] ** 2
     return math.prod(sizes(cfg))
 
 
 def ports(cfg):
-    return 6 if topology_kind(cfg) == "honeycomb" else 2 * len(sizes(cfg))
+    return 6 if honeycomb_like(cfg) else 2 * len(sizes(cfg))
 
 
 def vcs_needed(cfg):
@@ -95,8 +119,10 @@ def min_deadlock_threshold(cfg):
 
 
 def transpose_defined(cfg):
-    if topology_kind(cfg) == "honeycomb":
+    if topology_kind(cfg) in ("honeycomb", "honeycomb-torus"):
         return True
+    if honeycomb_like(cfg):
+        return False  # x <-> y maps no rectangular or rhombic honeycomb torus onto itself
     s = sizes(cfg)
     n = math.prod(s)
     return len(set(s)) == 1 or (n & (n - 1)) == 0
@@ -110,6 +136,9 @@ def valid(cfg):
         return False
     if kind == "honeycomb":
         if sizes(cfg)[0] < 1:
+            return False
+    elif honeycomb_like(cfg):
+        if cfg["topology"] not in HONEYCOMB_TORI:
             return False
     elif not 1 <= len(sizes(cfg)) <= 6 or min(sizes(cfg)) < 2:
         return False
@@ -139,13 +168,48 @@ def valid(cfg):
         return False
     if cfg.get("self-traffic") and cfg.get("traffic", "uniform") != "uniform":
         return False
+    if not measurable(cfg):
+        return False
+    return True
+
+
+def measurement_window(cfg):
+    if "cycles" in cfg:
+        return cfg["cycles"] - cfg.get("warmup", 2000)
+    return cfg.get("measure", 10000)
+
+
+def measurable(cfg):
+    """wormnet refuses a load at which the whole network expects fewer than one message in
+    the measurement window. Absolute loads are checked as wormnet does; for a fraction of the
+    saturation rate, a lower bound of that rate: 1/N flits per node and cycle (at that rate the
+    network injects one flit per cycle in all, and no channel of a minimal route, nor any
+    ejection port, is asked for more)."""
+    if "measure" not in cfg and "cycles" not in cfg and "load" not in cfg and \
+            "load-fraction" not in cfg and "_loads" not in cfg:
+        return True
+    n = nodes(cfg)
+    per_message = 0.5 * (length_min(cfg) + length_max(cfg))
+    if cfg.get("_command") == "sweep":
+        loads, relative = cfg["_loads"], cfg["_relative"]
+    elif "load-fraction" in cfg:
+        loads, relative = [cfg["load-fraction"]], True
+    else:
+        loads, relative = [cfg.get("load", 0.1)], False
+    for load in loads:
+        rate = load / n if relative else load
+        if n * measurement_window(cfg) * rate / per_message < 1.0:
+            return False
     return True
 
 
 # --- generators ---------------------------------------------------------------------------
 
 def draw_topology(rng, cfg):
-    kind = rng.choice(["honeycomb", "honeycomb", "torus", "torus", "mesh"])
+    kind = rng.choice(["honeycomb", "honeycomb", "torus", "torus", "mesh", "honeycomb-tori"])
+    if kind == "honeycomb-tori":
+        cfg["topology"] = rng.choice(sorted(HONEYCOMB_TORI))
+        return
     if kind == "honeycomb":
         t = rng.choice([1, 2, 2, 3, 3, 4, 5, 6, 8]) if rng.random() < 0.9 else rng.randint(9, 12)
         cfg["topology"] = f"honeycomb:{t}"
@@ -171,7 +235,7 @@ def draw_routing(rng, cfg):
         cfg["tables"] = "@table"
     if kind == "torus" and cfg["routing"] in TIE_ROUTINGS and rng.random() < 0.4:
         cfg["ring-tie"] = rng.choice(["plus", "random", "alternating"])
-    if kind != "honeycomb" and cfg["routing"] not in BUBBLE_ROUTINGS and rng.random() < 0.3:
+    if not honeycomb_like(cfg) and cfg["routing"] not in BUBBLE_ROUTINGS and rng.random() < 0.3:
         cfg["flow-control"] = "bubble"   # dor + bubble: the Angara rings' flow control
     elif rng.random() < 0.08:
         cfg["flow-control"] = "bubble"   # cut-through anywhere (no ring: no bubble needed)
@@ -192,7 +256,7 @@ def draw_router(rng, cfg):
     if rng.random() < 0.4:
         cfg["vc-bandwidth"] = rng.choice(["per-vc", "shared"])
     if rng.random() < 0.4:
-        cfg["selection"] = rng.choice(["random", "priority"])
+        cfg["selection"] = rng.choice(["random", "priority", "least-occupied"])
 
 
 def draw_lengths(rng, cfg):
@@ -398,6 +462,11 @@ def describe(cfg):
 def smaller_topologies(cfg):
     kind = topology_kind(cfg)
     s = sizes(cfg)
+    if honeycomb_like(cfg) and kind != "honeycomb":
+        for t in sorted(HONEYCOMB_TORI):
+            if HONEYCOMB_TORI[t] < nodes(cfg):
+                yield t
+        return
     if kind == "honeycomb":
         for t in sorted({1, 2, s[0] // 2, s[0] - 1}):
             if 1 <= t < s[0]:

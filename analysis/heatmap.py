@@ -8,7 +8,8 @@
 Every directed channel is coloured by its utilization (flits/cycle) or flit count in a load
 point of a result file, or by its load gamma_c (`/routing/channel_load` of a result file,
 `loads` of a routing-table file); the --top busiest channels are numbered and listed, the
-bisection cut is dashed. H_t is drawn as hexagons (or a brick wall), tori and meshes as
+bisection cut is dashed. H_t is drawn as hexagons (or a brick wall), the honeycomb tori as
+hexagons with their wrap-around channels as stubs, tori and meshes as
 grids, with one panel per slice for 3-D and more. docs/python.md has the details.
 """
 

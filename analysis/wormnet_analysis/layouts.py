@@ -5,6 +5,10 @@ channel is drawn, in drawing units of one link length.
   vectors 120 degrees apart, so every link is a unit segment and the hexagons are regular;
   "brick" is the brick wall: one coordinate vertical, the difference of the other two
   horizontal.
+- honeycomb tori (`honeycomb-torus`: HT_T, and the rectangular and rhombic ones): "hex" as
+  for H_t, on the node set the file stores (H_T's nodes for HT_T, the brick rows for the
+  others); a wrap-around channel (its two nodes are not neighbours on the drawing) is a stub
+  at its source in the direction of its port.
 - tori and meshes: a grid of two dimensions ("the plane"); every further dimension makes
   slices, one panel per combination of its coordinates. Wrap-around channels and channels
   leaving the plane are short stubs at their source.
@@ -148,6 +152,25 @@ def _honeycomb_hex(net: Network) -> Layout:
                   [Panel(net.spec, box)])
 
 
+def _honeycomb_torus_hex(net: Network) -> Layout:
+    pos = net.coords.astype(float) @ HEX_AXES
+    src, dst, port = net.channel_source, net.channel_dest, net.channel_port
+    # A link of the drawing joins nodes one unit apart; every other channel wraps around.
+    step = np.where((port % 2 == 0)[:, None], HEX_AXES[port // 2], -HEX_AXES[port // 2])
+    near = np.all(np.isclose(pos[dst] - pos[src], step), axis=1)
+    segs = np.empty((net.channels, 2, 2))
+    segs[near] = _lane(pos[src[near]], pos[dst[near]])
+    segs[~near] = _stub(pos[src[~near]], step[~near], WRAP_STUB, LANE)
+    cut = net.bisection()
+    line = _separating_line(pos, net.coords[:, cut.coordinate] <= cut.split,
+                            HEX_AXES[cut.coordinate])
+    box = (*pos.min(axis=0), *pos.max(axis=0))
+    notes = [f"{int((~near).sum())} wrap-around channels are stubs at their source; the "
+             "bisection cut also crosses wrap-around links"]
+    return Layout(net, "hex", pos, segs, np.arange(net.channels), np.array([line]),
+                  [Panel(net.spec, box)], notes)
+
+
 def _honeycomb_brick(net: Network, *, vertical: int | None = None) -> Layout:
     cut = net.bisection()
     v = cut.coordinate if vertical is None else vertical
@@ -268,6 +291,7 @@ def _grid(net: Network, *, plane=None, slices=None, max_panels: int = 64) -> Lay
 #: entry here (a function Network -> Layout).
 LAYOUTS = {
     "honeycomb": {"hex": _honeycomb_hex, "brick": _honeycomb_brick},
+    "honeycomb-torus": {"hex": _honeycomb_torus_hex},
     "torus": {"grid": _grid},
     "mesh": {"grid": _grid},
 }

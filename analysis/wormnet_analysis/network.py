@@ -26,7 +26,10 @@ import numpy as np
 from ._h5 import FileError, attrs, decode
 
 #: Topology kinds the readers and the layouts know (the /topology attribute `kind`).
-KINDS = ("honeycomb", "torus", "mesh")
+KINDS = ("honeycomb", "honeycomb-torus", "torus", "mesh")
+#: Kinds whose nodes carry Stojmenovic's (x, y, z): H_t and the honeycomb tori (HT_T and the
+#: rectangular and rhombic ones all store kind "honeycomb-torus").
+HONEYCOMB_KINDS = ("honeycomb", "honeycomb-torus")
 
 #: Dimension names as wormnet prints them (Topology::dim_name).
 DIM_NAMES = ("X", "Y", "Z", "K", "L", "M")
@@ -154,7 +157,7 @@ class Network:
         import pandas as pd
 
         d = self.coords.shape[1]
-        names = ["x", "y", "z"] if self.kind == "honeycomb" else [str(i) for i in range(d)]
+        names = ["x", "y", "z"] if self.kind in HONEYCOMB_KINDS else [str(i) for i in range(d)]
         cols = {
             "source": self.channel_source,
             "dest": self.channel_dest,

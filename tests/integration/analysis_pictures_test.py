@@ -302,6 +302,40 @@ def main():
     check_cut(ml, mesh, info_json(w, "mesh:4x4x3"), "mesh 4x4x3", expected_each_way=4 * 3)
     check(len(ml.segments) == wa.load(mesh).network.channels, "mesh: every channel drawn once")
 
+    # HT_3 (Stojmenovic's honeycomb torus): H_3's 9t^2 - 3t = 72 links plus 3t = 9 wrap-around
+    # links (every node of degree 3: 6t^2 x 3 / 2 = 81 links), so 18 wrap-around channels,
+    # which are stubs pointing along their port; the 144 others are lanes of unit links. The
+    # drawn cut line crosses exactly the non-wrap channels whose ends lie on the two sides of
+    # wormnet's cut.
+    ht = os.path.join(out, "ht3.h5")
+    run([w, "run", "-t", "honeycomb-torus:3", "-r", "double-xy-dateline", "--load", "0.05",
+         *quick, "-o", ht])
+    htl = wa.layout(wa.load(ht).network)
+    coords, src, dst, port, _ = raw_channels(ht)
+    unit = np.abs(coords[dst] - coords[src]).sum(axis=1) == 1
+    check(len(src) == 2 * 81 and int((~unit).sum()) == 18,
+          f"HT_3: {len(src)} channels, {int((~unit).sum())} wrap-around ones")
+    check(len(htl.segments) == len(src), "HT_3: every channel drawn once")
+    check_lanes(htl, "HT_3")
+    for seg, c in zip(htl.segments, htl.segment_channel):
+        if unit[c]:
+            continue
+        d = seg[1] - seg[0]
+        axis = wa.layouts.HEX_AXES[port[c] // 2] * (1 if port[c] % 2 == 0 else -1)
+        check(abs(d[0] * axis[1] - d[1] * axis[0]) < 1e-9 and np.dot(d, axis) > 0,
+              f"HT_3: wrap-around channel {c} is no stub along its port")
+    info = info_json(w, "honeycomb-torus:3", "double-xy-dateline")
+    dim, split = parse_cut(info["bisection"]["cut"])
+    side_a = coords[:, dim] <= split
+    across = {c for c in range(len(src)) if unit[c] and side_a[src[c]] != side_a[dst[c]]}
+    crossing = {int(c) for seg, c in zip(htl.segments, htl.segment_channel)
+                if any(segments_cross(seg, line) for line in htl.cut_lines)}
+    check(crossing == across and len(across) > 0,
+          f"HT_3: the drawn cut crosses {len(crossing)} channels, {len(across)} expected")
+    run([sys.executable, os.path.join(args.analysis, "heatmap.py"), ht, "-o",
+         os.path.join(out, "ht3.png")], env=dict(os.environ,
+                                                  MPLCONFIGDIR=os.path.join(out, "mpl")))
+
     # The partition map counts the file's edge cut.
     with h5py.File(torus, "r") as f:
         edge_cut = int(f["partition"].attrs["edge_cut"])
@@ -330,13 +364,13 @@ def main():
     odd = os.path.join(out, "odd_kind.h5")
     shutil.copyfile(h4, odd)
     with h5py.File(odd, "r+") as f:
-        f["topology"].attrs["kind"] = "honeycomb-torus"
+        f["topology"].attrs["kind"] = "ring"
         del f["routing/channel_load"]
     bad = os.path.join(out, "not_h5.h5")
     with open(bad, "w") as f:
         f.write("not HDF5\n")
     for argv, needle in (
-            ([odd], "no layout for topology kind 'honeycomb-torus'"),
+            ([odd], "no layout for topology kind 'ring'"),
             ([odd, "--quantity", "load"], "no /routing/channel_load"),
             ([h4, "--point", "7"], "no finished point 7"),
             ([mesh, "--slice", "Q=1"], "--slice"),

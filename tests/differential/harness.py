@@ -28,7 +28,10 @@ usage:
   harness.py --wormnet BIN --out DIR --ci             # the fixed seeds CI runs
   harness.py --wormnet BIN --out DIR --soak 2000 [--jobs 2] [--base-seed S]
   harness.py --wormnet NEW --versus OLD --out DIR --seeds 1-100   # two builds, same files
+  harness.py --wormnet NEW --versus OLD --out DIR --golden --jobs 2  # the golden set
   harness.py --show SEED                              # the configuration of a seed
+  harness.py --golden-coverage                        # what the golden seeds cover
+  harness.py --pick-golden 3000                       # re-pick the golden seeds
 
 Runs as root need OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (set here).
 Needs h5py and numpy (Debian's /usr/bin/python3).
@@ -49,6 +52,7 @@ import h5py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import golden  # noqa: E402
 import option_space as space  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
@@ -557,6 +561,12 @@ def main():
     g = p.add_mutually_exclusive_group()
     g.add_argument("--seeds", help="seeds to check: 1,5,9 or 1-40")
     g.add_argument("--ci", action="store_true", help="the CI seeds (CI_SEEDS)")
+    g.add_argument("--golden", action="store_true",
+                   help="the golden set (golden.GOLDEN_SEEDS; needs --versus OLD)")
+    g.add_argument("--golden-coverage", action="store_true",
+                   help="print what the golden seeds cover and what they miss")
+    g.add_argument("--pick-golden", type=int, metavar="N",
+                   help="pick golden seeds among 1..N that cover golden.REQUIRED")
     g.add_argument("--soak", type=int, metavar="N", help="N fresh configurations")
     g.add_argument("--show", type=int, metavar="SEED", help="print the configuration of SEED")
     p.add_argument("--base-seed", type=int, help="first seed of a soak (default: from the clock)")
@@ -572,6 +582,8 @@ def main():
         print(space.describe(cfg))
         print(plan_for(args.show, cfg))
         return 0
+    if args.golden_coverage or args.pick_golden:
+        return golden_report(args)
     if not args.wormnet:
         p.error("--wormnet is required")
     args.wormnet = os.path.abspath(args.wormnet)
@@ -579,6 +591,15 @@ def main():
         args.versus = os.path.abspath(args.versus)
     if args.ci:
         seeds = CI_SEEDS
+    elif args.golden:
+        if not args.versus:
+            p.error("--golden compares with a second binary: give --versus OLD")
+        _, missing = golden.coverage(golden.GOLDEN_SEEDS, plan_for)
+        if missing:
+            print(f"the golden seeds no longer cover: {', '.join(sorted(missing))} (the option "
+                  f"space changed?); re-pick them with --pick-golden", file=sys.stderr)
+            return 2
+        seeds = golden.GOLDEN_SEEDS
     elif args.soak:
         base = args.base_seed if args.base_seed is not None else int(time.time()) % 1_000_000 * 1000
         seeds = list(range(base, base + args.soak))
@@ -611,10 +632,31 @@ def main():
                       f"{'  skipped ' + '; '.join(facts['skipped']) if facts['skipped'] else ''}",
                       flush=True)
     print(summary(passed), flush=True)
+    lost = golden.OUTCOMES - {p["outcome"] for p in passed} if args.golden else set()
+    if lost:
+        failures.append("outcomes")
+        print(f"golden set: no reference run ended {' or '.join(sorted(lost))} (the option "
+              f"space or the model changed?); re-pick the seeds", flush=True)
     print(f"{len(seeds)} configurations, {len(failures)} failed"
-          f"{' (seeds ' + ','.join(map(str, sorted(failures))) + ')' if failures else ''}, "
+          f"{' (' + ','.join(map(str, failures)) + ')' if failures else ''}, "
           f"{time.time() - start:.0f} s", flush=True)
     return 1 if failures else 0
+
+
+def golden_report(args):
+    """--golden-coverage and --pick-golden: the golden set's coverage (no wormnet runs)."""
+    if args.pick_golden:
+        seeds, missing = golden.pick(args.pick_golden, plan_for, keep=golden.DEADLOCK_SEEDS)
+        print(f"GOLDEN_SEEDS = {sorted(seeds)}")
+    else:
+        seeds = golden.GOLDEN_SEEDS
+        _, missing = golden.coverage(seeds, plan_for)
+    for s in sorted(seeds):
+        cfg = space.draw(s)
+        f = sorted(golden.features(cfg, plan_for(s, cfg)) & golden.REQUIRED)
+        print(f"  {s}: {'; '.join(f)}")
+    print(f"{len(seeds)} seeds; not covered: {', '.join(sorted(missing)) or 'nothing'}")
+    return 1 if missing else 0
 
 
 def summary(passed):

@@ -211,6 +211,7 @@ void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {
   p.flit_hops = loop.flit_hops;
   p.series_rows = writer_ != nullptr ? writer_->series_rows() : 0;
   p.summary_rows = writer_ != nullptr ? writer_->summary_rows() : 0;
+  if (workload_progress_) p.workload = workload_progress_();
   if (!checkpoint_) checkpoint_ = claim_checkpoint(comm_, plan_.dir);
   io::write_checkpoint(comm_, *checkpoint_, p, mine);
   checkpoint_seconds_ = seconds_since(t0);

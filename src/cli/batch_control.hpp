@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -87,6 +88,11 @@ class BatchControl final : public RunHooks, public ResultSink {
   /// Ends the live progress line (rank 0, terminal).
   void finish_progress();
 
+  /// What a checkpoint saves of a closed-loop workload (collective: summed over the ranks).
+  void set_workload_progress(std::function<std::vector<std::uint64_t>()> f) {
+    workload_progress_ = std::move(f);
+  }
+
  private:
   void progress(Cycle t, bool force);
 
@@ -111,6 +117,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   double accepted_ = 0.0;  ///< of the last window, flits/node/cycle
   double latency_ = 0.0;
   bool live_line_ = false;
+  std::function<std::vector<std::uint64_t>()> workload_progress_;
 };
 
 }  // namespace wormnet::cli

@@ -260,36 +260,44 @@ std::string to_toml(const SimOptions& o) {
   str("ring-tie", to_string(n.ring_tie));
   if (!o.preset.empty()) str("preset", o.preset);
   str("partition", o.partition);
-  str("traffic", to_string(t.pattern));
-  str("process", to_string(t.process));
-  if (!o.single_load) {
+  // A workload's messages and run length are its own: the open-loop traffic keys, which it
+  // refuses, are left out.
+  const bool traffic = !o.workload.active();
+  if (traffic) str("traffic", to_string(t.pattern));
+  if (traffic) str("process", to_string(t.process));
+  if (!o.single_load || !traffic) {
     // A sweep's loads are its own keys (loads, load-range, relative).
   } else if (t.load_fraction > 0) {
     real("load-fraction", t.load_fraction);
   } else {
     real("load", t.load);
   }
-  num("length-min", t.length_min);
-  num("length-max", t.length_max);
-  s += std::string("self-traffic = ") + (t.self_traffic ? "true" : "false") + "\n";
-  if (t.pattern == TrafficPattern::kHotspot) real("hotspot-fraction", t.hotspot_fraction);
-  if (t.pattern == TrafficPattern::kHotspot && !t.hotspot_nodes.empty()) {
+  if (traffic) {
+    num("length-min", t.length_min);
+    num("length-max", t.length_max);
+    s += std::string("self-traffic = ") + (t.self_traffic ? "true" : "false") + "\n";
+  }
+  if (traffic && t.pattern == TrafficPattern::kHotspot)
+    real("hotspot-fraction", t.hotspot_fraction);
+  if (traffic && t.pattern == TrafficPattern::kHotspot && !t.hotspot_nodes.empty()) {
     std::string list;
     for (int h : t.hotspot_nodes) list += (list.empty() ? "" : ", ") + std::to_string(h);
     s += "hotspot-nodes = [" + list + "]\n";
   }
-  count("warmup", m.warmup);
-  if (m.cycles > 0) {
-    count("cycles", m.cycles);
-  } else {
-    count("measure", m.measure);
+  if (traffic) {
+    count("warmup", m.warmup);
+    if (m.cycles > 0) {
+      count("cycles", m.cycles);
+    } else {
+      count("measure", m.measure);
+    }
   }
   count("drain-limit", m.drain_limit);
   count("stats-window", m.stats_window);
   count("deadlock-threshold", m.deadlock_threshold);
   real("flit-rate", m.flit_rate);
   count("seed", m.seed);
-  return s;
+  return s + workload_toml(o.workload);
 }
 
 void apply_preset(SimOptions& o) {
@@ -322,6 +330,7 @@ void finish_sim_options(SimOptions& o) {
   }
   // Options that only one traffic pattern reads are refused with another (they were ignored
   // silently); the effective configuration writes them for that pattern only.
+  check_workload_options(o.workload, o.given);
   if (o.config.traffic.pattern != TrafficPattern::kHotspot) {
     for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
       if (!given(option)) continue;

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "workload_options.hpp"
 #include "wormnet/config/sim_config.hpp"
 
 namespace wormnet::cli {
@@ -26,6 +27,8 @@ struct SimOptions {
   /// finish_sim_options(): a given value is checked even when it equals the default, and a
   /// preset leaves it alone.
   std::set<std::string> given;
+  /// Closed-loop workload (run only; inactive unless --workload is given).
+  WorkloadOptions workload;
 };
 
 /// Declares the network, traffic and measurement options on `app`; --load and

@@ -9,6 +9,9 @@
 #include "run_support.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/workload/closed_loop.hpp"
+#include "wormnet/workload/completion_report.hpp"
+#include "wormnet/workload/trace_file.hpp"
 
 namespace wormnet::cli {
 
@@ -82,6 +85,51 @@ int interrupted_during_setup(const Communicator& comm,
   return kExitInterrupted;
 }
 
+/// The workload's per-message times, summed over the ranks (collective).
+WorkloadTimes summed_times(const Communicator& comm, const ClosedLoop& loop) {
+  std::vector<std::uint64_t> v = loop.times().flat();
+  comm.sum(std::span<std::uint64_t>(v));
+  return WorkloadTimes::from_flat(v);
+}
+
+/// --write-trace, by rank 0; a failure is every rank's OutputError.
+void write_trace_file(const Communicator& comm, const Workload& w, const WorkloadOptions& o) {
+  std::string reason;
+  if (comm.is_root()) {
+    try {
+      write_trace(w.graph, o.write_trace);
+    } catch (const OutputError& e) {
+      reason = e.reason().empty() ? "not written" : e.reason();
+    }
+  }
+  comm.broadcast(reason, 0);
+  if (!reason.empty()) throw OutputError(o.write_trace, reason);
+}
+
+/// Completion time and breakdown of a finished workload: to the results file and stdout.
+void finish_workload(const Communicator& comm, const SimOptions& o, const Workload& w,
+                     const ClosedLoop& loop, io::ResultWriter* writer) {
+  const WorkloadTimes times = summed_times(comm, loop);
+  const CompletionReport report = report_completion(w.graph, times);
+  if (writer != nullptr) {
+    io::WorkloadRecord r;
+    r.source = o.workload.name;
+    r.trace = o.workload.name == "trace" ? o.workload.trace : "";
+    r.mapping = o.workload.name == "trace" ? "" : o.workload.mapping;
+    r.grid.assign(w.grid.begin(), w.grid.end());
+    r.process_node.assign(w.node_of.begin(), w.node_of.end());
+    r.message_flits =
+        o.workload.name == "trace" ? 0 : static_cast<std::uint64_t>(o.workload.message_size);
+    r.graph = &w.graph;
+    r.times = &times;
+    r.report = &report;
+    writer->write_workload(r);
+  }
+  if (comm.is_root() && !o.quiet) {
+    std::printf("%s", describe_completion(report, w.graph, o.config.measure.flit_rate).c_str());
+  }
+}
+
 }  // namespace
 
 std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
@@ -134,7 +182,16 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
-  refuse_silent_loads(o, setup, request);
+  // A closed-loop workload replaces the load point's traffic (offered rate 0).
+  std::optional<Workload> workload;
+  std::unique_ptr<ClosedLoop> loop;
+  if (o.workload.active()) {
+    workload = build_workload(o.workload, *setup.topology, o.config.measure.seed);
+    loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
+                                        setup.topology->num_nodes());
+  } else {
+    refuse_silent_loads(o, setup, request);
+  }
   if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
 
   // The checkpoint's model is read (and checked) before the results file is touched.
@@ -147,8 +204,17 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
         static_cast<std::uint32_t>(setup.topology->num_ports()), static_cast<std::uint32_t>(vcs),
         static_cast<std::uint32_t>(o.config.network.buffer_depth));
+    if (loop) {
+      if (restart->workload.size() != 3ULL * workload->graph.size()) {
+        throw InputError("--restart", batch.restart,
+                         "the checkpoint holds no progress of this workload's " +
+                             std::to_string(workload->graph.size()) + " messages");
+      }
+      loop->restore(WorkloadTimes::from_flat(restart->workload));
+    }
     if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
   }
+  if (workload && !o.workload.write_trace.empty()) write_trace_file(comm, *workload, o.workload);
   std::unique_ptr<io::ResultWriter> writer;
   if (results) {
     const io::RunDescription description =
@@ -187,6 +253,10 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
                        setup.topology->num_nodes());
   Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
   sim.set_hooks(&control);
+  if (loop) {
+    sim.set_script(loop.get());
+    control.set_workload_progress([&] { return summed_times(comm, *loop).flat(); });
+  }
 
   std::size_t first = 0;
   std::int64_t left = -1;  // points still to run after saturation; -1 = not saturated yet
@@ -197,7 +267,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   int code = kExitOk;
   try {
     for (std::size_t i = first; i < request.points.size(); ++i) {
-      const double rate = offered_rate(o, setup, request.points[i], request.relative);
+      const double rate = loop ? 0.0 : offered_rate(o, setup, request.points[i], request.relative);
       control.set_point(static_cast<int>(i), rate, left);
       const RunSummary s = sim.run(rate, control, static_cast<int>(i), resume.get());
       resume.reset();
@@ -214,6 +284,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         if (request.points.size() > 1) std::printf("point %zu\n", i);
         std::printf("%s", format_summary(s, setup).c_str());
       }
+      if (loop) finish_workload(comm, o, *workload, *loop, writer.get());
       if (s.deadlock) {
         code = kExitDeadlock;
         break;

@@ -171,6 +171,11 @@ void RankModel::open_cycle(Cycle t) {
   slot.credits.clear();
 
   sources_.generate_until(t, [this](std::uint32_t r) { wake(r); });
+  if (script_ != nullptr && script_->next_release() <= t) {
+    released_.clear();
+    script_->release(t, released_);
+    for (const auto& [node, m] : released_) enqueue(node, m);
+  }
   if (t >= measure_begin_ && t < measure_end_) {
     measured_.packet_cycles += sources_.created_packets() + scripted_packets_ - ejected_packets_;
   }
@@ -512,6 +517,7 @@ void RankModel::eject(std::uint32_t r, const Flit& f, Cycle t) {
   ++ejected_packets_;
   window_.latency_sum += latency;
   if (on_delivery_) on_delivery_(p, done);
+  if (script_ != nullptr) script_->delivered(p, done);
   if (p.measured) {
     measured_.total.add(latency);
     measured_.network.add(done - p.injected);

@@ -90,12 +90,17 @@ Cycle Simulation::check_interval() const {
 RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const Resume* resume) {
   const auto wall_start = std::chrono::steady_clock::now();
   const MeasureConfig& m = config_.measure;
-  const Cycle warmup = m.warmup;
-  const Cycle measure = m.cycles > 0 ? m.cycles - m.warmup : m.measure;
+  // A script (closed-loop workload) labels everything and runs until it is done, within the
+  // drain limit; a load point has its warm-up, measurement window and drain.
+  const bool scripted = script_ != nullptr;
+  const Cycle warmup = scripted ? 0 : m.warmup;
+  const Cycle measure = scripted ? m.drain_limit : m.cycles > 0 ? m.cycles - m.warmup : m.measure;
   SimConfig effective = config_;
+  effective.measure.warmup = warmup;
   effective.measure.measure = measure;
   const int vcs = effective_vcs(config_, routing_);
   RankModel model(effective, topo_, routing_, pattern_, partition_, comm_.rank(), rate, vcs);
+  model.set_script(script_);
 
   // Lookahead: the smallest delay of anything crossing ranks (every link has the same
   // latency here, so all ranks agree without communicating).
@@ -110,7 +115,7 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   const Cycle check_every = check_interval();
   // Control checks every check_every cycles, and one exactly at the drain limit, so that a
   // point never runs past measure_end + drain_limit.
-  const Cycle drain_end = measure_end + m.drain_limit;
+  const Cycle drain_end = measure_end + (scripted ? 0 : m.drain_limit);
   auto check_after = [&](Cycle c) {
     return c < drain_end ? std::min(c + check_every, drain_end) : c + check_every;
   };
@@ -203,9 +208,10 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
     // deadlock detector looks further (a gather) only when some VC somewhere has held flits
     // without moving one for the threshold; it reports a set of VCs that wait only for each
     // other, however much the rest of the network moves.
-    std::uint64_t v[3] = {model.measured_created(), model.measured_delivered(),
-                          model.stuck_vcs(t, m.deadlock_threshold)};
-    comm_.sum(std::span<std::uint64_t>(v, 3));
+    std::uint64_t v[4] = {model.measured_created(), model.measured_delivered(),
+                          model.stuck_vcs(t, m.deadlock_threshold),
+                          scripted ? script_->delivered_count() : 0};
+    comm_.sum(std::span<std::uint64_t>(v, 4));
     if (v[2] > 0) {
       s.deadlock_cycle_hops = find_deadlock(model, t);
       s.deadlock = !s.deadlock_cycle_hops.empty();
@@ -213,11 +219,12 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
     if (s.deadlock) {
       s.deadlock_cycle = t;
       stop = true;
-    } else if (t >= measure_end && v[1] == v[0]) {
+    } else if (scripted ? v[3] == script_->total() : t >= measure_end && v[1] == v[0]) {
       stop = true;
     } else if (t >= drain_end) {
       s.saturated = true;
-      s.saturation_reason = "drain limit reached with labelled packets undelivered";
+      s.saturation_reason = scripted ? "drain limit reached with workload messages undelivered"
+                                     : "drain limit reached with labelled packets undelivered";
       stop = true;
     }
     if (!stop && hooks_ != nullptr) {
@@ -258,7 +265,9 @@ RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const
   merged.accepted_flits = tot[3];
 
   const double nodes = static_cast<double>(topo_.num_nodes());
-  const double window = static_cast<double>(measure);
+  // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
+  const double window = static_cast<double>(
+      scripted ? std::max<Cycle>(1, comm_.max(script_->last_delivery())) : measure);
   s.measured_packets = tot[4];
   s.delivered_packets = merged.delivered_packets;
   s.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);

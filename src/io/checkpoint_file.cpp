@@ -354,6 +354,8 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
     write_histogram(comm, c, "latency_total", m.measured.total);
     write_histogram(comm, c, "latency_network", m.measured.network);
     write_histogram(comm, c, "latency_queueing", m.measured.queueing);
+    if (!p.workload.empty())
+      put_array<std::uint64_t>(root.create_group("workload"), "times", p.workload);
     f.close();
   };
   // Written beside the previous checkpoint, which the rename replaces only when this one is
@@ -420,7 +422,10 @@ RunProgress progress_of(const H5Group& root, const std::string& version, const s
 RunProgress read_progress(const Communicator& comm, const std::string& dir,
                           const std::string& option, const std::string& version) {
   H5File f = open_checkpoint(comm, dir, option);
-  const RunProgress p = progress_of(f.root(), version, option, dir);
+  RunProgress p = progress_of(f.root(), version, option, dir);
+  if (f.root().has_group("workload")) {
+    p.workload = get_array<std::uint64_t>(f.root().open_dataset("workload/times"));
+  }
   f.close();
   return p;
 }

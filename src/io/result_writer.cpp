@@ -206,6 +206,76 @@ ResultWriter::~ResultWriter() {
   if (file_.is_open() && std::uncaught_exceptions() == 0) abandon();
 }
 
+void ResultWriter::write_workload(const WorkloadRecord& w) {
+  guarded([&] {
+    const H5Group g = file_.root().create_group("workload");
+    const CompletionReport& r = *w.report;
+    const double flit_rate = run_.config->measure.flit_rate;
+    g.set_attribute("source", std::string_view(w.source));
+    g.set_attribute("trace", std::string_view(w.trace));
+    g.set_attribute("mapping", std::string_view(w.mapping));
+    g.set_attribute("grid", std::span<const std::int64_t>(w.grid));
+    g.set_attribute("message_flits", w.message_flits);
+    g.set_attribute("messages", static_cast<std::uint64_t>(w.graph->size()));
+    g.set_attribute("iterations", static_cast<std::uint64_t>(r.iterations.size()));
+    g.set_attribute("complete", static_cast<std::int64_t>(r.complete ? 1 : 0));
+    g.set_attribute("completion_cycles", static_cast<std::uint64_t>(r.completion));
+    g.set_attribute("completion_us", static_cast<double>(r.completion) / flit_rate);
+    g.set_attribute("path_wait_cycles", static_cast<std::uint64_t>(r.path_wait));
+    g.set_attribute("path_queueing_cycles", static_cast<std::uint64_t>(r.path_queueing));
+    g.set_attribute("path_network_cycles", static_cast<std::uint64_t>(r.path_network));
+    g.write_dataset<std::uint64_t>("process_node", w.process_node);
+    std::vector<std::uint64_t> path(r.critical_path.begin(), r.critical_path.end());
+    g.write_dataset<std::uint64_t>("critical_path", path);
+
+    const H5Group it = g.create_group("iterations");
+    std::vector<std::uint64_t> start, end, cycles, messages, flits, max_network;
+    std::vector<double> queueing, network;
+    Cycle previous = 0;
+    for (const IterationTimes& i : r.iterations) {
+      start.push_back(i.start);
+      end.push_back(i.end);
+      cycles.push_back(i.end >= previous ? i.end - previous : 0);
+      previous = std::max(previous, i.end);
+      messages.push_back(i.messages);
+      flits.push_back(i.flits);
+      max_network.push_back(i.max_network);
+      queueing.push_back(i.mean_queueing);
+      network.push_back(i.mean_network);
+    }
+    it.write_dataset<std::uint64_t>("start", start);
+    it.write_dataset<std::uint64_t>("end", end);
+    it.write_dataset<std::uint64_t>("cycles", cycles);
+    it.write_dataset<std::uint64_t>("messages", messages);
+    it.write_dataset<std::uint64_t>("flits", flits);
+    it.write_dataset<double>("mean_queueing", queueing);
+    it.write_dataset<double>("mean_network", network);
+    it.write_dataset<std::uint64_t>("max_network", max_network);
+
+    const H5Group m = g.create_group("messages");
+    std::vector<std::uint64_t> src, dst, size, iter, issued, injected, delivered;
+    const auto minus_one = [](std::uint64_t v) { return v == 0 ? ~std::uint64_t{0} : v - 1; };
+    for (std::uint32_t id = 0; id < w.graph->size(); ++id) {
+      const WorkloadMessage& x = w.graph->messages()[id];
+      src.push_back(x.source);
+      dst.push_back(x.dest);
+      size.push_back(x.flits);
+      iter.push_back(x.iteration);
+      issued.push_back(minus_one(w.times->issued[id]));
+      injected.push_back(minus_one(w.times->injected[id]));
+      delivered.push_back(minus_one(w.times->delivered[id]));
+    }
+    m.write_dataset<std::uint64_t>("source", src);
+    m.write_dataset<std::uint64_t>("destination", dst);
+    m.write_dataset<std::uint64_t>("flits", size);
+    m.write_dataset<std::uint64_t>("iteration", iter);
+    m.write_dataset<std::uint64_t>("issued", issued);
+    m.write_dataset<std::uint64_t>("injected", injected);
+    m.write_dataset<std::uint64_t>("delivered", delivered);
+    file_.flush();
+  });
+}
+
 void ResultWriter::guarded(const std::function<void()>& write) const {
   guarded_write(comm_, output_.partial(), write);
 }

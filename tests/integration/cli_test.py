@@ -570,6 +570,75 @@ class CorpusRunner(unittest.TestCase):
             self.assertEqual(after[name], data, f"{label}: {name} changed")
 
 
+class WorkloadBadInput(CorpusRunner):
+    """Closed-loop workloads (docs/workloads.md): unknown motifs, grids that do not fit,
+    options that do not go together, malformed traces. One line naming the option, the value
+    and what is allowed; exit code 2; nothing written."""
+
+    RUN = ["run", "-t", "torus:4x4", "-r", "dor-dateline"]
+    HEADER = "id,source,destination,flits,after,iteration,depends\n"
+
+    def trace_case(self, text, *words, label):
+        return Case([*self.RUN, "--workload", "trace", "--trace", "t.csv", "--write-trace",
+                     "w.csv"], "--trace", "t.csv", *words, files={"t.csv": text}, label=label)
+
+    def test_workload_options(self):
+        w = [*self.RUN, "--workload"]
+        h = self.HEADER
+        self.run_corpus([
+            Case([*w, "halo4d"], "--workload", "halo4d", "halo2d, halo3d"),
+            Case([*w, "halo2d", "--grid", "4x5"], "--grid", "4x5", "16 processes"),
+            Case([*w, "halo2d", "--grid", "16"], "--grid", "16", "AxB"),
+            Case([*w, "halo3d", "--grid", "4x4"], "--grid", "4x4", "AxBxC"),
+            Case([*w, "halo2d", "--grid", "4xx4"], "--grid", "4xx4"),
+            Case([*w, "halo2d", "--grid", "0x16"], "--grid", "0x16"),
+            Case([*w, "alltoall", "--grid", "4x4"], "--grid", "halo2d, halo3d and sweep2d"),
+            Case([*w, "halo2d", "--mapping", "snake"], "--mapping", "snake", "linear"),
+            Case([*w, "halo2d", "--message-size", "70000"], "--message-size", "70000"),
+            Case([*w, "halo2d", "--message-size", "0"], "--message-size", "0"),
+            Case([*w, "halo2d", "--iterations", "0"], "--iterations", "0"),
+            Case([*w, "alltoall", "--iterations", "1000000"], "--iterations", "1000000",
+                 "messages"),
+            Case([*w, "halo2d", "--load", "0.1"], "--load", "--workload halo2d"),
+            Case([*w, "halo2d", "--warmup", "10"], "--warmup", "--workload halo2d"),
+            Case([*w, "halo2d", "--trace", "t.csv"], "--trace", "t.csv", "--workload trace"),
+            Case([*w, "trace"], "--trace", "--workload trace"),
+            Case([*w, "trace", "--trace", "/no/such.csv"], "--trace", "/no/such.csv"),
+            Case([*w, "trace", "--trace", "t.csv", "--iterations", "3"], "--iterations", "3",
+                 files={"t.csv": h + "0,0,1,4,0,0,\n"}),
+            Case([*w, "halo2d", "--write-trace", "{d}"], "--write-trace", "{d}"),
+            Case([*w, "halo2d", "--write-trace", "/no/such/dir/x.csv"], "--write-trace"),
+            Case([*w, "trace", "--trace", "t.csv", "--write-trace", "t.csv"], "--write-trace",
+                 files={"t.csv": h + "0,0,1,4,0,0,\n"}),
+        ])
+
+    def test_malformed_traces(self):
+        h = self.HEADER
+        self.run_corpus([
+            self.trace_case("", "header", label="empty trace"),
+            self.trace_case("# only a comment\n", "header", label="comment only"),
+            self.trace_case(h, "at least one message", label="header only"),
+            self.trace_case("id,src,dst\n0,0,1\n", "line 1", "header", label="bad header"),
+            self.trace_case(h + "0,0,1,4,0,0\n", "line 2", "7 comma-separated fields",
+                            label="six fields"),
+            self.trace_case(h + "0,0,16,4,0,0,\n", "line 2", "destination", "0..15",
+                            label="node outside the network"),
+            self.trace_case(h + "0,0,1,0,0,0,\n", "line 2", "flits", label="zero flits"),
+            self.trace_case(h + "0,0,1,70000,0,0,\n", "line 2", "flits", label="too long"),
+            self.trace_case(h + "0,3,3,4,0,0,\n", "line 2", "same node", label="to itself"),
+            self.trace_case(h + "1,0,1,4,0,0,\n", "line 2", "out of order", label="id 1 first"),
+            self.trace_case(h + "0,0,1,4,0,0,0\n", "line 2", "not an earlier message",
+                            label="depends on itself"),
+            self.trace_case(h + "0,0,1,4,0,0,\n1,2,3,4,0,0,0\n", "line 3",
+                            "neither sent nor received", label="dependency its source never saw"),
+            self.trace_case(h + "0,0,1,4,0,0,x\n", "line 2", "dependency 'x'",
+                            label="dependency not a number"),
+            self.trace_case(h + "0,0,1,4,-5,0,\n", "line 2", "after", label="negative time"),
+            self.trace_case(h + "0,a,1,4,0,0,\n", "line 2", "source", label="source not a number"),
+            self.trace_case(b"id\x00\xff\n", "line 1", label="binary garbage"),
+        ])
+
+
 def lock_line(pid):
     import socket
     import time
@@ -643,6 +712,14 @@ class Corpus(CorpusRunner):
     RUN_ONLY = {
         "--load": ["0", "-0.1", "1.5", "nan", "inf", "-inf", "abc", "1e-300", ""],
         "--load-fraction": ["0", "2", "x", "inf", "-0.5"],
+        # The workload options (refused here without --workload; with it: WorkloadBadInput).
+        "--workload": ["bogus", "", "HALO9D"],
+        "--trace": ["t.csv", ""],
+        "--iterations": ["0", "-1", "x", "2"],
+        "--message-size": ["0", "x", "16"],
+        "--grid": ["4x4", ""],
+        "--mapping": ["zigzag", "", "linear"],
+        "--write-trace": ["/no/such/dir/t.csv", "", "t.csv"],
     }
     SWEEP_ONLY = {
         "--loads": ["0", "1.5", "a,b", "", "0.1,,0.2", "0.1,", ",0.1", "nan", "inf", "1e-300",

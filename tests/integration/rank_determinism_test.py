@@ -58,6 +58,15 @@ CASES = {
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),
+    # Closed-loop workloads: a delivery on one rank issues the next message on the same rank
+    # (docs/workloads.md), so the per-message times match at any rank count.
+    "workload_halo3d_random": ("run", ["-t", "torus:4x4x2", "-r", "dor-dateline", "--workload",
+                                       "halo3d", "--mapping", "random", "--iterations", "3",
+                                       "--message-size", "5"], 0),
+    "workload_allreduce_rd_honeycomb": ("run", ["-t", "honeycomb:3", "-r", "double-xy",
+                                                "--workload", "allreduce-rd", "--mapping",
+                                                "topology", "--iterations", "2",
+                                                "--message-size", "12"], 0),
 }
 
 # Fields that describe how the run was executed, not what the model did.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/wait_for_graph.hpp"
@@ -80,6 +81,9 @@ class RankModel {
   /// Puts a message in the source queue of `node` (a local node) as if generated at
   /// m.created: scripted traffic for tests and hand-worked scenarios.
   void enqueue(NodeId node, const Message& m);
+  /// Closed-loop traffic (application workloads): asked at every cycle for the messages due
+  /// at this rank's nodes and told of every delivery to them. None by default.
+  void set_script(MessageScript* script) { script_ = script; }
   /// Called with each packet whose tail is ejected and its delivery cycle (tests, traces).
   using DeliveryObserver = std::function<void(const Packet&, Cycle)>;
   void set_delivery_observer(DeliveryObserver f) { on_delivery_ = std::move(f); }
@@ -276,6 +280,8 @@ class RankModel {
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;
+  MessageScript* script_ = nullptr;
+  std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
   std::uint64_t created_flits_seen_ = 0;
   std::uint64_t created_packets_seen_ = 0;
   std::uint64_t wheel_flits_ = 0;  ///< flits on local links (in the wheel)

@@ -66,6 +66,11 @@ class Simulation {
   RunSummary run(double rate, ResultSink& sink, int point_index = 0,
                  const Resume* resume = nullptr);
 
+  /// Closed-loop traffic instead of the load point's (application workloads; none by
+  /// default): every packet is labelled from cycle 0, the point ends when the script's
+  /// messages are all delivered, or at --drain-limit cycles, flagged saturated.
+  void set_script(MessageScript* script) { script_ = script; }
+
   /// Batch-job control (checkpoints, stops); none by default.
   void set_hooks(RunHooks* hooks) { hooks_ = hooks; }
 
@@ -86,6 +91,7 @@ class Simulation {
   ThroughputBounds bounds_;
   DestinationPattern pattern_;
   RunHooks* hooks_ = nullptr;
+  MessageScript* script_ = nullptr;
 };
 
 }  // namespace wormnet

@@ -32,6 +32,9 @@ struct RunProgress {
   std::uint64_t flit_hops = 0;     ///< flit hops of the closed windows
   std::uint64_t series_rows = 0;   ///< time-series rows written for this point
   std::uint64_t summary_rows = 0;  ///< summary rows written (finished points)
+  /// A closed-loop workload's progress (WorkloadTimes::flat(), summed over ranks); empty when
+  /// the run has none. Dataset workload/times.
+  std::vector<std::uint64_t> workload;
 };
 
 /// Path of the checkpoint in `dir`.

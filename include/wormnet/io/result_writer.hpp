@@ -21,6 +21,7 @@
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/stats/result_sink.hpp"
 #include "wormnet/topology/topology.hpp"
+#include "wormnet/workload/completion_report.hpp"
 
 namespace wormnet::io {
 
@@ -39,6 +40,19 @@ struct RunDescription {
   const std::vector<double>* channel_load = nullptr;
   int vcs = 1;
   Cycle lookahead = 1;
+};
+
+/// A closed-loop workload's results (group /workload), identical on every rank.
+struct WorkloadRecord {
+  std::string source;                       ///< motif name, or "trace"
+  std::string trace;                        ///< trace file (source "trace"), else ""
+  std::string mapping;                      ///< process-to-node mapping ("" for a trace)
+  std::vector<std::int64_t> grid;           ///< process grid (motifs)
+  std::vector<std::uint64_t> process_node;  ///< node of each process (motifs)
+  std::uint64_t message_flits = 0;          ///< motifs' message size (0 for a trace)
+  const MessageGraph* graph = nullptr;
+  const WorkloadTimes* times = nullptr;  ///< summed over ranks
+  const CompletionReport* report = nullptr;
 };
 
 /// Writes the results file of a run through its OutputFile: the partial sibling is written
@@ -70,6 +84,8 @@ class ResultWriter final : public ResultSink {
       const RunSummary& summary, const MeasuredStats& measured,
       const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
 
+  /// Writes group /workload (after the point's end_point()). Collective.
+  void write_workload(const WorkloadRecord& w);
   /// Records the final status, closes the file and renames it over the target (complete,
   /// deadlock, and interrupted: a restart continues it there). Collective.
   void finish(RunStatus status);

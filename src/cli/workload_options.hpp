@@ -1,0 +1,53 @@
+// `wormnet run --workload ...`: the options of closed-loop application workloads (motifs and
+// trace replay; docs/workloads.md), their rules, and the message graph they describe.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "wormnet/topology/topology.hpp"
+#include "wormnet/workload/completion_report.hpp"
+#include "wormnet/workload/message_graph.hpp"
+
+namespace wormnet::cli {
+
+struct WorkloadOptions {
+  std::string name;              ///< --workload: a motif or "trace"; "" = open-loop traffic
+  std::string trace;             ///< --trace (with --workload trace)
+  std::uint64_t iterations = 1;  ///< --iterations
+  int message_size = 16;         ///< --message-size, flits
+  std::string grid;              ///< --grid AxB or AxBxC ("" = the most nearly square)
+  std::string mapping = "linear";
+  std::string write_trace;  ///< --write-trace: the workload's messages as a trace file
+  [[nodiscard]] bool active() const { return !name.empty(); }
+};
+
+/// Declares the workload options (group "Workload").
+void add_workload_options(CLI::App& app, WorkloadOptions& w);
+
+/// The rules that need no network: names, sizes, which options go together, and the
+/// open-loop traffic options a workload refuses. InputError naming the option.
+void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given);
+
+/// The workload's keys of the effective configuration (TOML), "" without a workload.
+std::string workload_toml(const WorkloadOptions& w);
+
+/// The message graph on `topo` with what produced it.
+struct Workload {
+  MessageGraph graph;
+  std::vector<int> grid;               ///< process grid (motifs); empty for a trace
+  std::vector<std::uint32_t> node_of;  ///< node of each process (motifs)
+};
+
+/// Builds the motif (its grid against the node count, its mapping with `seed`) or reads the
+/// trace. InputError naming the option for a grid that does not fit, a mapping the
+/// topology cannot take, a malformed trace, a workload too large.
+Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed);
+
+/// The lines `run` prints about a finished workload.
+std::string describe_completion(const CompletionReport& r, const MessageGraph& g, double flit_rate);
+
+}  // namespace wormnet::cli

@@ -1,0 +1,77 @@
+#include "wormnet/workload/completion_report.hpp"
+
+#include <algorithm>
+
+namespace wormnet {
+
+CompletionReport report_completion(const MessageGraph& graph, const WorkloadTimes& times) {
+  CompletionReport r;
+  const std::vector<WorkloadMessage>& ms = graph.messages();
+  const std::uint32_t n = graph.size();
+  r.iterations.resize(graph.iterations());
+  std::vector<std::uint8_t> started(r.iterations.size(), 0);
+  r.complete = true;
+  std::uint32_t last = n;
+  for (std::uint32_t id = 0; id < n; ++id) {
+    if (times.delivered[id] == 0 || times.injected[id] == 0 || times.issued[id] == 0) {
+      r.complete = false;
+      continue;
+    }
+    const Cycle issued = times.issued[id] - 1;
+    const Cycle injected = times.injected[id] - 1;
+    const Cycle delivered = times.delivered[id] - 1;
+    IterationTimes& it = r.iterations[ms[id].iteration];
+    if (!started[ms[id].iteration] || issued < it.start) it.start = issued;
+    started[ms[id].iteration] = 1;
+    it.end = std::max(it.end, delivered);
+    ++it.messages;
+    it.flits += ms[id].flits;
+    it.mean_queueing += static_cast<double>(injected - issued);
+    it.mean_network += static_cast<double>(delivered - injected);
+    it.max_network = std::max(it.max_network, delivered - injected);
+    if (last == n || delivered > times.delivered[last] - 1) last = id;
+  }
+  for (IterationTimes& it : r.iterations) {
+    if (it.messages == 0) continue;
+    it.mean_queueing /= static_cast<double>(it.messages);
+    it.mean_network /= static_cast<double>(it.messages);
+  }
+  if (last == n || !r.complete) return r;
+  r.completion = times.delivered[last] - 1;
+  // Walk back: a message received on the path adds its queueing and network time; the
+  // dependency satisfied last (the first of equals) issued it; a predecessor that is an
+  // earlier send of the same source was issued at the same cycle and adds nothing.
+  std::uint32_t id = last;
+  bool received = true;
+  while (true) {
+    r.critical_path.push_back(id);
+    const Cycle issued = times.issued[id] - 1;
+    if (received) {
+      r.path_queueing += times.injected[id] - 1 - issued;
+      r.path_network += times.delivered[id] - times.injected[id];
+    }
+    Cycle best = 0;
+    std::uint32_t pred = n;
+    bool pred_received = false;
+    for (const std::uint32_t d : graph.deps_of(id)) {
+      const bool is_receive = ms[d].dest == ms[id].source;
+      const Cycle at = (is_receive ? times.delivered[d] : times.issued[d]) - 1;
+      if (pred == n || at > best) {
+        best = at;
+        pred = d;
+        pred_received = is_receive;
+      }
+    }
+    if (pred == n) {
+      r.path_wait += issued;
+      break;
+    }
+    r.path_wait += issued - best;
+    id = pred;
+    received = pred_received;
+  }
+  std::reverse(r.critical_path.begin(), r.critical_path.end());
+  return r;
+}
+
+}  // namespace wormnet

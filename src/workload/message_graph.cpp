@@ -1,0 +1,64 @@
+#include "wormnet/workload/message_graph.hpp"
+
+#include <algorithm>
+
+namespace wormnet {
+
+std::uint32_t MessageGraph::add(std::uint32_t source, std::uint32_t dest, std::uint32_t flits,
+                                std::uint32_t iteration, Cycle after,
+                                std::span<const std::uint32_t> deps) {
+  WorkloadMessage m;
+  m.source = source;
+  m.dest = dest;
+  m.flits = flits;
+  m.iteration = iteration;
+  m.after = after;
+  m.first_dep = static_cast<std::uint32_t>(deps_.size());
+  m.dep_count = static_cast<std::uint32_t>(deps.size());
+  deps_.insert(deps_.end(), deps.begin(), deps.end());
+  messages_.push_back(m);
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+std::string MessageGraph::check(std::uint32_t nodes) const {
+  for (std::uint32_t id = 0; id < size(); ++id) {
+    std::string problem = check_message(id, nodes);
+    if (!problem.empty()) return problem;
+  }
+  return "";
+}
+
+std::string MessageGraph::check_message(std::uint32_t id, std::uint32_t nodes) const {
+  {
+    const WorkloadMessage& m = messages_[id];
+    const std::string name = "message " + std::to_string(id);
+    if (m.source >= nodes || m.dest >= nodes) {
+      return name + ": node " + std::to_string(std::max(m.source, m.dest)) +
+             " is outside the network (nodes 0.." + std::to_string(nodes - 1) + ")";
+    }
+    if (m.source == m.dest) return name + ": source and destination are the same node";
+    if (m.flits < 1 || m.flits > kMaxFlits) {
+      return name + ": size " + std::to_string(m.flits) + " flits is outside 1.." +
+             std::to_string(kMaxFlits);
+    }
+    for (const std::uint32_t d : deps_of(id)) {
+      if (d >= id) {
+        return name + ": depends on message " + std::to_string(d) + ", which is not earlier";
+      }
+      const WorkloadMessage& p = messages_[d];
+      if (p.dest != m.source && p.source != m.source) {
+        return name + ": depends on message " + std::to_string(d) +
+               ", which its source node neither sent nor received";
+      }
+    }
+  }
+  return "";
+}
+
+std::uint32_t MessageGraph::iterations() const {
+  std::uint32_t n = 0;
+  for (const WorkloadMessage& m : messages_) n = std::max(n, m.iteration + 1);
+  return n;
+}
+
+}  // namespace wormnet

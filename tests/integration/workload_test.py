@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Closed-loop workloads (docs/workloads.md) from the command line, checked against facts
+worked out independently of the simulator: completion times of idle-network exchanges from
+hop counts, router pipeline delays and serialization; message counts of each motif from its
+definition; the dependency order of every message; a replayed trace equal to its motif (the
+shipped one too); a checkpoint restart on another rank count equal to an uninterrupted run.
+
+usage: workload_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest arguments]
+"""
+import math
+import os
+import subprocess
+import sys
+import unittest
+
+import h5py
+import numpy as np
+
+WORMNET = MPIEXEC = OUT = None
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def run(name, *args, ranks=1, code=0):
+    """Runs `wormnet run ARGS -o OUT/name.h5` on `ranks` ranks; returns the file's path."""
+    path = os.path.join(OUT, name + ".h5")
+    if os.path.exists(path):
+        os.remove(path)
+    cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe", WORMNET] if ranks > 1 else [WORMNET]
+    r = subprocess.run([*cmd, "run", *args, "-q", "-o", path], env=ENV, capture_output=True,
+                       text=True, timeout=300, check=False)
+    if r.returncode != code:
+        raise AssertionError(f"exit {r.returncode}: {r.stdout}\n{r.stderr}")
+    return path
+
+
+def workload(path):
+    with h5py.File(path, "r") as f:
+        w = f["workload"]
+        out = {k: v for k, v in w.attrs.items()}
+        for g in ("messages", "iterations"):
+            for k, v in w[g].items():
+                out[g + "/" + k] = v[()]
+        return out
+
+
+def read_trace(path):
+    """(source, destination, flits, after, iteration, deps) per message, by the format's
+    definition (not the simulator's reader)."""
+    rows = []
+    with open(path) as f:
+        lines = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    assert lines[0] == "id,source,destination,flits,after,iteration,depends"
+    for k, line in enumerate(lines[1:]):
+        i, s, d, fl, after, it, deps = line.split(",")
+        assert int(i) == k
+        rows.append((int(s), int(d), int(fl), int(after), int(it),
+                     [int(x) for x in deps.split()]))
+    return rows
+
+
+def zero_load(hops, flits, rc=1, va=1, sa=1, st=1, link=1):
+    """One message alone: every router on the path (hops + 1) costs routing, VC allocation,
+    switch allocation and switch cycles, every link `link` cycles, and the body follows the
+    head a flit per cycle (buffers deep enough not to throttle)."""
+    return (hops + 1) * (rc + va + sa + st) + hops * link + flits - 1
+
+
+class IdleNetwork(unittest.TestCase):
+    def test_halo_on_two_nodes_by_hand(self):
+        # halo2d on mesh:2 with a 2x1 process grid: each process sends one 16-flit message to
+        # the other per iteration, and its next one only when the other's has arrived. The
+        # two directions share no channel, port or buffer, so each message takes the
+        # zero-load time T over 1 hop and the next is issued the cycle it is delivered:
+        # iteration k ends at (k + 1) T. Default pipeline: T = 2 x 4 + 1 + 15 = 24 cycles;
+        # with --routing-delay 2 --link-latency 3: T = 2 x 5 + 3 + 15 = 28 cycles.
+        for extra, t in (([], zero_load(1, 16)),
+                         (["--routing-delay", "2", "--link-latency", "3", "--credit-latency",
+                           "3"], zero_load(1, 16, rc=2, link=3))):
+            with self.subTest(extra=extra):
+                self.assertIn(t, (24, 28))
+                w = workload(run("halo_two_nodes", "-t", "mesh:2", "-r", "xy", "--buffer", "64",
+                                 "--workload", "halo2d", "--grid", "2x1", "--iterations", "5",
+                                 "--message-size", "16", *extra))
+                self.assertEqual(w["completion_cycles"], 5 * t)
+                self.assertEqual(list(w["iterations/cycles"]), [t] * 5)
+                self.assertEqual(list(w["iterations/end"]), [t * (k + 1) for k in range(5)])
+                self.assertEqual(w["messages"], 10)
+                # The critical path is the whole chain of one direction: 5 messages, all of
+                # their time in the network, none waiting or queued.
+                self.assertEqual(w["path_network_cycles"], 5 * t)
+                self.assertEqual(w["path_queueing_cycles"] + w["path_wait_cycles"], 0)
+
+    def test_ping_pong_trace_across_a_mesh(self):
+        # Node 0 = (0,0) and node 15 = (3,3) of mesh:4x4 are 6 hops apart; four 8-flit
+        # messages go back and forth, each waiting for the previous one's delivery, and the
+        # first waits until cycle 10: completion = 10 + 4 T with T = 7 x 4 + 6 + 7 = 41.
+        trace = os.path.join(OUT, "ping_pong.csv")
+        with open(trace, "w") as f:
+            f.write("# ping-pong\nid,source,destination,flits,after,iteration,depends\n"
+                    "0,0,15,8,10,0,\n1,15,0,8,0,0,0\n2,0,15,8,0,1,1\n3,15,0,8,0,1,2\n")
+        t = zero_load(6, 8)
+        self.assertEqual(t, 41)
+        w = workload(run("ping_pong", "-t", "mesh:4x4", "-r", "xy", "--buffer", "64",
+                         "--workload", "trace", "--trace", trace))
+        self.assertEqual(w["completion_cycles"], 10 + 4 * t)
+        self.assertEqual(list(w["messages/issued"]), [10, 10 + t, 10 + 2 * t, 10 + 3 * t])
+        self.assertEqual(w["path_wait_cycles"], 10)
+        self.assertEqual(list(w["iterations/end"]), [10 + 2 * t, 10 + 4 * t])
+
+
+class Motifs(unittest.TestCase):
+    def check_order(self, w, rows):
+        issued, injected, delivered = (w["messages/" + k] for k in ("issued", "injected",
+                                                                   "delivered"))
+        for m, (s, d, fl, after, it, deps) in enumerate(rows):
+            self.assertLessEqual(issued[m], injected[m])
+            # The tail is delivered at least hops + flits - 1 cycles after the head enters.
+            self.assertGreaterEqual(delivered[m], injected[m] + fl)
+            self.assertGreaterEqual(issued[m], after)
+            for p in deps:
+                if rows[p][1] == s:  # received by the source: waits for its delivery
+                    self.assertGreaterEqual(issued[m], delivered[p])
+                else:  # an earlier send of the same source: waits for its issue
+                    self.assertEqual(rows[p][0], s)
+                    self.assertGreaterEqual(issued[m], issued[p])
+
+    def test_counts_and_dependency_order(self):
+        # Message counts from each motif's definition (per iteration): halo on an A x B grid
+        # 2(2AB - A - B); halo3d on 2x2x2: 8 processes x 3 neighbours; sweep2d on A x B:
+        # (A-1)B + A(B-1); ring allreduce 2(P-1)P; recursive doubling on P = 24 (P2 = 16,
+        # R = 8): 16 x 4 + 2 x 8; all-to-all P(P-1).
+        cases = [
+            ("halo2d", "torus:4x3", ["--grid", "4x3"], 2 * (2 * 12 - 4 - 3)),
+            ("halo3d", "mesh:2x2x2", ["--mapping", "random"], 8 * 3),
+            ("sweep2d", "mesh:3x4", ["--grid", "3x4", "--mapping", "topology"], 2 * 4 + 3 * 3),
+            ("allreduce-ring", "honeycomb:2", [], 2 * 23 * 24),
+            ("allreduce-rd", "honeycomb:2", ["--mapping", "topology"], 16 * 4 + 2 * 8),
+            ("alltoall", "torus:3x3", [], 9 * 8),
+        ]
+        for motif, topo, extra, per_iteration in cases:
+            with self.subTest(motif=motif):
+                trace = os.path.join(OUT, motif + ".csv")
+                routing = "double-xy" if topo.startswith("honeycomb") else (
+                    "dor-dateline" if topo.startswith("torus") else "xy")
+                w = workload(run(motif, "-t", topo, "-r", routing, "--workload", motif,
+                                 "--iterations", "2", "--message-size", "4",
+                                 "--write-trace", trace, *extra))
+                rows = read_trace(trace)
+                self.assertEqual(len(rows), 2 * per_iteration)
+                self.assertEqual(w["messages"], 2 * per_iteration)
+                self.assertEqual(w["complete"], 1)
+                self.assertEqual(w["completion_cycles"], max(w["messages/delivered"]))
+                self.assertEqual(list(w["iterations/messages"]), [per_iteration] * 2)
+                self.check_order(w, rows)
+                self.assertEqual(w["path_wait_cycles"] + w["path_queueing_cycles"] +
+                                 w["path_network_cycles"], w["completion_cycles"])
+
+    def test_recursive_doubling_partners(self):
+        # On 8 processes (a power of two) with the linear mapping, step k pairs p with
+        # p xor 2^k: the 24 messages of an iteration are exactly those pairs.
+        trace = os.path.join(OUT, "rd8.csv")
+        run("rd8", "-t", "mesh:4x2", "-r", "xy", "--workload", "allreduce-rd",
+            "--write-trace", trace)
+        pairs = sorted((s, d) for s, d, *_ in read_trace(trace))
+        self.assertEqual(pairs, sorted((p, p ^ (1 << k)) for k in range(3) for p in range(8)))
+
+    def test_topology_mapping_puts_grid_neighbours_next_to_each_other(self):
+        # A 6x4 grid on torus:6x4: every halo message travels one hop (the mapping lands the
+        # grid on the torus one to one); the random mapping does not.
+        for mapping, one_hop in (("topology", True), ("random", False)):
+            trace = os.path.join(OUT, "map.csv")
+            path = run("map_" + mapping, "-t", "torus:6x4", "-r", "dor-dateline", "--workload",
+                       "halo2d", "--grid", "6x4", "--mapping", mapping, "--write-trace", trace)
+            with h5py.File(path, "r") as f:
+                coords = f["topology/coords"][()]
+            def hops(a, b):
+                return sum(min(abs(x - y), n - abs(x - y))
+                           for x, y, n in zip(coords[a], coords[b], (6, 4)))
+            dist = [hops(s, d) for s, d, *_ in read_trace(trace)]
+            self.assertEqual(all(h == 1 for h in dist), one_hop, mapping)
+
+
+class Replay(unittest.TestCase):
+    def test_replayed_trace_equals_its_motif(self):
+        trace = os.path.join(OUT, "replay.csv")
+        motif = workload(run("replay_motif", "-t", "torus:4x4", "-r", "dor-dateline",
+                             "--workload", "halo2d", "--iterations", "3", "--message-size",
+                             "8", "--write-trace", trace))
+        replay = workload(run("replay_trace", "-t", "torus:4x4", "-r", "dor-dateline",
+                              "--workload", "trace", "--trace", trace))
+        shipped = workload(run("replay_shipped", "-t", "torus:4x4", "-r", "dor-dateline",
+                               "--workload", "trace", "--trace",
+                               os.path.join(SOURCE, "runs/workloads/halo2d_torus4x4.csv")))
+        with open(trace) as a, open(os.path.join(SOURCE, "runs/workloads/halo2d_torus4x4.csv")) as b:
+            self.assertEqual(a.read(), b.read(), "the shipped trace is this motif's")
+        for other in (replay, shipped):
+            for key in ("completion_cycles", "messages/issued", "messages/injected",
+                        "messages/delivered", "iterations/end", "path_network_cycles"):
+                self.assertTrue(np.array_equal(motif[key], other[key]), key)
+
+
+class Restart(unittest.TestCase):
+    def test_stop_and_restart_on_another_rank_count(self):
+        common = ["-t", "honeycomb:3", "-r", "double-xy", "--workload", "allreduce-ring",
+                  "--iterations", "2", "--message-size", "6", "--stats-window", "200"]
+        whole = workload(run("restart_whole", *common))
+        ck = os.path.join(OUT, "ck")
+        if os.path.exists(ck):
+            import shutil
+            shutil.rmtree(ck)
+        stop_at = str(int(whole["completion_cycles"]) // 2)
+        run("restart_part", *common, "--stop-at-cycle", stop_at, "--checkpoint-dir", ck, ranks=2,
+            code=5)
+        path = os.path.join(OUT, "restart_part.h5")
+        r = subprocess.run([WORMNET, "run", *common, "-q", "-o", path, "--restart", ck],
+                           env=ENV, capture_output=True, text=True, timeout=300, check=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        resumed = workload(path)
+        for key in whole:
+            self.assertTrue(np.array_equal(np.asarray(whole[key]), np.asarray(resumed[key])), key)
+
+
+def main():
+    global WORMNET, MPIEXEC, OUT
+    args = sys.argv[1:]
+    WORMNET, MPIEXEC, OUT = args[1], args[3], args[5]
+    os.makedirs(OUT, exist_ok=True)
+    result = unittest.main(argv=[sys.argv[0], "-v", *args[6:]], exit=False).result
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()

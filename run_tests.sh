@@ -10,7 +10,9 @@
 #                           the analysis package, pictures, report and browser tests (Python and
 #                           chromium on files; analysis.scripts drives the same writer) and the
 #                           honeycomb tori study's analysis (load analyses of three 400-node
-#                           networks: the unit and cli tests run the same code)
+#                           networks: the unit and cli tests run the same code) and the
+#                           workload study's (45 runs and a matplotlib figure: the workload
+#                           tests run the same simulator code)
 #                           (WORMNET_ASAN_EXCLUDE, a ctest -E regex; set it to "^$" for all)
 #   ./run_tests.sh fuzz     clang + libFuzzer: the fuzz targets, a few seconds each on their
 #                           seed corpus (docs/fuzzing.md)
@@ -23,7 +25,7 @@ case $preset in
   asan)
     default_exclude='^(determinism|slurm|batch|differential)\.|^cli\.(Corpus|RunBadInput|Tables)$'
     default_exclude+='|^tables\.StudySubset$|^headers\.standalone$'
-    default_exclude+='|^analysis\.(package|pictures|report|report_browser|HoneycombToriStudy)$'
+    default_exclude+='|^analysis\.(package|pictures|report|report_browser|HoneycombToriStudy|WorkloadStudy)$'
     default_exclude+='|^DeadlockVerdict\.(XyFirstAndDoubleXyAreAcyclic|MinimalOneVcHoneycombRoutingsAreCyclicOnEveryHt)$'
     ctest --preset asan -E "${WORMNET_ASAN_EXCLUDE:-$default_exclude}"
     ;;

@@ -75,7 +75,7 @@ def table(runs, topologies):
     for motif in MOTIFS:
         row = [motif] + [cell(runs.get((n, k, motif))) for n in nets for k in range(3)]
         lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "Ratios of completion times (below 1: the second is slower)", "",
+    lines += ["", "Ratios of completion times (below 1: the first is faster)", "",
               "| motif | " + " | ".join(f"{topologies.get(n, n)}: same VCs / det., duato / same VCs"
                                       for n in nets) + " |",
               "|---|" + "---|" * len(nets)]

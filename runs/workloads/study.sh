@@ -5,7 +5,8 @@
 # deadlock-free routing (double-xy, xy, dor-dateline-dest), that routing with as many VCs as
 # Duato's routing has, and Duato's adaptive routing over it; motifs halo2d, sweep2d,
 # allreduce-ring, allreduce-rd and alltoall, 3 iterations of 16-flit messages. Then prints
-# the table and draws the figure (analysis/workloads.py). About 2 minutes on 2 idle cores.
+# the table and draws the figure (analysis/workloads.py). 4.5 minutes at load average 18 on
+# 2 shared cores (-j 2); less on a quiet machine.
 #
 #   runs/workloads/study.sh [-j N] [-o DIR] [--figure FILE] [--wormnet BIN] [--quick]
 #
@@ -31,7 +32,7 @@ while (($#)); do
     --figure) figure="${2:?--figure needs a file}"; shift 2 ;;
     --wormnet) wormnet="${2:?--wormnet needs a path}"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "study.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -40,13 +40,16 @@ class Segments {
 }  // namespace
 
 ModelSnapshot RankModel::snapshot() const {
+  const InputUnit& inputs = bank_.inputs();
+  const OutputUnit& outputs = bank_.outputs();
+  const std::vector<std::uint32_t>& nodes = bank_.nodes();
   ModelSnapshot s;
   s.ports = static_cast<std::uint32_t>(ports_);
   s.vcs = static_cast<std::uint32_t>(vcs_);
-  s.depth = static_cast<std::uint32_t>(depth_);
+  s.depth = static_cast<std::uint32_t>(bank_.params().depth);
   const std::uint32_t pv = s.port_vcs();
-  const auto routers = static_cast<std::uint32_t>(nodes_.size());
-  s.routers = nodes_;
+  const auto routers = bank_.routers();
+  s.routers = nodes;
   std::vector<std::uint32_t> slots;  // packet slots referenced, for the packet list
   const auto id_of = [&](std::uint32_t slot) {
     slots.push_back(slot);
@@ -54,17 +57,17 @@ ModelSnapshot RankModel::snapshot() const {
   };
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (std::uint32_t lv = 0; lv < pv; ++lv) {
-      const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
-      const InputVcState& st = inputs_.state(i);
+      const std::uint32_t i = inputs.index(r, static_cast<int>(lv));
+      const InputVcState& st = inputs.state(i);
       s.ivc_ready.push_back(st.ready);
-      s.ivc_since.push_back(since_[i]);
+      s.ivc_since.push_back(bank_.wait_stamps().stamp(i));
       s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |
                            static_cast<std::uint64_t>(st.stage) << 16 |
                            static_cast<std::uint64_t>(st.out_port) << 24 |
                            static_cast<std::uint64_t>(st.out_vc) << 32);
       for (std::uint32_t k = 0; k < s.depth; ++k) {
         if (k < st.count) {
-          const Flit& f = inputs_.at(i, k);
+          const Flit& f = inputs.at(i, k);
           s.flit_packet.push_back(id_of(f.packet()));
           s.flit_kind.push_back(static_cast<std::uint8_t>(f.kind()));
         } else {
@@ -72,32 +75,32 @@ ModelSnapshot RankModel::snapshot() const {
           s.flit_kind.push_back(0);
         }
       }
-      const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
-      s.ovc_credits.push_back(outputs_.credits(o));
-      s.ovc_owner.push_back(outputs_.owner(o));
-      const bool owned = outputs_.owner(o) != OutputUnit::kFree;
-      s.ovc_packet.push_back(owned ? id_of(outputs_.owner_packet(o)) : ModelSnapshot::kNoPacket);
-      s.va_last.push_back(vc_allocator_.last(r, lv));
+      const std::uint32_t o = outputs.index(r, static_cast<int>(lv));
+      s.ovc_credits.push_back(outputs.credits(o));
+      s.ovc_owner.push_back(outputs.owner(o));
+      const bool owned = outputs.owner(o) != OutputUnit::kFree;
+      s.ovc_packet.push_back(owned ? id_of(outputs.owner_packet(o)) : ModelSnapshot::kNoPacket);
+      s.va_last.push_back(bank_.vc_allocator().last(r, lv));
       // A stream crosses the link when the owner's head has left already.
-      const int q = port_of_[lv];
+      const int q = bank_.port_of(lv);
       if (owned && q != ports_) {
-        const std::uint32_t owner = inputs_.index(r, outputs_.owner(o));
-        const InputVcState& os = inputs_.state(owner);
-        const bool head_waiting = os.count > 0 && inputs_.front(owner).head() &&
-                                  inputs_.front(owner).packet() == outputs_.owner_packet(o);
+        const std::uint32_t owner = inputs.index(r, outputs.owner(o));
+        const InputVcState& os = inputs.state(owner);
+        const bool head_waiting = os.count > 0 && inputs.front(owner).head() &&
+                                  inputs.front(owner).packet() == outputs.owner_packet(o);
         if (!head_waiting) {
-          const NodeId next = topo_.neighbor(NodeId(nodes_[r]), static_cast<PortId>(q));
+          const NodeId next = topo_.neighbor(NodeId(bank_.nodes()[r]), static_cast<PortId>(q));
           s.streams.push_back(ModelSnapshot::Stream{
-              next.value(), static_cast<std::uint32_t>((q ^ 1) * vcs_ + vc_of_[lv]),
-              id_of(outputs_.owner_packet(o))});
+              next.value(), static_cast<std::uint32_t>((q ^ 1) * vcs_ + bank_.vc_of(lv)),
+              id_of(outputs.owner_packet(o))});
         }
       }
     }
     for (int p = 0; p <= ports_; ++p) {
-      s.sa_last_vc.push_back(switch_allocator_.last_vc(r, p));
-      s.sa_last_port.push_back(switch_allocator_.last_port(r, p));
+      s.sa_last_vc.push_back(bank_.switch_allocator().last_vc(r, p));
+      s.sa_last_port.push_back(bank_.switch_allocator().last_port(r, p));
     }
-    const Injection& inj = injection_[r];
+    const RouterBank::Injection& inj = bank_.injection(r);
     s.injection.push_back(inj.length != 0 ? id_of(inj.packet) : ModelSnapshot::kNoPacket);
     s.injection.push_back(inj.sent);
     s.injection.push_back(inj.length);
@@ -115,21 +118,22 @@ ModelSnapshot RankModel::snapshot() const {
     SourceQueue copy = sources_.queue(r);
     while (!copy.empty()) {
       const Message& m = copy.front();
-      s.messages.push_back(ModelSnapshot::QueuedMessage{nodes_[r], m.created, m.dest, m.length,
-                                                        m.measured, m.sequence});
+      s.messages.push_back(ModelSnapshot::QueuedMessage{bank_.nodes()[r], m.created, m.dest,
+                                                        m.length, m.measured, m.sequence});
       copy.pop();
     }
   }
   // Wheel: flits and credits on local links (remote ones were exchanged and received).
   for (std::size_t w = 0; w < wheel_.size(); ++w) {
     for (const Arrival& a : wheel_[w].flits) {
-      s.flits_in_flight.push_back(ModelSnapshot::InFlightFlit{
-          arrival_cycle(w), nodes_[a.router], a.local_vc, id_of(a.flit.packet()), a.flit.kind()});
+      s.flits_in_flight.push_back(
+          ModelSnapshot::InFlightFlit{arrival_cycle(w), bank_.nodes()[a.router], a.local_vc,
+                                      id_of(a.flit.packet()), a.flit.kind()});
     }
     for (std::uint32_t o : wheel_[w].credits) {
-      const std::uint32_t r = o / outputs_.vcs_per_router();
-      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{arrival_cycle(w), nodes_[r],
-                                                                  o % outputs_.vcs_per_router()});
+      const std::uint32_t r = o / outputs.vcs_per_router();
+      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{
+          arrival_cycle(w), bank_.nodes()[r], o % outputs.vcs_per_router()});
     }
   }
   // Streams coming in from other ranks are recorded by their senders; the slots they hold
@@ -159,11 +163,11 @@ ModelSnapshot RankModel::snapshot() const {
 void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   require(all.ports == static_cast<std::uint32_t>(ports_) &&
               all.vcs == static_cast<std::uint32_t>(vcs_) &&
-              all.depth == static_cast<std::uint32_t>(depth_),
+              all.depth == static_cast<std::uint32_t>(bank_.params().depth),
           "checkpoint: network shape differs from the configuration");
-  require(all.routers == nodes_, "checkpoint: rows do not match this rank's routers");
+  require(all.routers == bank_.nodes(), "checkpoint: rows do not match this rank's routers");
   const std::uint32_t pv = all.port_vcs();
-  const auto routers = static_cast<std::uint32_t>(nodes_.size());
+  const auto routers = bank_.routers();
   const auto mine = [&](std::uint32_t global) { return local_of_[global] != kNoLink; };
 
   // One slot per packet this rank needs, with the freshest record (the head's copy has the
@@ -173,14 +177,11 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     auto [it, inserted] = freshest.emplace(p.id, &p);
     if (!inserted && p.hops > it->second->hops) it->second = &p;
   }
-  inputs_ = InputUnit(routers, ports_ + 1, vcs_, depth_);
-  outputs_ = OutputUnit(routers, ports_ + 1, vcs_, depth_);
+  bank_.clear_buffers();
+  InputUnit& inputs = bank_.inputs();
+  OutputUnit& outputs = bank_.outputs();
   const auto ivc = [&](std::uint32_t r, std::uint32_t lv) {
-    return inputs_.index(r, static_cast<int>(lv));
-  };
-  const auto local_link = [&](std::uint32_t r, int port) {
-    return link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                 static_cast<std::size_t>(port)];
+    return inputs.index(r, static_cast<int>(lv));
   };
   const auto owned = [&](std::size_t row) { return all.ovc_owner[row] != OutputUnit::kFree; };
 
@@ -197,13 +198,14 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       }
       if (!owned(row)) continue;
       const std::uint32_t from = segments.place(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]);
-      const int q = port_of_[lv];
+      const int q = bank_.port_of(lv);
       if (q == ports_) continue;
-      const std::uint32_t next = local_link(r, q);
+      const std::uint32_t next = link(r, q);
       if ((next & kRemoteBit) != 0) continue;
       segments.join(
-          from, segments.place(ivc(next, static_cast<std::uint32_t>((q ^ 1) * vcs_ + vc_of_[lv])),
-                               all.ovc_packet[row]));
+          from,
+          segments.place(ivc(next, static_cast<std::uint32_t>((q ^ 1) * vcs_ + bank_.vc_of(lv))),
+                         all.ovc_packet[row]));
     }
   }
   // One slot per segment, holding the packet's freshest record.
@@ -228,32 +230,32 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       const auto count = static_cast<std::uint32_t>(meta & 0xFFFF);
       for (std::uint32_t k = 0; k < count; ++k) {
         const std::size_t f = row * all.depth + k;
-        inputs_.push(r, static_cast<int>(lv),
-                     Flit::with_kind(slot(ivc(r, lv), all.flit_packet[f]), all.flit_kind[f]));
+        inputs.push(r, static_cast<int>(lv),
+                    Flit::with_kind(slot(ivc(r, lv), all.flit_packet[f]), all.flit_kind[f]));
       }
       const auto stage = static_cast<VcStage>((meta >> 16) & 0xFF);
-      inputs_.set_stage(r, static_cast<int>(lv), stage);
-      InputVcState& st = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
+      inputs.set_stage(r, static_cast<int>(lv), stage);
+      InputVcState& st = inputs.state(inputs.index(r, static_cast<int>(lv)));
       st.ready = all.ivc_ready[row];
-      since_[ivc(r, lv)] = all.ivc_since[row];
+      bank_.wait_stamps().set_stamp(ivc(r, lv), all.ivc_since[row]);
       st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
       st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
-      const std::uint32_t o = outputs_.index(r, static_cast<int>(lv));
-      outputs_.set_credits(o, static_cast<std::uint16_t>(all.ovc_credits[row]));
-      outputs_.set_owner(o, all.ovc_owner[row]);
+      const std::uint32_t o = outputs.index(r, static_cast<int>(lv));
+      outputs.set_credits(o, static_cast<std::uint16_t>(all.ovc_credits[row]));
+      outputs.set_owner(o, all.ovc_owner[row]);
       if (owned(row)) {
-        outputs_.set_owner_packet(o, slot(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]));
+        outputs.set_owner_packet(o, slot(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]));
       }
-      vc_allocator_.set_last(r, lv, all.va_last[row]);
+      bank_.vc_allocator().set_last(r, lv, all.va_last[row]);
     }
     for (int p = 0; p <= ports_; ++p) {
       const std::size_t row = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_ + 1) +
                               static_cast<std::size_t>(p);
-      switch_allocator_.set_last(r, p, all.sa_last_vc[row], all.sa_last_port[row]);
+      bank_.switch_allocator().set_last(r, p, all.sa_last_vc[row], all.sa_last_port[row]);
     }
-    Injection& inj = injection_[r];
+    RouterBank::Injection& inj = bank_.injection(r);
     const std::uint64_t* in = &all.injection[4 * static_cast<std::size_t>(r)];
-    inj = Injection{};
+    inj = RouterBank::Injection{};
     if (in[0] != ModelSnapshot::kNoPacket) {
       inj.vc = static_cast<std::uint8_t>(in[3]);
       inj.packet = slot(ivc(r, static_cast<std::uint32_t>(ports_ * vcs_ + inj.vc)), in[0]);
@@ -302,7 +304,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
     if (!mine(c.router)) continue;
     wheel_[c.arrival & wheel_mask_].credits.push_back(
-        outputs_.index(local_of_[c.router], static_cast<int>(c.local_vc)));
+        outputs.index(local_of_[c.router], static_cast<int>(c.local_vc)));
   }
   // Streams whose sender is now on another rank: later flits find their packet through
   // inbound_ (a stream from a router of this rank needs nothing: flits carry the slot).
@@ -310,7 +312,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (const ModelSnapshot::Stream& st : all.streams) {
     if (!mine(st.router)) continue;
     const std::uint32_t r = local_of_[st.router];
-    if ((local_link(r, port_of_[st.local_vc]) & kRemoteBit) == 0) continue;
+    if ((link(r, bank_.port_of(st.local_vc)) & kRemoteBit) == 0) continue;
     inbound_[ivc(r, st.local_vc)] = slot(ivc(r, st.local_vc), st.packet);
   }
 

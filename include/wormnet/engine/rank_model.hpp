@@ -1,8 +1,10 @@
-// The part of the network one rank simulates: its routers (input units, VC and switch
-// allocators, output units, crossbar), its terminals (sources and sinks) and the links
-// that leave them. Routers interact only through links whose latency is >= 1 cycle, so the
-// routers of a cycle can be stepped in any order, and a rank can run ahead of its
-// neighbours by the lookahead. This class never sees MPI: flits and credits bound for
+// The part of the network one rank simulates: its routers (a RouterBank: the pipeline and its
+// state), its terminals (sources and sinks) and the links that leave them. This class is the
+// wiring: which router each link reaches (here or on another rank), the arrival wheel that
+// delays flits and credits on local links, the outboxes for other ranks, the boundary and
+// active-router sets, and the counters. Routers interact only through links whose latency is
+// >= 1 cycle, so the routers of a cycle can be stepped in any order, and a rank can run ahead
+// of its neighbours by the lookahead. This class never sees MPI: flits and credits bound for
 // another rank are appended to outboxes that the engine's transport carries.
 #pragma once
 
@@ -17,16 +19,13 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
-#include "wormnet/engine/wait_for_graph.hpp"
-#include "wormnet/router/input_unit.hpp"
-#include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
-#include "wormnet/router/switch_allocator.hpp"
-#include "wormnet/router/vc_allocator.hpp"
+#include "wormnet/router/router_bank.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/stats/traffic_counters.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
+#include "wormnet/engine/wait_for_graph.hpp"
 
 namespace wormnet {
 
@@ -66,6 +65,9 @@ class RankModel {
   RankModel(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
             const DestinationPattern& pattern, const Partition& partition, int rank, double rate,
             int vcs);
+  // The router bank holds a reference to packets_: a model stays where it was built.
+  RankModel(const RankModel&) = delete;
+  RankModel& operator=(const RankModel&) = delete;
 
   /// Simulates cycle t: arrivals due at t, messages generated at t, every active router.
   void step(Cycle t);
@@ -134,9 +136,7 @@ class RankModel {
 
   /// Bytes of model state held by this rank (buffers, tables, queues).
   [[nodiscard]] std::size_t bytes() const;
-  [[nodiscard]] std::uint32_t num_local_routers() const {
-    return static_cast<std::uint32_t>(nodes_.size());
-  }
+  [[nodiscard]] std::uint32_t num_local_routers() const { return bank_.routers(); }
   /// The smallest delay of anything that crosses to another rank (cycles).
   [[nodiscard]] Cycle lookahead() const;
   /// The most flits, and the most credits, that one link carries in one direction during a
@@ -153,12 +153,6 @@ class RankModel {
     std::vector<Arrival> flits;
     std::vector<std::uint32_t> credits;  ///< OutputUnit indices
   };
-  struct Injection {
-    std::uint32_t packet = 0;
-    std::uint16_t sent = 0;    ///< flits already written to the injection buffer
-    std::uint16_t length = 0;  ///< 0 = not injecting
-    std::uint8_t vc = 0;
-  };
   /// Remote end of a link: index into remote_ when the neighbour is on another rank.
   static constexpr std::uint32_t kRemoteBit = 0x80000000U;
   static constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
@@ -174,6 +168,8 @@ class RankModel {
   void open_cycle(Cycle t);
   template <Pass kPass>
   void step_routers(Cycle t);
+  /// Router r at cycle t, then its moves carried on (links, ejection).
+  void step_router(std::uint32_t r, Cycle t);
   /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
   /// from now_).
   [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
@@ -181,81 +177,46 @@ class RankModel {
     const Cycle c = base + w;
     return c < now_ ? c + wheel_.size() : c;
   }
+  /// A flit enters router r's input VC at t (and the router has work).
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
-  void inject(std::uint32_t r, Cycle t);
-  /// Which of the routing's initial choices packet `packet_id` (message `sequence` of its
-  /// source) takes: by --ring-tie, alternating with the sequence or a seeded hash of the id.
-  [[nodiscard]] int initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const;
-  void step_router(std::uint32_t r, Cycle t);
-  void allocate_vcs(std::uint32_t r, Cycle t);
-  void allocate_switch(std::uint32_t r, Cycle t);
-  void traverse(std::uint32_t r, int in_port, int vc, Cycle t);
-  void eject(std::uint32_t r, const Flit& f, Cycle t);
-  /// Whether input VC i (an InputUnit index) has been quiet for `threshold` cycles before t.
-  [[nodiscard]] bool stuck(std::uint32_t i, Cycle t, Cycle threshold) const {
-    return static_cast<std::uint32_t>(t) - since_[i] >= threshold;
-  }
+  void eject(const Flit& f, Cycle t);
   void send_flit(std::uint32_t r, int out_port, int vc, Flit f, Cycle t);
   void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
   /// The rare path of send_flit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
                                                      Flit f, Cycle arrival);
-  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
-                       RouteOptions& out) const;
-  /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free
-  /// buffer slots downstream; the first among equals.
-  [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
-  [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
-                                   const Packet& p) const;
-  [[nodiscard]] bool idle(std::uint32_t r) const;
+  [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r, sources_.queue(r)); }
+  /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
+  /// or kNoLink.
+  [[nodiscard]] std::uint32_t link(std::uint32_t r, int port) const {
+    return link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                 static_cast<std::size_t>(port)];
+  }
 
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
-  const RoutingFunction& routing_;
-  int ports_;  ///< network ports P; port P is the terminal (injection/ejection)
-  int vcs_;
-  int depth_;
-  Cycle flit_delay_;         ///< switch allocation + switch + link: cycles from grant to arrival
-  Cycle eject_delay_;        ///< switch allocation + switch + ejection channel: grant to delivery
-  Cycle injection_latency_;  ///< injection channel: creation to earliest entry, cycles
-  RingTie ring_tie_;         ///< how a packet draws among routing_.initial_choices()
-  std::uint64_t tie_key_;    ///< seed-derived key of the random draw
+  int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
+  int vcs_;            ///< VCs per port
+  Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
+  Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
   Cycle credit_delay_;
-  Cycle routing_delay_;
-  Cycle vc_alloc_delay_;
-  bool bubble_;
-  SelectionPolicy selection_;
-  /// Physical VCs of the routing's escape classes (Duato; 0 for other routings): the others
-  /// are adaptive, preferred when free, and allocated only to an empty downstream buffer.
-  VcMask escape_vcs_ = 0;
-  bool per_vc_bandwidth_;  ///< VcBandwidth::kPerVc: no switch allocation, every VC moves
-  int max_length_;
   Cycle measure_begin_;
   Cycle measure_end_;
 
-  std::vector<std::uint32_t> nodes_;     ///< local index -> global node id
+  PacketTable packets_;
+  RouterBank bank_;
   std::vector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
   std::vector<std::uint32_t> link_;      ///< [r * P + port]: local neighbour, remote, kNoLink
   std::vector<RemoteEnd> remote_;
   std::vector<int> neighbor_ranks_;
-  std::vector<std::uint8_t> ring_port_;  ///< [port]: 1 if the port's dimension is a ring
-  std::array<VcMask, 256> class_vcs_{};  ///< routing VC-class mask -> physical VCs
-
-  InputUnit inputs_;
-  OutputUnit outputs_;
-  VcAllocator vc_allocator_;
-  SwitchAllocator switch_allocator_;
-  PacketTable packets_;
   TrafficSources sources_;
-  std::vector<Injection> injection_;
   /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
   /// local packet slot.
   std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
+  RouterBank::StepResult moves_;  ///< the current router step's moves
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
-  std::array<std::uint8_t, 64> port_of_{};  ///< port * vcs + vc -> port (no division)
-  std::array<std::uint8_t, 64> vc_of_{};    ///< port * vcs + vc -> vc
   std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
@@ -271,10 +232,6 @@ class RankModel {
   TrafficCounters window_;
   MeasuredStats measured_;
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
-  /// Per input VC: the low 32 bits of the last cycle a flit left it or arrived at it empty.
-  /// Compared modulo 2^32 (a VC stuck for 2^32 cycles would look fresh: by then the detector
-  /// has long reported it).
-  std::vector<std::uint32_t> since_;
   Cycle window_end_ = 0;
   Cycle now_ = 0;                       ///< first cycle not yet simulated
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand

@@ -1,0 +1,146 @@
+// The routers of one rank and their pipeline, over structure-of-arrays state (one InputUnit,
+// OutputUnit and allocator pair for all of them, indexed by local router). A router step runs
+// the stages in order: injection (source queue to injection buffer), VC allocation (route,
+// pick a free output VC by the selection policy and the VC rules, arbitrate), and switch
+// allocation with traversal (one flit per input and output port, or per VC). The flits that
+// win the switch are handed back as moves: carrying them over links and ejecting them is the
+// rank's (RankModel), so the bank never sees a link, a wheel or another rank.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/router/input_unit.hpp"
+#include "wormnet/router/output_unit.hpp"
+#include "wormnet/router/packet_table.hpp"
+#include "wormnet/router/router_params.hpp"
+#include "wormnet/router/switch_allocator.hpp"
+#include "wormnet/router/vc_allocator.hpp"
+#include "wormnet/router/wait_stamps.hpp"
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/topology.hpp"
+#include "wormnet/traffic/traffic_sources.hpp"
+
+namespace wormnet {
+
+class RouterBank {
+ public:
+  /// A flit that won the switch at a router: it left input VC (in_port, in_vc) for output VC
+  /// (out_port, out_vc); out_port P is ejection, in_port P injection.
+  struct Move {
+    Flit flit;
+    std::uint8_t in_port;
+    std::uint8_t in_vc;
+    std::uint8_t out_port;
+    std::uint8_t out_vc;
+  };
+  /// What one router step did: its moves in grant order, and what it injected.
+  struct StepResult {
+    std::array<Move, 64> moves;  ///< at most one per input VC (64 at most per router)
+    int count = 0;
+    std::uint32_t injected_packets = 0;  ///< packets that left the source queue (0 or 1)
+    std::uint32_t injected_flits = 0;    ///< flits written to the injection buffer (0 or 1)
+  };
+  /// The packet being written into a router's injection buffer.
+  struct Injection {
+    std::uint32_t packet = 0;  ///< PacketTable slot
+    std::uint16_t sent = 0;    ///< flits already written to the injection buffer
+    std::uint16_t length = 0;  ///< 0 = not injecting
+    std::uint8_t vc = 0;
+  };
+
+  /// The routers `nodes` (global ids; local index = position) of `topo`, routed by
+  /// `routing`; their packets live in `packets` (shared with the rank's links).
+  RouterBank(const RouterParams& params, const Topology& topo, const RoutingFunction& routing,
+             std::vector<std::uint32_t> nodes, PacketTable& packets);
+
+  /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
+  /// Cycle t at router r: injection from `source` (r's queue), VC allocation, switch
+  /// allocation and traversal. `out` receives the moves.
+  void step(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out);
+  /// Whether router r has nothing to do until a flit or a message arrives.
+  [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
+    return inputs_.nonempty(r) == 0 && injection_[r].length == 0 && source.empty();
+  }
+
+  // The stages, in pipeline order (step() runs them; public for their tests).
+  /// Starts the next message of `source` on a free injection VC when its injection channel
+  /// delivered it (creation + injection latency <= t), and writes one flit of the packet
+  /// being injected when the buffer has room.
+  void inject(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out);
+  /// Every head waiting at r whose routing delay is over requests one free output VC its
+  /// routing allows (selection policy, bubble and Duato rules); the VC allocator grants at
+  /// most one head per output VC.
+  void allocate_vcs(std::uint32_t r, Cycle t);
+  /// Input VCs holding an output VC, with a flit and a credit, compete for the switch; the
+  /// winners traverse it (appended to `out`).
+  void allocate_switch(std::uint32_t r, Cycle t, StepResult& out);
+
+  /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
+  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
+                       RouteOptions& out) const;
+  /// Whether bubble flow control lets p leave input port in_port of router r by output VC
+  /// (out_port, out_vc) (always true when bubble flow control is off or out_port is ejection).
+  [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
+                                   const Packet& p) const;
+  /// The physical VCs (bit per VC) of a routing VC-class mask on a network port.
+  [[nodiscard]] VcMask physical_vcs(VcMask classes) const { return class_vcs_[classes]; }
+
+  [[nodiscard]] const RouterParams& params() const { return params_; }
+  [[nodiscard]] std::uint32_t routers() const { return static_cast<std::uint32_t>(nodes_.size()); }
+  [[nodiscard]] const std::vector<std::uint32_t>& nodes() const { return nodes_; }
+  /// port * vcs + vc -> port, and -> vc (no division in the hot loop).
+  [[nodiscard]] int port_of(std::uint32_t local_vc) const { return port_of_[local_vc]; }
+  [[nodiscard]] int vc_of(std::uint32_t local_vc) const { return vc_of_[local_vc]; }
+  [[nodiscard]] const std::array<std::uint8_t, 64>& vc_table() const { return vc_of_; }
+
+  // The state, for the rank's queries, checkpoints and restores.
+  [[nodiscard]] InputUnit& inputs() { return inputs_; }
+  [[nodiscard]] const InputUnit& inputs() const { return inputs_; }
+  [[nodiscard]] OutputUnit& outputs() { return outputs_; }
+  [[nodiscard]] const OutputUnit& outputs() const { return outputs_; }
+  [[nodiscard]] VcAllocator& vc_allocator() { return vc_allocator_; }
+  [[nodiscard]] const VcAllocator& vc_allocator() const { return vc_allocator_; }
+  [[nodiscard]] SwitchAllocator& switch_allocator() { return switch_allocator_; }
+  [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_allocator_; }
+  [[nodiscard]] WaitStamps& wait_stamps() { return since_; }
+  [[nodiscard]] const WaitStamps& wait_stamps() const { return since_; }
+  [[nodiscard]] Injection& injection(std::uint32_t r) { return injection_[r]; }
+  [[nodiscard]] const Injection& injection(std::uint32_t r) const { return injection_[r]; }
+  /// Empties every input buffer and frees every output VC, with `depth` credits each (the
+  /// ejection port's too): a restore then sets every VC from the checkpoint.
+  void clear_buffers();
+
+  /// Bytes of router state (buffers, VC states, allocators, stamps, injections).
+  [[nodiscard]] std::size_t bytes() const;
+
+ private:
+  /// Which of the routing's initial choices packet `packet_id` (message `sequence` of its
+  /// source) takes: by --ring-tie, alternating with the sequence or a seeded hash of the id.
+  [[nodiscard]] int initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const;
+  /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free
+  /// buffer slots downstream; the first among equals.
+  [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
+  /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC.
+  void traverse(std::uint32_t r, int in_port, int vc, Cycle t, StepResult& out);
+
+  RouterParams params_;
+  const RoutingFunction& routing_;
+  std::vector<std::uint32_t> nodes_;  ///< local index -> global node id
+  PacketTable& packets_;
+  std::vector<std::uint8_t> ring_port_;  ///< [port]: 1 if the port's dimension is a ring
+  std::array<VcMask, 256> class_vcs_{};  ///< routing VC-class mask -> physical VCs
+  std::array<std::uint8_t, 64> port_of_{};
+  std::array<std::uint8_t, 64> vc_of_{};
+
+  InputUnit inputs_;
+  OutputUnit outputs_;
+  VcAllocator vc_allocator_;
+  SwitchAllocator switch_allocator_;
+  WaitStamps since_;
+  std::vector<Injection> injection_;
+};
+
+}  // namespace wormnet

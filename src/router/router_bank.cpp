@@ -1,0 +1,111 @@
+#include "wormnet/router/router_bank.hpp"
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/topology/torus.hpp"
+
+namespace wormnet {
+
+RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
+                       const RoutingFunction& routing, std::vector<std::uint32_t> nodes,
+                       PacketTable& packets)
+    : params_(params), routing_(routing), nodes_(std::move(nodes)), packets_(packets) {
+  const int ports = params_.ports;
+  const int vcs = params_.vcs;
+  const auto routers = static_cast<std::uint32_t>(nodes_.size());
+  const int terminal_ports = ports + 1;
+
+  ring_port_.assign(static_cast<std::size_t>(ports), 0);
+  if (topo.kind() == TopologyKind::kTorus) {
+    const auto& torus = static_cast<const Torus&>(topo);
+    for (int p = 0; p < ports; ++p) {
+      ring_port_[static_cast<std::size_t>(p)] =
+          torus.is_ring(Topology::port_dim(static_cast<PortId>(p))) ? 1 : 0;
+    }
+  }
+  // VC classes: a routing that needs R VCs sees class c = VC mod R; configuring more VCs
+  // than it needs gives each class several interchangeable VCs.
+  const int classes = routing.vcs_required();
+  for (int m = 0; m < 256; ++m) {
+    unsigned expanded = 0;
+    for (int w = 0; w < vcs; ++w) {
+      if ((m >> (w % classes)) & 1) expanded |= 1U << w;
+    }
+    class_vcs_[static_cast<std::size_t>(m)] = static_cast<VcMask>(expanded);
+  }
+  params_.escape_vcs = class_vcs_[routing.escape_vcs()];
+  for (int lv = 0; lv < 64; ++lv) {
+    port_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv / vcs);
+    vc_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv % vcs);
+  }
+
+  clear_buffers();
+  // The ejection channel never runs out of credits (a terminal sinks a flit a cycle).
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (int v = 0; v < vcs; ++v) outputs_.set_credits(outputs_.index(r, ports * vcs + v), 0xFFFF);
+  }
+  vc_allocator_ = VcAllocator(routers, static_cast<std::uint32_t>(terminal_ports * vcs));
+  switch_allocator_ = SwitchAllocator(routers, terminal_ports);
+  injection_.assign(routers, Injection{});
+  since_ = WaitStamps(static_cast<std::size_t>(routers) *
+                      static_cast<std::size_t>(terminal_ports * vcs));
+}
+
+void RouterBank::clear_buffers() {
+  const auto routers = static_cast<std::uint32_t>(nodes_.size());
+  inputs_ = InputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
+  outputs_ = OutputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
+}
+
+void RouterBank::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+  const std::uint32_t i = inputs_.index(r, local_vc);
+  InputVcState& s = inputs_.state(i);
+  const VcMask escape = params_.escape_vcs;
+  if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params_.ports &&
+      ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
+    require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+  }
+  if (s.count == 0) {
+    since_.mark(i, t);  // its wait starts now
+    if (s.stage == VcStage::kIdle) {
+      require(f.head(), "a body flit arrived at an idle input VC");
+      inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
+      s.ready = t + params_.routing_delay;
+    }
+  }
+  inputs_.push(r, local_vc, f);
+}
+
+void RouterBank::step(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out) {
+  out.count = 0;
+  out.injected_packets = 0;
+  out.injected_flits = 0;
+  inject(r, t, source, out);
+  if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
+  if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, out);
+}
+
+void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
+                                 RouteOptions& out) const {
+  out.clear();
+  const int ports = params_.ports;
+  if (p.dest == nodes_[r]) {
+    out.add(static_cast<PortId>(ports), all_vcs(params_.vcs), p.state);  // the state stays
+    return;
+  }
+  RouteRequest req;
+  req.node = NodeId(nodes_[r]);
+  req.source = NodeId(p.source);
+  req.dest = NodeId(p.dest);
+  req.in_port = in_port == ports ? kInjectionPort : static_cast<PortId>(in_port);
+  req.in_vc = in_port == ports ? 0 : static_cast<VcId>(vc % routing_.vcs_required());
+  req.state = p.state;
+  routing_.route(req, out);
+}
+
+std::size_t RouterBank::bytes() const {
+  return inputs_.bytes() + outputs_.bytes() + vc_allocator_.bytes() + switch_allocator_.bytes() +
+         since_.bytes() + nodes_.capacity() * sizeof(std::uint32_t) +
+         injection_.capacity() * sizeof(Injection);
+}
+
+}  // namespace wormnet

@@ -1,0 +1,91 @@
+// The switch allocation and traversal stage of RouterBank: separable input-first allocation
+// (one VC per input port, then one input port per output port, both round robin), or with
+// per-VC bandwidth every eligible VC at once; the winners leave their input buffer.
+#include <bit>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/router/router_bank.hpp"
+
+namespace wormnet {
+
+void RouterBank::allocate_switch(std::uint32_t r, Cycle t, StepResult& out) {
+  const int ports = params_.ports;
+  const int vcs = params_.vcs;
+  // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
+  // delay, with a flit, and with a credit downstream (the ejection port never runs out).
+  // Flits enter buffers at their arrival cycle, so a buffered flit is always ready.
+  std::uint64_t eligible = 0;
+  for (std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
+    const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
+    const InputVcState& s = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
+    if (s.ready > t) continue;
+    if (s.out_port != ports &&
+        outputs_.credits(outputs_.index(r, s.out_port * vcs + s.out_vc)) == 0) {
+      continue;
+    }
+    eligible |= std::uint64_t{1} << lv;
+  }
+  if (eligible == 0) return;
+  if (params_.per_vc_bandwidth) {
+    // Every VC is a channel of its own: each eligible VC moves a flit. Nothing conflicts,
+    // since wormhole ownership gives every output VC to one input VC at a time.
+    for (; eligible != 0; eligible &= eligible - 1) {
+      const auto lv = static_cast<std::uint32_t>(std::countr_zero(eligible));
+      traverse(r, port_of_[lv], vc_of_[lv], t, out);
+    }
+    return;
+  }
+  // Input stage: one VC per input port (round robin).
+  const std::uint64_t port_vcs = all_vcs(vcs);
+  std::uint32_t requested = 0;  // output ports with at least one request
+  std::uint32_t requesters[kMaxPorts + 1];
+  int chosen_vc[kMaxPorts + 1];
+  while (eligible) {
+    const int p = port_of_[static_cast<std::size_t>(std::countr_zero(eligible))];
+    const int shift = p * vcs;
+    const std::uint64_t port_eligible = (eligible >> shift) & port_vcs;
+    eligible &= ~(port_vcs << shift);
+    const int v = switch_allocator_.pick_vc(r, p, port_eligible);
+    chosen_vc[p] = v;
+    const int q = inputs_.state(inputs_.index(r, shift + v)).out_port;
+    if (!((requested >> q) & 1U)) requesters[q] = 0;
+    requested |= 1U << q;
+    requesters[q] |= 1U << p;
+  }
+  // Output stage: one input port per output port (round robin).
+  while (requested) {
+    const int q = std::countr_zero(requested);
+    requested &= requested - 1;
+    const int p = switch_allocator_.pick_input(r, q, requesters[q]);
+    switch_allocator_.commit(r, p, chosen_vc[p], q);
+    traverse(r, p, chosen_vc[p], t, out);
+  }
+}
+
+void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, StepResult& out) {
+  const int ports = params_.ports;
+  const int local_vc = in_port * params_.vcs + vc;
+  const std::uint32_t i = inputs_.index(r, local_vc);
+  const int out_port = inputs_.state(i).out_port;
+  const int out_vc = inputs_.state(i).out_vc;
+  const Flit f = inputs_.pop(r, local_vc);
+  since_.mark(i, t);
+  const std::uint32_t o = outputs_.index(r, out_port * params_.vcs + out_vc);
+  if (f.tail()) outputs_.set_owner(o, OutputUnit::kFree);
+  if (out_port != ports) outputs_.take_credit(o);  // a slot of the downstream buffer
+  out.moves[static_cast<std::size_t>(out.count++)] =
+      Move{f, static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(vc),
+           static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(out_vc)};
+  if (f.tail()) {
+    InputVcState& s = inputs_.state(i);
+    if (s.count > 0) {
+      require(inputs_.front(i).head(), "a packet's flits are not contiguous in a VC");
+      inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
+      s.ready = t + params_.routing_delay;
+    } else {
+      inputs_.set_stage(r, local_vc, VcStage::kIdle);
+    }
+  }
+}
+
+}  // namespace wormnet

@@ -1,0 +1,120 @@
+// The VC allocation stage of RouterBank. Input stage: each head whose routing delay is over
+// picks one free output VC among its routing options (the selection policy's choice among
+// those the VC rules allow). Output stage: the VcAllocator grants each requested output VC to
+// one head, round robin.
+#include <bit>
+
+#include "wormnet/core/rng.hpp"
+#include "wormnet/router/router_bank.hpp"
+#include "wormnet/router/vc_rules.hpp"
+
+namespace wormnet {
+
+bool RouterBank::bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
+                               const Packet& p) const {
+  if (!params_.bubble || out_port == params_.ports) return true;
+  const int free = outputs_.credits(outputs_.index(r, out_port * params_.vcs + out_vc));
+  const bool ring = ring_port_[static_cast<std::size_t>(out_port)] != 0;
+  return wormnet::bubble_allows(free, p.length, params_.max_length,
+                                enters_ring(in_port, out_port, params_.ports, ring));
+}
+
+int RouterBank::least_occupied(std::uint32_t r, const int* candidates, int found) const {
+  int best = 0;
+  int best_free = -1;
+  for (int c = 0; c < found; ++c) {
+    const int port = port_of_[static_cast<std::size_t>(candidates[c])];
+    int free = 0;
+    for (int w = 0; w < params_.vcs; ++w) {
+      free += outputs_.credits(outputs_.index(r, port * params_.vcs + w));
+    }
+    if (free > best_free) {
+      best_free = free;
+      best = c;
+    }
+  }
+  return best;
+}
+
+void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
+  const int ports = params_.ports;
+  const int vcs = params_.vcs;
+  const VcMask escape_vcs = params_.escape_vcs;
+  VcAllocator::Request requests[64];
+  RouteState next_state[64];
+  int n = 0;
+  RouteOptions options;
+  for (std::uint64_t mask = inputs_.waiting(r); mask != 0; mask &= mask - 1) {
+    const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
+    const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
+    const InputVcState& s = inputs_.state(i);
+    if (s.ready > t) continue;
+    const int in_port = port_of_[lv];
+    const int in_vc = vc_of_[lv];
+    const Packet& p = packets_[inputs_.front(i).packet()];
+    routing_options(r, in_port, in_vc, p, options);
+    // With priority selection and no escape VCs the first free VC ends the search.
+    const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
+    int candidates[64];
+    int candidate_option[64];
+    int found = 0;
+    int adaptive = 0;  // candidates on adaptive VCs (routings with escape VCs)
+    for (int k = 0; k < options.size(); ++k) {
+      const RouteOption& o = options[k];
+      const VcMask allowed = o.port == ports ? o.vcs : class_vcs_[o.vcs];
+      for (int w = 0; w < vcs; ++w) {
+        if (!((allowed >> w) & 1U)) continue;
+        const int ol = o.port * vcs + w;
+        if (outputs_.owner(outputs_.index(r, ol)) != OutputUnit::kFree) continue;
+        if (!bubble_allows(r, in_port, o.port, w, p)) continue;
+        if (escape_vcs != 0 && o.port != ports && ((escape_vcs >> w) & 1U) == 0) {
+          if (!adaptive_vc_takes_new_packet(outputs_.credits(outputs_.index(r, ol)),
+                                            params_.depth)) {
+            continue;
+          }
+          ++adaptive;
+        }
+        candidates[found] = ol;
+        candidate_option[found] = k;
+        ++found;
+        if (first_only) break;
+      }
+      if (found > 0 && first_only) break;
+    }
+    if (found == 0) continue;
+    found =
+        prefer_adaptive(candidates, candidate_option, found, adaptive, escape_vcs, vc_of_.data());
+    int pick = 0;
+    if (params_.selection == SelectionPolicy::kRandom && found > 1) {
+      pick = static_cast<int>(mix64(p.id * 0x9E3779B97F4A7C15ULL + p.hops + t) %
+                              static_cast<std::uint64_t>(found));
+    } else if (params_.selection == SelectionPolicy::kLeastOccupied && found > 1) {
+      pick = least_occupied(r, candidates, found);
+    }
+    requests[n] = VcAllocator::Request{static_cast<std::uint8_t>(lv),
+                                       static_cast<std::uint8_t>(candidates[pick]),
+                                       static_cast<std::uint8_t>(candidate_option[pick])};
+    next_state[n] = options[candidate_option[pick]].next_state;
+    ++n;
+  }
+  if (n == 0) return;
+  bool granted[64];
+  vc_allocator_.arbitrate(r, requests, n, granted);
+  for (int k = 0; k < n; ++k) {
+    if (!granted[k]) continue;
+    const std::uint32_t i = inputs_.index(r, requests[k].input_vc);
+    InputVcState& s = inputs_.state(i);
+    const int ol = requests[k].output_vc;
+    inputs_.set_stage(r, requests[k].input_vc, VcStage::kActive);
+    s.out_port = port_of_[static_cast<std::size_t>(ol)];
+    s.out_vc = vc_of_[static_cast<std::size_t>(ol)];
+    s.ready = t + params_.vc_alloc_delay;
+    outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
+    outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
+    Packet& p = packets_[inputs_.front(i).packet()];
+    p.state = next_state[k];
+    if (s.out_port != ports) ++p.hops;
+  }
+}
+
+}  // namespace wormnet

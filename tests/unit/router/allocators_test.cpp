@@ -1,0 +1,68 @@
+// The router's arbiters and allocators against hand-worked round-robin orders.
+#include <gtest/gtest.h>
+
+#include "wormnet/router/round_robin.hpp"
+#include "wormnet/router/switch_allocator.hpp"
+#include "wormnet/router/vc_allocator.hpp"
+
+namespace wormnet {
+namespace {
+
+TEST(RoundRobin, PicksTheFirstRequesterAfterTheLastWinnerAndWraps) {
+  EXPECT_EQ(round_robin_pick(0, 5), -1);
+  EXPECT_EQ(round_robin_pick(0b1011, 63), 0);  // nobody won yet: the lowest
+  EXPECT_EQ(round_robin_pick(0b1011, 0), 1);
+  EXPECT_EQ(round_robin_pick(0b1011, 1), 3);
+  EXPECT_EQ(round_robin_pick(0b1011, 3), 0);  // wraps
+  EXPECT_EQ(round_robin_pick(std::uint64_t{1} << 63, 62), 63);
+  EXPECT_EQ(round_robin_pick(std::uint64_t{1} << 63, 63), 63);
+}
+
+// Fairness: with every requester always requesting, k requesters are each served once in
+// any k consecutive grants.
+TEST(RoundRobin, ServesEveryStandingRequesterOncePerRotation) {
+  const std::uint64_t mask = 0b1001'0110'0001;  // bits 0, 5, 6, 8, 11
+  int last = 63;
+  std::uint64_t served = 0;
+  for (int k = 0; k < 5; ++k) {
+    last = round_robin_pick(mask, last);
+    EXPECT_EQ((served >> last) & 1U, 0U) << "served twice in one rotation: " << last;
+    served |= std::uint64_t{1} << last;
+  }
+  EXPECT_EQ(served, mask);
+}
+
+TEST(VcAllocator, GrantsOneHeadPerOutputVcInRoundRobinOrder) {
+  VcAllocator a(2, 8);  // two routers, 8 output VCs each
+  // Input VCs 2 and 5 both want output VC 3; input VC 6 wants output VC 4 alone.
+  const VcAllocator::Request reqs[] = {{2, 3, 0}, {5, 3, 1}, {6, 4, 0}};
+  bool granted[3];
+  a.arbitrate(1, reqs, 3, granted);
+  EXPECT_TRUE(granted[0]);  // no winner yet: the lowest input VC
+  EXPECT_FALSE(granted[1]);
+  EXPECT_TRUE(granted[2]);  // uncontested
+  EXPECT_EQ(a.last(1, 3), 2);
+  a.arbitrate(1, reqs, 3, granted);
+  EXPECT_FALSE(granted[0]);  // 5 is next after 2
+  EXPECT_TRUE(granted[1]);
+  a.arbitrate(1, reqs, 3, granted);
+  EXPECT_TRUE(granted[0]);  // and back to 2
+  // Router 0 kept its own state.
+  EXPECT_EQ(a.last(0, 3), 63);
+}
+
+TEST(SwitchAllocator, RotatesVcsPerInputPortAndInputsPerOutputPort) {
+  SwitchAllocator s(1, 5);
+  EXPECT_EQ(s.pick_vc(0, 2, 0b110), 1);
+  s.commit(0, 2, 1, 4);
+  EXPECT_EQ(s.pick_vc(0, 2, 0b110), 2);  // after VC 1
+  EXPECT_EQ(s.pick_vc(0, 3, 0b110), 1);  // port 3 has its own pointer
+  // Output port 4 last served input 2: inputs 0 and 2 request, input 0 is next (wrap).
+  EXPECT_EQ(s.pick_input(0, 4, 0b101), 0);
+  EXPECT_EQ(s.pick_input(0, 4, 0b11100), 3);
+  EXPECT_EQ(s.last_vc(0, 2), 1);
+  EXPECT_EQ(s.last_port(0, 4), 2);
+}
+
+}  // namespace
+}  // namespace wormnet

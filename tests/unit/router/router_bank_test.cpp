@@ -1,0 +1,156 @@
+// A RouterBank's stages on one router, cycle by cycle, against hand-worked timings: the
+// pipeline delays, the credit rule and bubble flow control's ring entry.
+#include "wormnet/router/router_bank.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/topology/topology_factory.hpp"
+
+namespace wormnet {
+namespace {
+
+// Ports of a 2-D mesh or torus: 0 = X+, 1 = X-, 2 = Y+, 3 = Y-, 4 = the terminal.
+constexpr int kXPlus = 0;
+constexpr int kXMinus = 1;
+constexpr int kTerminal = 4;
+
+/// One router (node 0, or `node`) of `spec`, 1 VC, every pipeline delay 0 unless changed.
+struct OneRouter {
+  explicit OneRouter(const char* spec, const char* routing_name, RouterParams p,
+                     std::uint32_t node = 0, FlowControl flow = FlowControl::kCredit)
+      : topo(make_topology(spec)),
+        routing(make_routing(routing_name, *topo, flow)),
+        bank(p, *topo, *routing, {node}, packets) {}
+  /// Steps cycle t; returns the moves.
+  const RouterBank::StepResult& step(Cycle t) {
+    bank.step(0, t, source, result);
+    return result;
+  }
+  std::unique_ptr<Topology> topo;
+  std::unique_ptr<RoutingFunction> routing;
+  PacketTable packets;
+  SourceQueue source;
+  RouterBank bank;
+  RouterBank::StepResult result;
+};
+
+RouterParams ideal(int depth) {
+  RouterParams p;
+  p.ports = 4;
+  p.vcs = 1;
+  p.depth = depth;
+  return p;
+}
+
+Message message(std::uint32_t dest, std::uint16_t length) {
+  Message m;
+  m.dest = dest;
+  m.length = length;
+  return m;
+}
+
+// Zero delays: a 3-flit packet from node 0 to node 1 (X+) leaves a flit a cycle, head at 0,
+// tail at 2; each takes a credit of the 4-flit downstream buffer; the tail frees the VC.
+TEST(RouterBank, AFlitACycleWithZeroDelays) {
+  OneRouter r("mesh:2x2", "xy", ideal(4));
+  r.source.push(message(1, 3));
+  for (Cycle t = 0; t < 3; ++t) {
+    const RouterBank::StepResult& s = r.step(t);
+    ASSERT_EQ(s.count, 1) << "cycle " << t;
+    EXPECT_EQ(s.injected_flits, 1U);
+    EXPECT_EQ(s.injected_packets, t == 0 ? 1U : 0U);
+    const RouterBank::Move& m = s.moves[0];
+    EXPECT_EQ(m.in_port, kTerminal);
+    EXPECT_EQ(m.out_port, kXPlus);
+    EXPECT_EQ(m.flit.head(), t == 0);
+    EXPECT_EQ(m.flit.tail(), t == 2);
+  }
+  const OutputUnit& out = r.bank.outputs();
+  EXPECT_EQ(out.credits(out.index(0, kXPlus)), 1);
+  EXPECT_EQ(out.owner(out.index(0, kXPlus)), OutputUnit::kFree);
+  EXPECT_TRUE(r.bank.idle(0, r.source));
+}
+
+// Routing delay 2 and VC allocation delay 1: the head, in the buffer at 0, is allocated a VC
+// at 2 and crosses the switch at 3; the injection latency 5 holds the message until 5.
+TEST(RouterBank, PipelineDelaysAddUp) {
+  RouterParams p = ideal(4);
+  p.routing_delay = 2;
+  p.vc_alloc_delay = 1;
+  OneRouter r("mesh:2x2", "xy", p);
+  r.source.push(message(1, 1));
+  EXPECT_EQ(r.step(0).count, 0);
+  EXPECT_EQ(r.bank.inputs().waiting(0), 1U << (kTerminal * 1));
+  EXPECT_EQ(r.step(1).count, 0);
+  EXPECT_EQ(r.step(2).count, 0);
+  EXPECT_EQ(r.bank.inputs().active(0), 1U << (kTerminal * 1));
+  EXPECT_EQ(r.step(3).count, 1);
+
+  p.injection_latency = 5;
+  OneRouter late("mesh:2x2", "xy", p);
+  late.source.push(message(1, 1));
+  for (Cycle t = 0; t < 5; ++t) EXPECT_EQ(late.step(t).injected_flits, 0U) << t;
+  EXPECT_EQ(late.step(5).injected_flits, 1U);
+}
+
+// One-flit buffers: after the head the body has no credit until one comes back.
+TEST(RouterBank, NoCreditNoMove) {
+  OneRouter r("mesh:2x2", "xy", ideal(1));
+  r.source.push(message(1, 2));
+  EXPECT_EQ(r.step(0).count, 1);
+  EXPECT_EQ(r.step(1).count, 0);
+  EXPECT_EQ(r.step(2).count, 0);
+  r.bank.outputs().return_credit(r.bank.outputs().index(0, kXPlus));
+  ASSERT_EQ(r.step(3).count, 1);
+  EXPECT_TRUE(r.result.moves[0].flit.tail());
+}
+
+// Bubble flow control on a torus ring: a 4-flit packet entering the X ring needs room for
+// itself and a 4-flit bubble (8 slots); going straight on along the ring, room for itself.
+TEST(RouterBank, BubbleFlowControlReservesABubbleOnRingEntry) {
+  RouterParams p = ideal(4);
+  p.bubble = true;
+  p.max_length = 4;
+  OneRouter four("torus:4x4", "dor", p, 0, FlowControl::kBubble);
+  four.source.push(message(1, 4));
+  for (Cycle t = 0; t < 6; ++t) EXPECT_EQ(four.step(t).count, 0) << t;  // 4 < 8: never
+  EXPECT_EQ(four.bank.outputs().owner(four.bank.outputs().index(0, kXPlus)), OutputUnit::kFree);
+
+  p.depth = 8;
+  OneRouter eight("torus:4x4", "dor", p, 0, FlowControl::kBubble);
+  eight.source.push(message(1, 4));
+  EXPECT_EQ(eight.step(0).count, 1);
+
+  // Node 1 of the 4x4 torus, a packet from node 0 to node 2 arriving on X- (it travels X+):
+  // it goes straight on and 4 free slots suffice.
+  p.depth = 4;
+  OneRouter straight("torus:4x4", "dor", p, 1, FlowControl::kBubble);
+  Packet pk;
+  pk.id = 1;
+  pk.source = 0;
+  pk.dest = 2;
+  pk.length = 4;
+  const std::uint32_t slot = straight.packets.allocate(pk);
+  for (int k = 0; k < 4; ++k) straight.bank.deposit(0, kXMinus, Flit(slot, k == 0, k == 3), 0);
+  ASSERT_EQ(straight.step(0).count, 1);
+  EXPECT_EQ(straight.result.moves[0].out_port, kXPlus);
+  EXPECT_EQ(straight.result.moves[0].in_port, kXMinus);
+}
+
+// The wait stamp of an input VC is its last move: the detector sees a VC that could not move.
+TEST(RouterBank, AMoveStampsItsInputVc) {
+  OneRouter r("mesh:2x2", "xy", ideal(1));
+  r.source.push(message(1, 2));
+  r.step(0);  // head leaves
+  r.step(1);  // body written, no credit
+  const std::uint32_t injection_vc = r.bank.inputs().index(0, kTerminal);
+  EXPECT_EQ(r.bank.wait_stamps().stamp(injection_vc), 1U);  // arrived empty at 1
+  EXPECT_TRUE(r.bank.wait_stamps().stuck(injection_vc, 11, 10));
+}
+
+}  // namespace
+}  // namespace wormnet

@@ -25,7 +25,7 @@
 #include "wormnet/stats/traffic_counters.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
-#include "wormnet/engine/wait_for_graph.hpp"
+#include "wormnet/verify/wait_for_graph.hpp"
 
 namespace wormnet {
 

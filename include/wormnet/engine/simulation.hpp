@@ -79,10 +79,6 @@ class Simulation {
   [[nodiscard]] Cycle check_interval() const;
 
  private:
-  /// The cycle of a deadlock at cycle t (collective: the wait-for edges of every rank are
-  /// searched on rank 0), or nothing.
-  std::vector<DeadlockHop> find_deadlock(const RankModel& model, Cycle t) const;
-
   const SimConfig& config_;
   const Topology& topo_;
   const RoutingFunction& routing_;

@@ -1,6 +1,7 @@
 // The run-time deadlock detector's graph: input VCs that have held flits without moving one
 // for the deadlock threshold, each with the VCs it waits for (every way on it may take), and
-// the part of it that can never move again.
+// the part of it that can never move again. A graph utility beside the verifier's dependency
+// graphs: it knows VCs by key only, not the simulator that found the edges.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "wormnet/engine/wait_for_graph.hpp"
+#include "wormnet/verify/wait_for_graph.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,7 +1,7 @@
 // The deadlock detector's graph search on hand-drawn wait-for graphs: a set of VCs that wait
 // only for each other is a deadlock, a VC with any way out is none, and the cycle reported
 // is a shortest one and does not depend on the order of the edges.
-#include "wormnet/engine/wait_for_graph.hpp"
+#include "wormnet/verify/wait_for_graph.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,255 @@
+#include "point_run.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+
+#include "wormnet/config/config_validation.hpp"
+#include "wormnet/engine/deadlock_report.hpp"
+#include "wormnet/engine/mpi_transport.hpp"
+
+namespace wormnet {
+
+namespace {
+
+// A script (closed-loop workload) labels everything and runs until it is done, within the
+// drain limit; a load point has its warm-up, measurement window and drain.
+
+/// Cycles before the measurement window.
+Cycle warmup_cycles(const MeasureConfig& m, bool scripted) {
+  return scripted ? 0 : m.warmup;
+}
+
+/// The measurement window, cycles: --cycles counts the warm-up in, --measure does not.
+Cycle measure_cycles(const MeasureConfig& m, bool scripted) {
+  return scripted ? m.drain_limit : m.cycles > 0 ? m.cycles - m.warmup : m.measure;
+}
+
+SimConfig with_window(const SimConfig& config, bool scripted) {
+  SimConfig effective = config;
+  effective.measure.warmup = warmup_cycles(config.measure, scripted);
+  effective.measure.measure = measure_cycles(config.measure, scripted);
+  return effective;
+}
+
+LatencySummary summarize(const LatencyHistogram& h) {
+  return LatencySummary{h.mean(), h.quantile(0.50), h.quantile(0.95), h.quantile(0.99), h.max()};
+}
+
+/// Merges a histogram over ranks (integer sums: exact and order-independent).
+void merge_over_ranks(const Communicator& comm, LatencyHistogram& h) {
+  std::uint64_t totals[3] = {h.count(), h.sum(), h.max()};
+  comm.sum(h.mutable_counts());
+  comm.sum(std::span<std::uint64_t>(totals, 2));
+  totals[2] = comm.max(totals[2]);
+  h.set_totals(totals[0], totals[1], totals[2]);
+}
+
+double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+}  // namespace
+
+PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, int point_index,
+                   const Resume* resume)
+    : c_(context),
+      sink_(sink),
+      wall_start_(Clock::now()),
+      warmup_(warmup_cycles(context.config.measure, context.script != nullptr)),
+      measure_(measure_cycles(context.config.measure, context.script != nullptr)),
+      measure_end_(warmup_ + measure_),
+      drain_end_(measure_end_ +
+                 (context.script != nullptr ? 0 : context.config.measure.drain_limit)),
+      model_(with_window(context.config, context.script != nullptr), context.topo, context.routing,
+             context.pattern, context.partition, context.comm.rank(), rate,
+             effective_vcs(context.config, context.routing)),
+      // Lookahead: the smallest delay of anything crossing ranks (every link has the same
+      // latency here, so all ranks agree without communicating).
+      lookahead_(std::max<Cycle>(1, model_.lookahead())) {
+  model_.set_script(c_.script);
+  if (c_.comm.size() > 1) {
+    transport_ = std::make_unique<MpiTransport>(c_.comm, model_, lookahead_);
+  } else {
+    transport_ = std::make_unique<NullTransport>();
+  }
+  sink_.begin_point(point_index, rate);
+  s_.offered_load = rate;
+  s_.flit_rate = c_.config.measure.flit_rate;
+  loop_.next_window = c_.config.measure.stats_window;
+  loop_.next_check = check_after(0);
+  if (resume != nullptr) {
+    model_.restore(resume->model, c_.comm.is_root());
+    loop_ = resume->loop;
+  }
+  loop_start_ = Clock::now();
+  loop_first_cycle_ = loop_.cycle;
+  loop_first_hops_ = loop_.flit_hops;
+}
+
+Cycle PointRun::check_after(Cycle c) const {
+  return c < drain_end_ ? std::min(c + c_.check_every, drain_end_) : c + c_.check_every;
+}
+
+void PointRun::flush_window(Cycle now) {
+  TrafficCounters w = model_.take_window();
+  auto a = w.to_array();
+  std::uint64_t snap[3] = {model_.flits_in_network(), model_.flits_at_sources(),
+                           model_.messages_at_sources()};
+  c_.comm.sum(std::span<std::uint64_t>(a.data(), a.size()));
+  c_.comm.sum(std::span<std::uint64_t>(snap, 3));
+  WindowRow row;
+  row.cycle_end = now;
+  row.cycles = now - loop_.window_start;
+  row.counters = TrafficCounters::from_array(a);
+  row.flits_in_network = snap[0];
+  row.flits_at_sources = snap[1];
+  row.messages_at_sources = snap[2];
+  loop_.flit_hops += row.counters.flit_hops;
+  loop_.window_start = now;
+  if (row.cycles > 0) sink_.window(row);
+}
+
+void PointRun::run_to_check() {
+  Cycle& t = loop_.cycle;
+  do {
+    const Cycle chunk_end = std::min({t + lookahead_, loop_.next_window, loop_.next_check});
+    model_.set_window_end(chunk_end);
+    const auto t0 = Clock::now();
+    auto t1 = t0;
+    auto t2 = t0;
+    if (transport_->pending()) {
+      // The previous window's messages are in flight: the routers they cannot reach at t
+      // are stepped while they travel, the others once they are here.
+      model_.step_interior(t);
+      t1 = Clock::now();
+      transport_->finish(model_);
+      t2 = Clock::now();
+      model_.step_boundary(t);
+      ++t;
+    }
+    for (; t < chunk_end; ++t) model_.step(t);
+    const auto t3 = Clock::now();
+    transport_->start(model_);
+    // Statistics windows and control checks count flits and may save state: nothing may
+    // be in flight then.
+    if (t == loop_.next_window || t >= loop_.next_check) transport_->finish(model_);
+    const auto t4 = Clock::now();
+    compute_s_ += seconds(t0, t1) + seconds(t2, t3);
+    exchange_s_ += seconds(t1, t2) + seconds(t3, t4);
+    ++windows_;
+    if (t == loop_.next_window) {
+      flush_window(t);
+      loop_.next_window += c_.config.measure.stats_window;
+    }
+  } while (t < loop_.next_check);
+}
+
+bool PointRun::control_check() {
+  const Cycle t = loop_.cycle;
+  loop_.next_check = check_after(loop_.next_check);
+  // Deadlock, drain complete, drain limit, interrupt. The deadlock detector looks further (a
+  // gather) only when some VC somewhere has held flits without moving one for the threshold;
+  // it reports a set of VCs that wait only for each other, however much the rest moves.
+  const Cycle threshold = c_.config.measure.deadlock_threshold;
+  const bool scripted = c_.script != nullptr;
+  std::uint64_t v[4] = {model_.measured_created(), model_.measured_delivered(),
+                        model_.stuck_vcs(t, threshold),
+                        scripted ? c_.script->delivered_count() : 0};
+  c_.comm.sum(std::span<std::uint64_t>(v, 4));
+  if (v[2] > 0) {
+    s_.deadlock_cycle_hops = find_deadlock(c_.comm, c_.topo, model_, t, threshold);
+    s_.deadlock = !s_.deadlock_cycle_hops.empty();
+  }
+  if (s_.deadlock) {
+    s_.deadlock_cycle = t;
+    return true;
+  }
+  if (scripted ? v[3] == c_.script->total() : t >= measure_end_ && v[1] == v[0]) return true;
+  if (t >= drain_end_) {
+    s_.saturated = true;
+    s_.saturation_reason = scripted ? "drain limit reached with workload messages undelivered"
+                                    : "drain limit reached with labelled packets undelivered";
+    return true;
+  }
+  if (c_.hooks == nullptr) return false;
+  const RunHooks::Action action = c_.hooks->at_check(t);
+  if (action != RunHooks::Action::kContinue) c_.hooks->save(loop_, model_.snapshot());
+  if (action != RunHooks::Action::kCheckpointAndStop) return false;
+  s_.interrupted = true;
+  return true;
+}
+
+MeasuredStats PointRun::merge_measured() {
+  MeasuredStats merged = model_.measured();
+  merge_over_ranks(c_.comm, merged.total);
+  merge_over_ranks(c_.comm, merged.network);
+  merge_over_ranks(c_.comm, merged.queueing);
+  std::uint64_t tot[5] = {merged.delivered_packets, merged.delivered_flits, merged.hops_sum,
+                          merged.accepted_flits, merged.packet_cycles};
+  c_.comm.sum(std::span<std::uint64_t>(tot, 5));
+  merged.delivered_packets = tot[0];
+  merged.delivered_flits = tot[1];
+  merged.hops_sum = tot[2];
+  merged.accepted_flits = tot[3];
+  merged.packet_cycles = tot[4];
+  return merged;
+}
+
+RunSummary PointRun::finish() {
+  const double loop_s = seconds(loop_start_, Clock::now());
+  const double collective_s = loop_s - compute_s_ - exchange_s_;
+  const Cycle t = loop_.cycle;
+  const Cycle loop_cycles = t - loop_first_cycle_;
+  s_.cycles = t;
+  if (s_.interrupted) return s_;  // the point goes on after a restart: nothing final yet
+  if (t != loop_.window_start) flush_window(t);
+
+  const MeasuredStats merged = merge_measured();
+  std::uint64_t created[2] = {model_.measured_created(), model_.measured_created_flits()};
+  c_.comm.sum(std::span<std::uint64_t>(created, 2));
+  const double nodes = static_cast<double>(c_.topo.num_nodes());
+  // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
+  const double window = static_cast<double>(
+      c_.script != nullptr ? std::max<Cycle>(1, c_.comm.max(c_.script->last_delivery()))
+                           : measure_);
+  s_.measured_packets = created[0];
+  s_.delivered_packets = merged.delivered_packets;
+  s_.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);
+  s_.latency = summarize(merged.total);
+  s_.network = summarize(merged.network);
+  s_.queueing = summarize(merged.queueing);
+  s_.average_hops = merged.delivered_packets ? static_cast<double>(merged.hops_sum) /
+                                                   static_cast<double>(merged.delivered_packets)
+                                             : 0.0;
+  s_.accepted_vs_saturation =
+      c_.bounds.saturation_rate > 0 ? s_.accepted / c_.bounds.saturation_rate : 0.0;
+  s_.accepted_vs_bisection = c_.bounds.bisection > 0 ? s_.accepted / c_.bounds.bisection : 0.0;
+  s_.flit_hops = loop_.flit_hops;
+  s_.router_cycles = static_cast<std::uint64_t>(t) * c_.topo.num_nodes();
+  // Offered load actually generated during the measurement window (labelled flits).
+  s_.offered_measured = static_cast<double>(created[1]) / (nodes * window);
+  if (!s_.deadlock && !s_.saturated && s_.offered_measured > 0 &&
+      s_.accepted < 0.95 * s_.offered_measured) {
+    s_.saturated = true;
+    s_.saturation_reason = "accepted traffic below 95% of offered";
+  }
+  s_.model_bytes = c_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  s_.peak_rss_bytes = c_.comm.sum(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U);  // KiB
+  double split[4] = {compute_s_, exchange_s_, collective_s, loop_s};
+  c_.comm.max(std::span<double>(split, 4));
+  s_.sync = SyncTimes{windows_,
+                      split[0],
+                      split[1],
+                      split[2],
+                      split[3],
+                      loop_cycles,
+                      loop_.flit_hops - loop_first_hops_};
+  s_.wall_seconds = c_.comm.max(seconds(wall_start_, Clock::now()));
+  sink_.end_point(s_, merged, model_.channel_flits());
+  return s_;
+}
+
+}  // namespace wormnet

@@ -1,0 +1,80 @@
+// One load point of a Simulation, phase by phase: setup (the rank's model, its transport and
+// the loop state, continued from a checkpoint when resuming), the window loop (windows of at
+// most the lookahead, each followed by its exchange, timed on the wall clock), the control
+// check (deadlock, drain complete, drain limit, batch hooks) and the final merge of the
+// statistics over the ranks. Private to src/engine: Simulation::run strings the phases.
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include "wormnet/engine/simulation.hpp"
+#include "wormnet/engine/transport.hpp"
+
+namespace wormnet {
+
+/// What a point reads from its Simulation.
+struct PointContext {
+  const SimConfig& config;
+  const Topology& topo;
+  const RoutingFunction& routing;
+  const Partition& partition;
+  const Communicator& comm;
+  const ThroughputBounds& bounds;
+  const DestinationPattern& pattern;
+  RunHooks* hooks;
+  /// Closed-loop traffic (an application workload) instead of the load point's, or none: it
+  /// labels everything from cycle 0 and the point ends when its messages are all delivered.
+  MessageScript* script;
+  Cycle check_every;  ///< cycles between control checks
+};
+
+class PointRun {
+ public:
+  /// Setup: the model at `rate` flits/node/cycle, its transport, the loop state (from
+  /// `resume` when given); tells `sink` the point begins.
+  PointRun(const PointContext& context, double rate, ResultSink& sink, int point_index,
+           const Resume* resume);
+  /// Simulates windows up to the next control check (statistics windows on the way).
+  void run_to_check();
+  /// The control check (collective); true when the point stops here.
+  bool control_check();
+  /// The point's summary; unless it was interrupted, the statistics merged over the ranks
+  /// and reported to the sink.
+  RunSummary finish();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  /// The next control check after cycle c: every check_every cycles, and one exactly at the
+  /// drain limit, so that a point never runs past measure_end + drain_limit.
+  [[nodiscard]] Cycle check_after(Cycle c) const;
+  /// Closes the statistics window ending at `now` (collective) and reports it.
+  void flush_window(Cycle now);
+  /// The measured statistics of every rank, merged (collective).
+  MeasuredStats merge_measured();
+
+  const PointContext& c_;
+  ResultSink& sink_;
+  Clock::time_point wall_start_;
+  Cycle warmup_;       ///< cycles before the measurement window (0 with a script)
+  Cycle measure_;      ///< measurement window, cycles (a script's: the drain limit)
+  Cycle measure_end_;  ///< first cycle after it
+  Cycle drain_end_;    ///< the drain limit: measure_end + drain_limit (a script's: measure_end)
+  RankModel model_;
+  Cycle lookahead_;
+  std::unique_ptr<Transport> transport_;
+  RunSummary s_;
+  LoopState loop_;
+
+  // Wall-clock split of the loop (steady clock, seconds): two clock reads per window cost
+  // tens of nanoseconds against the microseconds a window of routers takes. The time in
+  // reductions is what the loop took beyond computing and exchanging.
+  double compute_s_ = 0.0;
+  double exchange_s_ = 0.0;
+  std::uint64_t windows_ = 0;
+  Clock::time_point loop_start_;
+  Cycle loop_first_cycle_ = 0;
+  std::uint64_t loop_first_hops_ = 0;
+};
+
+}  // namespace wormnet

@@ -12,16 +12,15 @@ constexpr int kZ = 2;
 constexpr VcMask kVc0 = 1;
 constexpr VcMask kVc1 = 2;
 
-/// Virtual network (0 or 1) of the channel a head arrived on; 0 at the source.
-int arrival_network(const RouteRequest& request) {
-  if (request.in_port == kInjectionPort) return 0;
-  // in_port is the port at this node; the packet travelled in the reverse direction.
-  const PortId travelled = Topology::reverse_port(request.in_port);
-  if (Topology::port_dim(travelled) == kZ) return Topology::port_sign(travelled) > 0 ? 0 : 1;
-  return request.in_vc == 0 ? 0 : 1;
-}
-
 }  // namespace
+
+int DoubleXyTurnRouting::arrival_network(PortId in_port, VcId in_vc) {
+  if (in_port == kInjectionPort) return 0;
+  // in_port is the port at this node; the packet travelled in the reverse direction.
+  const PortId travelled = Topology::reverse_port(in_port);
+  if (Topology::port_dim(travelled) == kZ) return Topology::port_sign(travelled) > 0 ? 0 : 1;
+  return in_vc == 0 ? 0 : 1;
+}
 
 int DoubleXyTurnRouting::route_class(int dx, int dy, int dz) {
   if (dz < 0 && dx > 0 && dy <= 0) return 1;
@@ -43,7 +42,7 @@ RouteState DoubleXyTurnRouting::initial_state(NodeId src, NodeId dst) const {
 void DoubleXyTurnRouting::route(const RouteRequest& request, RouteOptions& out) const {
   const HoneycombOffsets o = honeycomb_offsets(topo_, request.node, request.dest);
   // Network 0 may still be left for network 1 only when no Z+ hop remains.
-  const int network = request.state == kOpen   ? arrival_network(request)
+  const int network = request.state == kOpen   ? arrival_network(request.in_port, request.in_vc)
                       : request.state == kNet0 ? 0
                                                : 1;
   const bool may_switch = request.state == kOpen && network == 0 && o.d[kZ] <= 0;

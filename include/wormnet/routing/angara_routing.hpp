@@ -21,6 +21,14 @@ class AngaraRouting final : public RoutingFunction {
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] bool needs_bubble() const override { return true; }
+  /// route() reads the input port (the last direction used), not the VC (there is one).
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId in_port, VcId) const override {
+    return in_port == kInjectionPort ? 0 : 1 + in_port;
+  }
+  /// The steps depend on ring offsets and the input port only, and there is one VC.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return Translation::kOptions;
+  }
   [[nodiscard]] std::string description() const override {
     return "Angara direction order +X+Y+Z+K-X-Y-Z-K with the direction-bit rule, minimal, "
            "1 VC, bubble flow control in rings";

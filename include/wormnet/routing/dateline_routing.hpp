@@ -24,6 +24,14 @@ class DatelineRouting final : public RoutingFunction {
   [[nodiscard]] RouteState chosen_initial_state(NodeId, NodeId, int choice) const override {
     return static_cast<RouteState>(choice);
   }
+  /// The port depends on the node and destination only (dimension order); the VC also on
+  /// the input port and VC (kOptions keeps the default: every arrival its own class).
+  [[nodiscard]] int arrival_class(ArrivalScope scope, PortId in_port, VcId in_vc) const override {
+    return scope == ArrivalScope::kPorts ? 0
+                                         : RoutingFunction::arrival_class(scope, in_port, in_vc);
+  }
+  /// The ports are dimension order's; the VC depends on where the dateline is.
+  [[nodiscard]] Translation translation_invariance() const override { return Translation::kPorts; }
   [[nodiscard]] std::string description() const override {
     return std::string("dimension-order routing with dateline VCs (VC 1 after the wrap link)") +
            (ties_.drawn() ? ", half-ring ties drawn per packet" : "") + ", 2 VCs";

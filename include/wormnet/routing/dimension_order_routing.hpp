@@ -47,6 +47,12 @@ class DimensionOrderRouting final : public RoutingFunction {
   [[nodiscard]] RouteState chosen_initial_state(NodeId, NodeId, int choice) const override {
     return static_cast<RouteState>(choice);
   }
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+  /// The step depends on ring offsets only, and there is one VC.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return Translation::kOptions;
+  }
   [[nodiscard]] std::string description() const override {
     return std::string("dimension-order routing, shortest way round each ring (") +
            (ties_.drawn() ? "ties drawn per packet" : "+ on ties") + "), 1 VC";

@@ -21,6 +21,8 @@ class DoubleXyRouting final : public RoutingFunction {
   [[nodiscard]] int state_count() const override { return 3; }
   [[nodiscard]] RouteState initial_state(NodeId src, NodeId dst) const override;
   [[nodiscard]] bool minimal() const override { return true; }
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
   [[nodiscard]] std::string description() const override {
     return "Double XY (Zhang & Yang Alg. 2): two virtual networks by sign of dZ, minimal, "
            "2 VCs on X and Y";

@@ -43,6 +43,14 @@ class DoubleXyTurnRouting final : public RoutingFunction {
            "may switch once from network 0 to network 1; minimal, 2 VCs on X and Y";
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
+  /// route() reads the arrival only through the virtual network it arrived in.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId in_port, VcId in_vc) const override {
+    return arrival_network(in_port, in_vc);
+  }
+
+  /// Virtual network (0 or 1) of the channel a head arrived on (in_port at this node, VC);
+  /// network 0 at the source.
+  [[nodiscard]] static int arrival_network(PortId in_port, VcId in_vc);
 
   /// The paper's class (1..6) of the offsets dx, dy, dz = destination - source, or 0 for a
   /// neighbour (one nonzero offset), which no class covers. As printed, class 5 reads

@@ -18,11 +18,12 @@ struct HoneycombOffsets {
 };
 
 inline HoneycombOffsets honeycomb_offsets(const HoneycombMesh& h, NodeId node, NodeId dest) {
-  const Coord c = h.coords(node);
-  const Coord e = h.coords(dest);
+  const int x = h.coordinate(node, 0);
+  const int y = h.coordinate(node, 1);
+  const int z = h.coordinate(node, 2);
   HoneycombOffsets o;
-  o.d = {e[0] - c[0], e[1] - c[1], e[2] - c[2]};
-  o.black = c[0] + c[1] + c[2] == 1;
+  o.d = {h.coordinate(dest, 0) - x, h.coordinate(dest, 1) - y, h.coordinate(dest, 2) - z};
+  o.black = x + y + z == 1;
   return o;
 }
 

@@ -20,6 +20,8 @@ class MinimalAdaptiveRouting final : public RoutingFunction {
   [[nodiscard]] std::string name() const override { return "minimal-adaptive"; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
   [[nodiscard]] std::string description() const override {
     return "fully adaptive minimal routing, 1 VC (negative control: deadlocks)";
   }

@@ -62,6 +62,20 @@ class RouteOptions {
   int size_ = 0;
 };
 
+/// What must agree between two requests that differ only in where the head arrived (see
+/// RoutingFunction::arrival_class()).
+enum class ArrivalScope : std::uint8_t {
+  kPorts,    ///< the options' ports, their number, order and next states (VC masks may differ)
+  kOptions,  ///< the whole result, VC masks included
+};
+
+/// Translation symmetry of a routing on a torus (see RoutingFunction::translation_invariance()).
+enum class Translation : std::uint8_t {
+  kNone,     ///< none declared (always correct)
+  kPorts,    ///< initial_state() and the options' ports (number, order, next states)
+  kOptions,  ///< initial_state() and the whole result, VC masks included
+};
+
 /// A routing function R(node, dest, input channel, state) -> allowed (port, VC set) steps.
 /// Contract: route() is a pure function of the request (no hidden state, no randomness);
 /// unless source_dependent(), it must not read request.source (the verifier explores states
@@ -105,6 +119,27 @@ class RoutingFunction {
   [[nodiscard]] virtual bool minimal() const = 0;
   /// One-line description with the paper reference, for `wormnet info` and the docs.
   [[nodiscard]] virtual std::string description() const = 0;
+
+  // Declarations that let the analyses (verify/) merge routing states that route() cannot
+  // tell apart. The defaults claim nothing and are always correct; a routing that declares
+  // more than holds would get wrong loads or a wrong verdict, so
+  // tests/unit/routing/routing_declarations_test.cpp checks every routing of the factory
+  // against route() by brute force.
+
+  /// A class of the arrival (in_port, in_vc; in_port = kInjectionPort at the source) such
+  /// that two requests that differ only in arrivals of one class get the same result within
+  /// `scope`. Classes are small non-negative integers (below 256); the default gives every
+  /// arrival its own.
+  [[nodiscard]] virtual int arrival_class(ArrivalScope /*scope*/, PortId in_port,
+                                          VcId in_vc) const {
+    return in_port == kInjectionPort ? 0 : 1 + in_port * kMaxVcs + in_vc;
+  }
+  /// On a torus: whether moving the node, the destination and the source together by one
+  /// hop along any ring dimension (wrap-around, size > 2) leaves initial_state() and route()
+  /// unchanged within the given scope. Then every channel of one direction carries the same
+  /// load (kPorts), and the dependencies repeat along the rings (kOptions), so one
+  /// destination stands for all. Only ring dimensions count (a mesh has none).
+  [[nodiscard]] virtual Translation translation_invariance() const { return Translation::kNone; }
 };
 
 /// All VCs below n: mask with bits 0..n-1 set.

@@ -27,6 +27,8 @@ class TableRouting final : public RoutingFunction {
   [[nodiscard]] bool needs_bubble() const override { return true; }
   /// True when every route of the table is as long as the distance of its pair.
   [[nodiscard]] bool minimal() const override { return minimal_; }
+  /// route() reads the source, the destination and the hop index (state), never the arrival.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
   [[nodiscard]] std::string description() const override {
     return "routing table: one Angara route (first step, direction order, last step) per "
            "pair, 1 VC, bubble flow control in rings";

@@ -14,6 +14,8 @@ class WestFirstRouting final : public RoutingFunction {
   [[nodiscard]] std::string name() const override { return "west-first"; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
   [[nodiscard]] std::string description() const override {
     return "west-first turn model (Glass & Ni): X- first, then adaptive minimal; 1 VC";
   }

@@ -22,6 +22,8 @@ class XyFirstRouting final : public RoutingFunction {
   [[nodiscard]] std::string name() const override { return "xy-first"; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return false; }
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
   [[nodiscard]] std::string description() const override {
     return "X-Y+ first turn-model routing (Zhang & Yang Alg. 1, as the text describes it), "
            "non-minimal, 1 VC";

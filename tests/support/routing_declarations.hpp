@@ -1,0 +1,156 @@
+// Brute-force check of a routing's declarations (RoutingFunction::arrival_class() and
+// translation_invariance()) against its route(): every request a packet could make on a small
+// network, compared with every request the declaration says must give the same result.
+// Returns the first violation in words, or an empty string. Shares no code with the analyses
+// that rely on the declarations.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/torus.hpp"
+
+namespace wormnet::test {
+
+namespace detail {
+
+/// The result of route() as a comparable list: (port, VC mask, next state) per option, the
+/// masks left out (0) when only the ports count.
+inline std::vector<std::tuple<int, int, std::uint32_t>> route_result(const RoutingFunction& routing,
+                                                                     const RouteRequest& r,
+                                                                     ArrivalScope scope) {
+  RouteOptions options;
+  routing.route(r, options);
+  std::vector<std::tuple<int, int, std::uint32_t>> out;
+  for (const RouteOption& o : options) {
+    out.emplace_back(o.port, scope == ArrivalScope::kOptions ? o.vcs : 0, o.next_state);
+  }
+  return out;
+}
+
+/// Every arrival of a node: the injection, and each port with a link on each VC.
+inline std::vector<std::pair<PortId, VcId>> arrivals(const Topology& topo, NodeId n, int vcs) {
+  std::vector<std::pair<PortId, VcId>> a{{kInjectionPort, 0}};
+  for (int p = 0; p < topo.num_ports(); ++p) {
+    if (!topo.has_port(n, static_cast<PortId>(p))) continue;
+    for (int v = 0; v < vcs; ++v) a.emplace_back(static_cast<PortId>(p), static_cast<VcId>(v));
+  }
+  return a;
+}
+
+inline std::string request_text(const Topology& topo, const RouteRequest& r) {
+  return "at " + topo.node_label(r.node) + " bound for " + topo.node_label(r.dest) + " (in port " +
+         std::to_string(r.in_port) + " vc " + std::to_string(r.in_vc) + ", state " +
+         std::to_string(r.state) + ")";
+}
+
+/// The sources a request is made for: all of them for a source-dependent routing, else one.
+inline std::vector<NodeId> sources_for(const Topology& topo, const RoutingFunction& routing,
+                                       NodeId dest) {
+  std::vector<NodeId> s;
+  for (std::uint32_t v = 0; v < topo.num_nodes(); ++v) {
+    if (v == dest.value()) continue;
+    s.push_back(NodeId(v));
+    if (!routing.source_dependent()) break;
+  }
+  return s;
+}
+
+}  // namespace detail
+
+/// Arrivals of one class must give the same result (within the scope) for every node,
+/// destination, source and packet state.
+inline std::string check_arrival_classes(const Topology& topo, const RoutingFunction& routing,
+                                         ArrivalScope scope) {
+  const int vcs = routing.vcs_required();
+  for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
+    const auto arrivals = detail::arrivals(topo, NodeId(n), vcs);
+    for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+      if (d == n) continue;
+      for (NodeId s : detail::sources_for(topo, routing, NodeId(d))) {
+        for (int st = 0; st < routing.state_count(); ++st) {
+          std::map<int, std::vector<std::tuple<int, int, std::uint32_t>>> by_class;
+          for (const auto& [port, vc] : arrivals) {
+            RouteRequest r;
+            r.node = NodeId(n);
+            r.source = s;
+            r.dest = NodeId(d);
+            r.in_port = port;
+            r.in_vc = vc;
+            r.state = static_cast<RouteState>(st);
+            const auto result = detail::route_result(routing, r, scope);
+            const int c = routing.arrival_class(scope, port, vc);
+            if (c < 0 || c > 255)
+              return "arrival class out of range " + detail::request_text(topo, r);
+            const auto [it, fresh] = by_class.emplace(c, result);
+            if (!fresh && it->second != result) {
+              return "arrivals of class " + std::to_string(c) + " differ " +
+                     detail::request_text(topo, r);
+            }
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+/// On a torus: the declared translation invariance, for a shift by one along every ring
+/// dimension (which generates all translations).
+inline std::string check_translation(const Torus& topo, const RoutingFunction& routing) {
+  const Translation tr = routing.translation_invariance();
+  if (tr == Translation::kNone) return "";
+  const ArrivalScope scope =
+      tr == Translation::kOptions ? ArrivalScope::kOptions : ArrivalScope::kPorts;
+  const int vcs = routing.vcs_required();
+  for (int dim = 0; dim < topo.num_dims(); ++dim) {
+    if (!topo.is_ring(dim)) continue;
+    const auto shift = [&](NodeId v) {
+      Coord c = topo.coords(v);
+      c[dim] = (c[dim] + 1) % topo.size(dim);
+      return topo.node_at(c);
+    };
+    for (std::uint32_t s = 0; s < topo.num_nodes(); ++s) {
+      for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+        if (s != d && routing.initial_state(NodeId(s), NodeId(d)) !=
+                          routing.initial_state(shift(NodeId(s)), shift(NodeId(d)))) {
+          return "initial state changes under a shift along dimension " + std::to_string(dim);
+        }
+      }
+    }
+    for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
+      for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+        if (d == n) continue;
+        for (NodeId s : detail::sources_for(topo, routing, NodeId(d))) {
+          for (const auto& [port, vc] : detail::arrivals(topo, NodeId(n), vcs)) {
+            for (int st = 0; st < routing.state_count(); ++st) {
+              RouteRequest r;
+              r.node = NodeId(n);
+              r.source = s;
+              r.dest = NodeId(d);
+              r.in_port = port;
+              r.in_vc = vc;
+              r.state = static_cast<RouteState>(st);
+              RouteRequest moved = r;
+              moved.node = shift(r.node);
+              moved.source = shift(r.source);
+              moved.dest = shift(r.dest);
+              if (detail::route_result(routing, r, scope) !=
+                  detail::route_result(routing, moved, scope)) {
+                return "result changes under a shift along dimension " + std::to_string(dim) + " " +
+                       detail::request_text(topo, r);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace wormnet::test

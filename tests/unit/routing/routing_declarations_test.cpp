@@ -1,0 +1,153 @@
+// Every routing's declarations (arrival classes, translation invariance), on which the
+// analyses' merged states and one-destination shortcut rest, checked against its route() by
+// brute force over every request on small networks (tests/support/routing_declarations.hpp).
+// The routings are taken from the factory's list, so a new routing is checked as soon as it
+// is registered. Routings that claim more than holds must be caught.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "../../support/routing_declarations.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/parallel/communicator.hpp"
+#include "wormnet/routing/angara_routing.hpp"
+#include "wormnet/routing/dateline_routing.hpp"
+#include "wormnet/routing/double_xy_turn_routing.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/routing/table_routing.hpp"
+#include "wormnet/tables/table_generator.hpp"
+#include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/topology_factory.hpp"
+
+namespace wormnet {
+namespace {
+
+const char* const kTopologies[] = {"honeycomb:1", "honeycomb:2", "honeycomb:3", "mesh:4x3",
+                                   "mesh:3x2x3",  "torus:4x4",   "torus:5x3",   "torus:2x3x4",
+                                   "torus:6",     "torus:4x3x3", "torus:2x2x3"};
+
+void expect_declarations_hold(const Topology& topo, const RoutingFunction& routing) {
+  SCOPED_TRACE(routing.name() + " on " + topo.spec());
+  EXPECT_EQ(test::check_arrival_classes(topo, routing, ArrivalScope::kPorts), "");
+  EXPECT_EQ(test::check_arrival_classes(topo, routing, ArrivalScope::kOptions), "");
+  if (const auto* t = dynamic_cast<const Torus*>(&topo)) {
+    EXPECT_EQ(test::check_translation(*t, routing), "");
+  }
+}
+
+TEST(RoutingDeclarations, EveryRoutingOfTheFactoryDeclaresOnlyWhatHolds) {
+  int checked = 0;
+  for (const char* spec : kTopologies) {
+    const auto topo = make_topology(spec);
+    for (const std::string& name : routing_names(*topo)) {
+      if (name == "table") continue;  // needs a table: below
+      for (FlowControl flow : {FlowControl::kCredit, FlowControl::kBubble}) {
+        std::unique_ptr<RoutingFunction> routing;
+        try {
+          routing = make_routing(name, *topo, flow);
+        } catch (const InputError&) {
+          continue;  // not defined on this topology (west-first beyond 2-D)
+        }
+        expect_declarations_hold(*topo, *routing);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 40);
+}
+
+TEST(RoutingDeclarations, TableRoutingDeclaresOnlyWhatHolds) {
+  for (const char* spec : {"torus:4x3", "torus:2x3x2"}) {
+    const auto topo = make_topology(spec);
+    const auto& t = static_cast<const Torus&>(*topo);
+    tables::GeneratorOptions o;
+    o.algorithm = tables::TableAlgorithm::kBfs;
+    const tables::GeneratedTable g = tables::generate_table(t, o, Communicator::self());
+    const TableRouting routing(g.table);
+    expect_declarations_hold(t, routing);
+  }
+}
+
+// --- The checker itself: routings that claim too much are caught ----------------------------
+
+/// Angara claiming that it reads nothing of the arrival (it reads the input port).
+class AngaraIgnoringArrival final : public RoutingFunction {
+ public:
+  explicit AngaraIgnoringArrival(const Torus& t) : inner_(t) {}
+  std::string name() const override { return "angara-ignoring-arrival"; }
+  int vcs_required() const override { return 1; }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+
+ private:
+  AngaraRouting inner_;
+};
+
+/// Dateline claiming that its VCs are translation-invariant too (they depend on the dateline).
+class DatelineClaimingFullTranslation final : public RoutingFunction {
+ public:
+  explicit DatelineClaimingFullTranslation(const Torus& t) : inner_(t) {}
+  std::string name() const override { return "dateline-full-translation"; }
+  int vcs_required() const override { return 2; }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
+    return inner_.arrival_class(s, p, v);
+  }
+  Translation translation_invariance() const override { return Translation::kOptions; }
+
+ private:
+  DatelineRouting inner_;
+};
+
+/// Dateline claiming that its VC masks ignore the input VC.
+class DatelineIgnoringVc final : public RoutingFunction {
+ public:
+  explicit DatelineIgnoringVc(const Torus& t) : inner_(t) {}
+  std::string name() const override { return "dateline-ignoring-vc"; }
+  int vcs_required() const override { return 2; }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope, PortId p, VcId) const override {
+    return p == kInjectionPort ? 0 : 1 + p;
+  }
+
+ private:
+  DatelineRouting inner_;
+};
+
+/// Improved Double XY claiming one class (it reads the network it arrived in).
+class DoubleXyTurnOneClass final : public RoutingFunction {
+ public:
+  explicit DoubleXyTurnOneClass(const HoneycombMesh& h) : inner_(h) {}
+  std::string name() const override { return "double-xy-turn-one-class"; }
+  int vcs_required() const override { return 2; }
+  int state_count() const override { return inner_.state_count(); }
+  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+
+ private:
+  DoubleXyTurnRouting inner_;
+};
+
+TEST(RoutingDeclarations, ClaimsThatDoNotHoldAreCaught) {
+  const Torus t({4, 4}, true);
+  EXPECT_NE(test::check_arrival_classes(t, AngaraIgnoringArrival(t), ArrivalScope::kPorts), "");
+  EXPECT_NE(test::check_translation(t, DatelineClaimingFullTranslation(t)), "");
+  EXPECT_NE(test::check_arrival_classes(t, DatelineIgnoringVc(t), ArrivalScope::kOptions), "");
+  // The dateline's ports do ignore the VC: that part of the claim holds.
+  EXPECT_EQ(test::check_arrival_classes(t, DatelineIgnoringVc(t), ArrivalScope::kPorts), "");
+  const HoneycombMesh h(2);
+  EXPECT_NE(test::check_arrival_classes(h, DoubleXyTurnOneClass(h), ArrivalScope::kPorts), "");
+}
+
+}  // namespace
+}  // namespace wormnet

@@ -1,4 +1,5 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -29,6 +30,10 @@ struct InfoOptions {
 /// Load analysis of a routing on the topology (the Angara paper's metrics).
 struct LoadInfo {
   std::string routing;
+  std::string plan;          ///< how the pairs were covered
+  bool exact = true;         ///< false for a sampled estimate
+  std::uint64_t states = 0;  ///< routing states explored
+  double seconds = 0.0;      ///< the analysis alone
   DeliveryReport delivery;
   LoadReport loads;
 };
@@ -48,6 +53,8 @@ void print_load_text(const LoadInfo& li, const TopologyMetrics& m) {
   std::printf("saturation rate   %.6f flits/node/cycle = (N-1)/pi, uniform traffic\n",
               l.saturation_rate);
   std::printf("bisection bound   %.6f flits/node/cycle (topology)\n", m.bisection.bound);
+  std::printf("load analysis     %.3f s: %s; %llu routing states\n", li.seconds, li.plan.c_str(),
+              static_cast<unsigned long long>(li.states));
 }
 
 void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li) {
@@ -100,6 +107,8 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
     j.field("pi", l.pi).field("sigma4", l.sigma4).field("min_load", l.min_load);
     j.field("perfect_load", l.perfect_load).field("mean_load", l.mean_load);
     j.field("saturation_rate", l.saturation_rate);
+    j.field("exact", li->exact).field("analysis", li->plan).field("states", li->states);
+    j.field("analysis_seconds", li->seconds);
     j.key("delivery").begin_object();
     j.field("ok", d.ok).field("defect", d.defect).field("max_path", d.max_path);
     j.field("average_path", d.average_path).field("average_minimal", d.average_minimal);
@@ -145,7 +154,13 @@ Command add_info_command(CLI::App& root) {
             if (opts->load) {
               AnalysisOptions ao;
               ao.cdg = false;
+              const auto t0 = std::chrono::steady_clock::now();
               RoutingAnalysis a = analyze_routing(*topo, *routing, ao);
+              li.seconds =
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              li.plan = a.plan.summary(*topo);
+              li.exact = a.plan.exact();
+              li.states = a.states_explored;
               li.routing = routing->name();
               li.delivery = a.delivery;
               li.loads = std::move(a.loads);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
-#include "wormnet/verify/route_state_graph.hpp"
+#include "destination_pass.hpp"
+#include "wormnet/topology/torus.hpp"
+#include "wormnet/verify/coordinate_distances.hpp"
 
 namespace wormnet {
 
@@ -16,136 +19,278 @@ double load_deviation(const std::vector<double>& gamma, double perfect, int k) {
 
 namespace {
 
-/// Per-destination pass over one explored state graph: topological order (Kahn), which
-/// doubles as the livelock check, then flows and longest paths along that order.
-class DestinationPass {
- public:
-  void run(const RouteStateGraph& g, const Topology& topo, bool loads, RoutingAnalysis& out,
-           ChannelDependencyGraph* cdg) {
-    const std::uint32_t n = g.size();
-    indegree_.assign(n, 0);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      for (const auto& e : g.successors(i)) ++indegree_[e.to];
-    }
-    order_.clear();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (indegree_[i] == 0) order_.push_back(i);
-    }
-    flow_.assign(n, 0.0);
-    hops_.assign(n, 0);
-    // Roots come first; a source's unit is split over the initial choices it may draw.
-    for (std::uint32_t i = 0; i < g.num_roots(); ++i) flow_[i] = g.root_weight(i);
-    for (std::size_t head = 0; head < order_.size(); ++head) {
-      const std::uint32_t u = order_[head];
-      const bool on_channel = !g.is_injection(u);
-      if (on_channel) {
-        hop_flow_ += flow_[u];  // every channel state entered adds one hop, flow-weighted
-        if (loads) out.loads.gamma[g.channel_of(u).value()] += flow_[u];
-      }
-      for (const auto& e : g.successors(u)) {
-        flow_[e.to] += flow_[u] * e.share;
-        hops_[e.to] = std::max(hops_[e.to], hops_[u] + 1);
-        if (cdg != nullptr && on_channel) {
-          cdg->add(g.channel_of(u), g.vc_of(u), topo.channel_port(g.channel_of(e.to)),
-                   g.vc_of(e.to));
-        }
-        if (--indegree_[e.to] == 0) order_.push_back(e.to);
-      }
-    }
-    DeliveryReport& d = out.delivery;
-    if (order_.size() < n && d.ok) {
-      d.ok = false;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (indegree_[i] > 0) {
-          d.defect = "livelock: routing states form a cycle through " + g.describe(i);
-          break;
-        }
-      }
-    }
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (g.terminal(i)) d.max_path = std::max(d.max_path, hops_[i]);
-    }
+/// The torus whose ring dimensions carry the translations, or nullptr.
+const Torus* ring_torus(const Topology& topo) {
+  const auto* t = dynamic_cast<const Torus*>(&topo);
+  if (t == nullptr) return nullptr;
+  for (int i = 0; i < t->num_dims(); ++i) {
+    if (t->is_ring(i)) return t;
   }
+  return nullptr;
+}
 
- private:
-  std::vector<std::uint32_t> indegree_;
-  std::vector<std::uint32_t> order_;
-  std::vector<double> flow_;
-  std::vector<int> hops_;
+/// Class of a node under the ring translations: its coordinates in the other dimensions.
+std::uint32_t translation_class(const Torus& t, NodeId n) {
+  std::uint32_t c = 0;
+  for (int i = t.num_dims() - 1; i >= 0; --i) {
+    if (!t.is_ring(i))
+      c = c * static_cast<std::uint32_t>(t.size(i)) + static_cast<std::uint32_t>(t.coord(n, i));
+  }
+  return c;
+}
 
- public:
-  long double hop_flow_ = 0;  ///< sum over pairs of the expected hop count
-};
-
-/// Whether every route to g.dest() is minimal: the longest path to each terminal state,
-/// started from a single root, equals the source's distance. Checked per source for
-/// source-dependent routings; for the others, by a shortest/longest comparison per root.
-bool routes_minimal(const RouteStateGraph& g, const Topology& topo) {
-  // Distance-to-destination must drop by exactly one on every step.
-  for (std::uint32_t i = 0; i < g.size(); ++i) {
-    const int here = topo.distance(g.state(i).node, g.dest());
-    for (const auto& e : g.successors(i)) {
-      if (topo.distance(g.state(e.to).node, g.dest()) != here - 1) return false;
+/// Whether the routing's kPorts classes ignore the VC: then the VC masks never matter for the
+/// ports a packet takes, and states may be merged across VCs for loads.
+bool port_classes_ignore_vcs(const Topology& topo, const RoutingFunction& routing, int vcs) {
+  for (int p = 0; p <= topo.num_ports(); ++p) {
+    const PortId port = p == topo.num_ports() ? kInjectionPort : static_cast<PortId>(p);
+    const int c0 = routing.arrival_class(ArrivalScope::kPorts, port, 0);
+    for (int v = 1; v < vcs; ++v) {
+      if (routing.arrival_class(ArrivalScope::kPorts, port, static_cast<VcId>(v)) != c0) {
+        return false;
+      }
     }
   }
   return true;
 }
 
+const char* scope_text(const Topology& topo, const RoutingFunction& routing, ArrivalScope scope,
+                       int vcs) {
+  // Which arrivals the classes merge, told from the classes themselves.
+  bool any_port = false;
+  bool any_vc = false;
+  const int inj = routing.arrival_class(scope, kInjectionPort, 0);
+  for (int p = 0; p < topo.num_ports(); ++p) {
+    const int c0 = routing.arrival_class(scope, static_cast<PortId>(p), 0);
+    any_port = any_port || c0 != inj;
+    for (int v = 1; v < vcs; ++v) {
+      any_vc = any_vc ||
+               routing.arrival_class(scope, static_cast<PortId>(p), static_cast<VcId>(v)) != c0;
+    }
+  }
+  if (!any_port && !any_vc) return "one state per node and packet state";
+  if (!any_vc) return "states per node and input port";
+  return "states per input channel and VC";
+}
+
 }  // namespace
+
+std::string AnalysisPlan::summary(const Topology& topo) const {
+  const std::uint32_t n = topo.num_nodes();
+  std::string s =
+      std::to_string(destinations.size()) + " of " + std::to_string(n) + " destinations";
+  switch (coverage) {
+    case Coverage::kEveryDestination:
+      break;
+    case Coverage::kTranslations:
+      s += " (the routing is translation-invariant on this torus: each stands for " +
+           std::to_string(static_cast<std::uint64_t>(scale)) + ")";
+      break;
+    case Coverage::kEveryPair:
+      s += ", one source at a time (source-dependent routing)";
+      break;
+    case Coverage::kSampled:
+      s += " (an even sample: loads scaled by " + std::to_string(scale).substr(0, 8) +
+           ", an ESTIMATE)";
+      break;
+  }
+  return s + ", " + merge;
+}
+
+AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
+                           const AnalysisOptions& options) {
+  AnalysisPlan plan;
+  const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
+  const std::uint32_t n = topo.num_nodes();
+  // The CDG needs whole results merged; loads only the ports, when the VCs cannot change them.
+  plan.scope = !options.cdg && port_classes_ignore_vcs(topo, routing, vcs) ? ArrivalScope::kPorts
+                                                                           : ArrivalScope::kOptions;
+  plan.merge = scope_text(topo, routing, plan.scope, vcs);
+  const Translation tr = routing.translation_invariance();
+  const bool symmetric = !routing.source_dependent() &&
+                         (tr == Translation::kOptions ||
+                          (tr == Translation::kPorts && plan.scope == ArrivalScope::kPorts));
+  const Torus* torus = symmetric ? ring_torus(topo) : nullptr;
+  if (torus != nullptr) {
+    plan.coverage = AnalysisPlan::Coverage::kTranslations;
+    std::uint64_t translations = 1;
+    for (int i = 0; i < torus->num_dims(); ++i) {
+      if (torus->is_ring(i)) translations *= static_cast<std::uint64_t>(torus->size(i));
+    }
+    for (std::uint32_t v = 0; v < n; ++v) {
+      bool origin = true;
+      for (int i = 0; i < torus->num_dims() && origin; ++i) {
+        origin = !torus->is_ring(i) || torus->coord(NodeId(v), i) == 0;
+      }
+      if (origin) plan.destinations.push_back(NodeId(v));
+    }
+    plan.scale = static_cast<double>(translations);
+  } else {
+    plan.coverage = routing.source_dependent() ? AnalysisPlan::Coverage::kEveryPair
+                                               : AnalysisPlan::Coverage::kEveryDestination;
+    plan.destinations.reserve(n);
+    for (std::uint32_t v = 0; v < n; ++v) plan.destinations.push_back(NodeId(v));
+  }
+  // Work: every pass reaches about every node; a per-pair pass only the route's nodes.
+  const std::uint64_t per_pass =
+      routing.source_dependent() ? static_cast<std::uint64_t>(n) *
+                                       static_cast<std::uint64_t>(std::max(1, topo.diameter() / 2))
+                                 : n;
+  plan.estimated_states = per_pass * plan.destinations.size();
+  if (options.max_states > 0 && !options.cdg && plan.estimated_states > options.max_states) {
+    const std::uint64_t keep = std::max<std::uint64_t>(1, options.max_states / per_pass);
+    std::vector<NodeId> sample;
+    const std::uint64_t all = plan.destinations.size();
+    for (std::uint64_t j = 0; j < keep; ++j) sample.push_back(plan.destinations[j * all / keep]);
+    plan.scale *= static_cast<double>(all) / static_cast<double>(keep);
+    plan.destinations = std::move(sample);
+    plan.coverage = AnalysisPlan::Coverage::kSampled;
+    plan.estimated_states = per_pass * keep;
+  }
+  return plan;
+}
 
 RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
                                 const AnalysisOptions& options) {
+  return analyze_routing(topo, routing, options, AnalysisShare{}, ShareReduction{});
+}
+
+RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
+                                const AnalysisOptions& options, AnalysisShare share,
+                                const ShareReduction& reduction) {
   const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
   RoutingAnalysis out;
+  out.plan = plan_analysis(topo, routing, options);
+  const AnalysisPlan& plan = out.plan;
   if (options.cdg) {
     out.cdg = ChannelDependencyGraph(topo, vcs);
     out.cdg.set_aside_ring_dependencies(routing.needs_bubble());
   }
-  if (options.loads) out.loads.gamma.assign(topo.num_channels(), 0.0);
-
-  RouteStateGraph graph(topo, routing, vcs);
-  DestinationPass pass;
-  long double minimal_sum = 0;
   const std::uint32_t n = topo.num_nodes();
-  auto visit = [&]() {
-    if (!graph.defect().empty() && out.delivery.ok) {
-      out.delivery.ok = false;
-      out.delivery.defect = graph.defect();
-    }
-    pass.run(graph, topo, options.loads, out, options.cdg ? &out.cdg : nullptr);
-    if (out.delivery.all_minimal) out.delivery.all_minimal = routes_minimal(graph, topo);
-  };
-  for (std::uint32_t d = 0; d < n; ++d) {
-    if (routing.source_dependent()) {
+  const std::uint32_t channels = topo.num_channels();
+
+  // This share's destinations.
+  const CoordinateDistances distances(topo);
+  detail::PartialAnalysis part;
+  if (options.loads) part.loads.resize(channels);
+  part.cdg = options.cdg ? &out.cdg : nullptr;
+  detail::DestinationPass pass(topo, routing, vcs, plan.scope, distances);
+  for (std::size_t i = static_cast<std::size_t>(share.part); i < plan.destinations.size();
+       i += static_cast<std::size_t>(share.parts)) {
+    const NodeId d = plan.destinations[i];
+    if (plan.coverage == AnalysisPlan::Coverage::kEveryPair) {
       for (std::uint32_t s = 0; s < n; ++s) {
-        if (s == d) continue;
-        graph.explore(NodeId(d), NodeId(s));
-        visit();
+        if (s != d.value()) pass.run(d, NodeId(s), i, part);
       }
     } else {
-      graph.explore(NodeId(d));
-      visit();
+      pass.run(d, NodeId::invalid(), i, part);
     }
-    for (std::uint32_t s = 0; s < n; ++s) minimal_sum += topo.distance(NodeId(s), NodeId(d));
+  }
+
+  // Combine the shares: exact sums, maxima, the dependency bits, the first defect.
+  constexpr auto kLimbs = static_cast<std::size_t>(ExactSum::kLimbs);
+  std::vector<std::uint64_t> limbs((part.loads.size() + 1) * kLimbs);
+  auto limb = [&](std::size_t i) {
+    return std::span<std::uint64_t, kLimbs>(&limbs[i * kLimbs], kLimbs);
+  };
+  for (std::size_t c = 0; c < part.loads.size(); ++c) part.loads[c].to_limbs(limb(c));
+  part.hops.to_limbs(limb(part.loads.size()));
+  reduction.sum(limbs);
+  for (std::size_t c = 0; c < part.loads.size(); ++c) part.loads[c] = ExactSum::from_limbs(limb(c));
+  ExactSum hops = ExactSum::from_limbs(limb(part.loads.size()));
+  std::vector<std::uint64_t> counts{part.states};
+  reduction.sum(counts);
+  out.states_explored = counts[0];
+  std::vector<std::uint64_t> maxima{static_cast<std::uint64_t>(part.max_path),
+                                    part.all_minimal ? 0U : 1U};
+  reduction.max(maxima);
+  if (options.cdg) reduction.bit_or(out.cdg.words());
+  std::uint64_t first = ~std::uint64_t{0};
+  std::string defect;
+  for (const std::string& t :
+       reduction.gather(part.defect.empty() ? std::string()
+                                            : std::to_string(part.defect_at) + " " + part.defect)) {
+    if (t.empty()) continue;
+    const std::size_t space = t.find(' ');
+    const std::uint64_t at = std::strtoull(t.c_str(), nullptr, 10);
+    if (at < first) {
+      first = at;
+      defect = t.substr(space + 1);
+    }
   }
 
   DeliveryReport& d = out.delivery;
+  d.ok = defect.empty();
+  d.defect = defect;
   d.pairs = static_cast<std::uint64_t>(n) * (n - 1);
+  d.max_path = static_cast<int>(maxima[0]);
+  d.all_minimal = maxima[1] == 0;
+  const auto minimal_sum = static_cast<long double>(distances.all_pairs_sum());
   d.average_minimal = d.pairs ? static_cast<double>(minimal_sum / d.pairs) : 0.0;
+
+  // From the explored destinations to all of them.
+  std::vector<double> gamma(part.loads.size());
+  long double hop_total = 0;
+  if (plan.coverage == AnalysisPlan::Coverage::kTranslations) {
+    // gamma(n, p) = sum over the explored destinations r and the translations t of the load
+    // toward r on channel (n - t, p): the sum of the loads on every channel (m, p) whose node m
+    // agrees with n outside the rings.
+    const Torus& t = *ring_torus(topo);
+    const auto ports = static_cast<std::size_t>(topo.num_ports());
+    const auto translations = static_cast<std::uint32_t>(plan.scale);
+    std::vector<ExactSum> by_class;
+    std::vector<std::uint64_t> bits;
+    std::vector<std::uint32_t> cls(channels);
+    std::uint32_t classes = 0;
+    for (std::uint32_t c = 0; c < channels; ++c) {
+      cls[c] = translation_class(t, topo.channel_source(ChannelId(c)));
+      classes = std::max(classes, cls[c] + 1);
+    }
+    if (options.loads) {
+      by_class.resize(classes * ports);
+      for (std::uint32_t c = 0; c < channels; ++c) {
+        by_class[cls[c] * ports + topo.channel_port(ChannelId(c))].add(part.loads[c]);
+      }
+      for (std::uint32_t c = 0; c < channels; ++c) {
+        gamma[c] = by_class[cls[c] * ports + topo.channel_port(ChannelId(c))].value();
+      }
+    }
+    if (options.cdg) {
+      const auto v = static_cast<std::size_t>(vcs);
+      const std::span<std::uint64_t> words = out.cdg.words();
+      bits.assign(classes * ports * v, 0);
+      for (std::uint32_t c = 0; c < channels; ++c) {
+        for (std::size_t x = 0; x < v; ++x) {
+          bits[(cls[c] * ports + topo.channel_port(ChannelId(c))) * v + x] |= words[c * v + x];
+        }
+      }
+      for (std::uint32_t c = 0; c < channels; ++c) {
+        for (std::size_t x = 0; x < v; ++x) {
+          words[c * v + x] = bits[(cls[c] * ports + topo.channel_port(ChannelId(c))) * v + x];
+        }
+      }
+    }
+    hop_total = hops.times(translations).long_value();
+  } else {
+    for (std::size_t c = 0; c < part.loads.size(); ++c)
+      gamma[c] = part.loads[c].value() * plan.scale;
+    hop_total = hops.long_value() * static_cast<long double>(plan.scale);
+  }
+  d.average_path = d.pairs ? static_cast<double>(hop_total / d.pairs) : 0.0;
 
   if (options.loads) {
     LoadReport& l = out.loads;
+    l.gamma = std::move(gamma);
     long double total = 0;
     for (double g : l.gamma) total += g;
-    const auto channels = static_cast<long double>(l.gamma.size());
+    const auto count = static_cast<long double>(l.gamma.size());
     l.pi = l.gamma.empty() ? 0.0 : *std::max_element(l.gamma.begin(), l.gamma.end());
     l.min_load = l.gamma.empty() ? 0.0 : *std::min_element(l.gamma.begin(), l.gamma.end());
-    l.mean_load = channels > 0 ? static_cast<double>(total / channels) : 0.0;
-    l.perfect_load = channels > 0 ? static_cast<double>(minimal_sum / channels) : 0.0;
+    l.mean_load = count > 0 ? static_cast<double>(total / count) : 0.0;
+    l.perfect_load = count > 0 ? static_cast<double>(minimal_sum / count) : 0.0;
     l.sigma4 = load_deviation(l.gamma, l.perfect_load, 4);
     l.saturation_rate = l.pi > 0 ? static_cast<double>(n - 1) / l.pi : 0.0;
   }
-  d.average_path = d.pairs ? static_cast<double>(pass.hop_flow_ / d.pairs) : 0.0;
   return out;
 }
 

@@ -31,6 +31,10 @@ class HoneycombMesh final : public Topology {
   }
 
   [[nodiscard]] int t() const { return t_; }
+  /// Coordinate i (0 = x, 1 = y, 2 = z) of n, without building a Coord (routing hot path).
+  [[nodiscard]] int coordinate(NodeId n, int i) const {
+    return xyz_[3 * static_cast<std::size_t>(n.value()) + static_cast<std::size_t>(i)];
+  }
   [[nodiscard]] HoneycombColor color(NodeId n) const;
   /// A boundary node has degree 2 (H_t has 6t of them); all others have degree 3.
   [[nodiscard]] bool is_boundary(NodeId n) const { return degree(n) == 2; }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ class ChannelDependencyGraph {
     adj_[static_cast<std::size_t>(a.value()) * static_cast<std::size_t>(vcs_) + va] |=
         std::uint64_t{1} << (pb * vcs_ + vb);
   }
+  /// Records the dependencies (channel a, vc va) -> every (port, vc) whose bit
+  /// (port * vcs + vc) is set in `successors`.
+  void add_all(ChannelId a, VcId va, std::uint64_t successors) {
+    adj_[static_cast<std::size_t>(a.value()) * static_cast<std::size_t>(vcs_) + va] |= successors;
+  }
+  /// The adjacency words, [channel * vcs + vc] -> successor bits, for combining graphs built
+  /// from parts of the destinations (an OR, word by word).
+  [[nodiscard]] std::span<std::uint64_t> words() { return adj_; }
   /// True when the dependency (channel a, vc va) -> (channel b, vc vb) was recorded, whether
   /// or not it is set aside; false when b does not leave the node where a arrives. Lets tests
   /// compare the graph with an independent enumeration of the routes.

@@ -1,9 +1,13 @@
-// Static analyses of a routing function over all ordered pairs (s, d), s != d, built on the
-// routing state graph: the delivery check, the channel dependency graph (deadlock verifier)
-// and the channel loads (edge-forwarding index, deviation, ideal saturation rate).
+// Static analyses of a routing function over all ordered pairs (s, d), s != d, one pass per
+// destination over the routing states toward it: the delivery check, the channel dependency
+// graph (deadlock verifier) and the channel loads (edge-forwarding index, deviation, ideal
+// saturation rate). States the routing declares indistinguishable are merged, a torus routing
+// declared translation-invariant is explored toward one destination per class, and the
+// destinations can be split over processes (docs/analysis.md).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,17 +54,81 @@ struct AnalysisOptions {
   bool loads = true;  ///< compute channel loads
   /// VCs per channel; 0 means routing.vcs_required().
   int vcs = 0;
+  /// Largest amount of work (routing states, estimated) for an exact analysis; above it the
+  /// loads are estimated from an even sample of destinations (AnalysisPlan::kSampled). 0 =
+  /// always exact. Only for loads without a CDG: the verifier is always exact.
+  std::uint64_t max_states = 0;
+};
+
+/// How an analysis covers the N (N - 1) ordered pairs. Decided from the network, the
+/// routing's declarations (RoutingFunction::arrival_class(), translation_invariance()) and
+/// the options only, never from the number of processes, so every split gives the same
+/// numbers.
+struct AnalysisPlan {
+  enum class Coverage : std::uint8_t {
+    kEveryDestination,  ///< one pass per destination, all sources at once
+    kTranslations,      ///< one pass per destination class under the torus translations
+    kEveryPair,         ///< one pass per (destination, source): source-dependent routings
+    kSampled,           ///< an even sample of destinations, loads scaled up (an estimate)
+  };
+  Coverage coverage = Coverage::kEveryDestination;
+  /// Arrivals merged by the routing's classes in this scope (kOptions when a CDG is built).
+  ArrivalScope scope = ArrivalScope::kOptions;
+  std::string merge;  ///< what a state is, in words ("one state per node and packet state")
+  std::vector<NodeId> destinations;  ///< explored, in this order
+  /// Destinations each explored one stands for: translations (kTranslations), N / explored
+  /// (kSampled), 1 otherwise.
+  double scale = 1.0;
+  /// Routing states expected over all passes (nodes x passes; x route length per pair).
+  std::uint64_t estimated_states = 0;
+  [[nodiscard]] bool exact() const { return coverage != Coverage::kSampled; }
+  /// One line: what is explored and why, e.g. "1 of 4096 destinations (translation-invariant
+  /// routing on a torus), states merged by input port".
+  [[nodiscard]] std::string summary(const Topology& topo) const;
 };
 
 struct RoutingAnalysis {
   DeliveryReport delivery;
   ChannelDependencyGraph cdg;  ///< empty unless options.cdg
   LoadReport loads;            ///< empty unless options.loads
+  AnalysisPlan plan;
+  std::uint64_t states_explored = 0;  ///< routing states routed, over all passes and shares
 };
 
-/// Runs the requested analyses in one sweep over destinations: O(N * states).
+AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
+                           const AnalysisOptions& options = {});
+
+/// One share of an analysis split over processes: the explored destinations i with
+/// i % parts == part (interleaved, so that near and far destinations spread evenly).
+struct AnalysisShare {
+  int part = 0;
+  int parts = 1;
+};
+
+/// How the shares' partial results are combined; implemented over MPI by the caller (the
+/// verifier sees no ranks). Every call is collective: all shares make the same calls in the
+/// same order. The default is one share: every reduction is the identity.
+class ShareReduction {
+ public:
+  virtual ~ShareReduction() = default;
+  virtual void sum(std::span<std::uint64_t> /*values*/) const {}
+  virtual void max(std::span<std::uint64_t> /*values*/) const {}
+  virtual void bit_or(std::span<std::uint64_t> /*values*/) const {}
+  /// Every share's text, in share order.
+  [[nodiscard]] virtual std::vector<std::string> gather(const std::string& text) const {
+    return {text};
+  }
+};
+
+/// Runs the requested analyses in one sweep over the plan's destinations: per destination
+/// O(states), where a state is (node, arrival class, packet state). With a share and a
+/// reduction, this process explores its share of the destinations and the results are
+/// combined into the same (bit-identical) analysis on every share.
 RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
                                 const AnalysisOptions& options = {});
+RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
+                                const AnalysisOptions& options, AnalysisShare share,
+                                const ShareReduction& reduction);
 
 /// sigma(k, R) for given loads and perfect load (exposed for tests).
 double load_deviation(const std::vector<double>& gamma, double perfect, int k);

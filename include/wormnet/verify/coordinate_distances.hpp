@@ -1,0 +1,49 @@
+// Minimal distances for the analyses without a virtual call per pair. The topology's distance
+// is separable (Topology::coordinate_distance), so the distances from every node to one
+// destination are a sum of row lookups, one row per coordinate (built once per destination),
+// and the sum over all ordered pairs follows from coordinate histograms instead of N^2 calls.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+class CoordinateDistances {
+ public:
+  /// Checks the separability the rows rely on against Topology::distance() on a spread of
+  /// pairs (an InvariantError if it does not hold).
+  explicit CoordinateDistances(const Topology& topo);
+
+  /// Distances from every node to one destination.
+  class To {
+   public:
+    [[nodiscard]] int operator()(NodeId n) const {
+      const std::int32_t* c = coords_ + static_cast<std::size_t>(n.value()) * rows_.size();
+      int d = 0;
+      for (std::size_t i = 0; i < rows_.size(); ++i) d += rows_[i][static_cast<std::size_t>(c[i])];
+      return d;
+    }
+
+   private:
+    friend class CoordinateDistances;
+    const std::int32_t* coords_ = nullptr;
+    std::vector<std::vector<std::int32_t>> rows_;  // [i][a]: coordinate distance of a to dest's
+  };
+  [[nodiscard]] To to(NodeId dest) const;
+
+  /// Sum of distance(s, d) over all ordered pairs, exact.
+  [[nodiscard]] std::uint64_t all_pairs_sum() const { return all_pairs_sum_; }
+
+ private:
+  const Topology& topo_;
+  int dims_;
+  std::vector<std::int32_t> coords_;  // [node * dims + i], shifted so that each starts at 0
+  std::vector<std::int32_t> low_;     // [i]: smallest coordinate value
+  std::vector<std::int32_t> range_;   // [i]: coordinate values are low .. low + range - 1
+  std::uint64_t all_pairs_sum_ = 0;
+};
+
+}  // namespace wormnet

@@ -1,0 +1,234 @@
+// The analysis (states merged by the routing's declared arrival classes, one destination per
+// class on tori with translation-invariant routings, destinations split into shares) against
+// the previous algorithm, kept as a reference in tests/support/state_graph_reference.hpp: one
+// state per (input channel, VC, packet state), every destination, no shares. Integer loads
+// (deterministic routings) must agree exactly, fractional ones (adaptive routings, where the
+// flows are added in another order) to 1e-12; dependencies, path lengths and delivery
+// exactly. Networks of a few hundred nodes, where route enumeration would be too slow.
+#include <gtest/gtest.h>
+
+#include <barrier>
+#include <cmath>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../../support/routing_case.hpp"
+#include "../../support/state_graph_reference.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/verify/routing_analysis.hpp"
+
+namespace wormnet {
+namespace {
+
+const char* const kNetworks[] = {"honeycomb:3",   "honeycomb:5", "mesh:6x5", "mesh:4x3x3",
+                                 "torus:6x6",     "torus:5x4x3", "torus:7",  "torus:2x5x3",
+                                 "torus:4x4x2x3", "mesh:2x2"};
+
+std::vector<test::RoutingCase> cases(const std::string& spec) {
+  std::vector<test::RoutingCase> out;
+  const auto topo = make_topology(spec);
+  for (const std::string& name : routing_names(*topo)) {
+    if (name == "table") continue;
+    try {
+      out.push_back(test::make_case(spec, name));
+    } catch (const InputError&) {
+    }
+  }
+  if (topo->kind() == TopologyKind::kTorus) {
+    out.push_back(test::make_case(spec, "dor", FlowControl::kBubble));
+  }
+  return out;
+}
+
+bool integral(const std::vector<double>& v) {
+  for (double x : v) {
+    if (x != std::floor(x)) return false;
+  }
+  return true;
+}
+
+/// Equal when the reference is integral, else within 1e-12 relative.
+void expect_same(double mine, double ref, bool exact, const std::string& what) {
+  if (exact) {
+    EXPECT_EQ(mine, ref) << what;
+  } else {
+    EXPECT_NEAR(mine, ref, 1e-12 * std::max(1.0, std::fabs(ref))) << what;
+  }
+}
+
+void expect_same_delivery(const DeliveryReport& a, const DeliveryReport& r, bool exact) {
+  EXPECT_EQ(a.ok, r.ok) << a.defect << " / " << r.defect;
+  EXPECT_EQ(a.pairs, r.pairs);
+  EXPECT_EQ(a.max_path, r.max_path);
+  EXPECT_EQ(a.all_minimal, r.all_minimal);
+  EXPECT_EQ(a.average_minimal, r.average_minimal);
+  expect_same(a.average_path, r.average_path, exact, "average path");
+}
+
+void expect_same_loads(const LoadReport& a, const LoadReport& r, bool exact) {
+  ASSERT_EQ(a.gamma.size(), r.gamma.size());
+  for (std::size_t c = 0; c < r.gamma.size(); ++c) {
+    expect_same(a.gamma[c], r.gamma[c], exact, "gamma of channel " + std::to_string(c));
+  }
+  expect_same(a.pi, r.pi, exact, "pi");
+  expect_same(a.min_load, r.min_load, exact, "min load");
+  EXPECT_EQ(a.perfect_load, r.perfect_load);
+  expect_same(a.mean_load, r.mean_load, exact, "mean load");
+  expect_same(a.sigma4, r.sigma4, exact, "sigma4");
+  expect_same(a.saturation_rate, r.saturation_rate, exact, "saturation rate");
+}
+
+TEST(AnalysisEquivalence, AgreesWithTheStateGraphReferenceOnEveryRouting) {
+  for (const char* spec : kNetworks) {
+    for (const test::RoutingCase& c : cases(spec)) {
+      SCOPED_TRACE(c.label() + (c.routing->needs_bubble() ? " (bubble)" : ""));
+      test::ReferenceAnalysis ref = test::reference_analysis(*c.topo, *c.routing);
+      const bool exact = integral(ref.gamma);
+      // Everything at once (the verifier's merging: whole results).
+      RoutingAnalysis all = analyze_routing(*c.topo, *c.routing);
+      expect_same_delivery(all.delivery, ref.delivery, exact);
+      expect_same_loads(all.loads, ref.loads, exact);
+      const auto mine = all.cdg.words();
+      const auto theirs = ref.cdg.words();
+      EXPECT_TRUE(std::equal(mine.begin(), mine.end(), theirs.begin(), theirs.end()));
+      EXPECT_EQ(all.cdg.num_set_aside(), ref.cdg.num_set_aside());
+      // Loads alone (the load analysis' merging: ports only, translations on tori).
+      AnalysisOptions o;
+      o.cdg = false;
+      const RoutingAnalysis loads = analyze_routing(*c.topo, *c.routing, o);
+      expect_same_delivery(loads.delivery, ref.delivery, exact);
+      expect_same_loads(loads.loads, ref.loads, exact);
+    }
+  }
+}
+
+// The shortcuts are in use where they should be: one destination for translation-invariant
+// routings on tori, fewer states than channels x VCs for routings that read no arrival.
+TEST(AnalysisEquivalence, PlansUseTheRoutingsDeclarations) {
+  const auto dor = test::make_case("torus:6x6", "dor");
+  AnalysisOptions loads_only;
+  loads_only.cdg = false;
+  AnalysisPlan p = plan_analysis(*dor.topo, *dor.routing, loads_only);
+  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kTranslations);
+  EXPECT_EQ(p.destinations.size(), 1U);
+  EXPECT_EQ(p.scale, 36.0);
+  // A size-2 dimension is no ring: one destination per coordinate there.
+  const auto mixed = test::make_case("torus:2x5x3", "dor-dateline");
+  p = plan_analysis(*mixed.topo, *mixed.routing, loads_only);
+  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kTranslations);
+  EXPECT_EQ(p.destinations.size(), 2U);
+  // The dateline's VCs are not translation-invariant: the verifier explores every destination.
+  p = plan_analysis(*mixed.topo, *mixed.routing);
+  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kEveryDestination);
+  // Meshes have no rings.
+  const auto xy = test::make_case("mesh:6x5", "xy");
+  EXPECT_EQ(plan_analysis(*xy.topo, *xy.routing, loads_only).coverage,
+            AnalysisPlan::Coverage::kEveryDestination);
+  // Stojmenovic reads only node and destination: one state per node and destination.
+  const auto s = test::make_case("honeycomb:4", "stojmenovic");
+  const RoutingAnalysis a = analyze_routing(*s.topo, *s.routing, loads_only);
+  const std::uint64_t n = s.topo->num_nodes();
+  EXPECT_EQ(a.states_explored, n * n);
+}
+
+// --- Shares: the destinations split over threads, combined by a reduction ----------------
+
+/// The reductions of AnalysisShare parts run as threads of one process.
+class ThreadReduction final : public ShareReduction {
+ public:
+  struct Shared {
+    explicit Shared(int n) : parts(n), sync(n) {}
+    int parts;
+    std::barrier<> sync;
+    std::mutex lock;
+    std::vector<std::uint64_t> acc;
+    std::vector<std::string> texts;
+  };
+  ThreadReduction(Shared& shared, int part) : s_(shared), part_(part) {}
+  void sum(std::span<std::uint64_t> v) const override {
+    combine(v, [](std::uint64_t a, std::uint64_t b) { return a + b; });
+  }
+  void max(std::span<std::uint64_t> v) const override {
+    combine(v, [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+  }
+  void bit_or(std::span<std::uint64_t> v) const override {
+    combine(v, [](std::uint64_t a, std::uint64_t b) { return a | b; });
+  }
+  std::vector<std::string> gather(const std::string& text) const override {
+    if (part_ == 0) s_.texts.assign(static_cast<std::size_t>(s_.parts), "");
+    s_.sync.arrive_and_wait();
+    s_.texts[static_cast<std::size_t>(part_)] = text;
+    s_.sync.arrive_and_wait();
+    std::vector<std::string> all = s_.texts;
+    s_.sync.arrive_and_wait();
+    return all;
+  }
+
+ private:
+  template <class Op>
+  void combine(std::span<std::uint64_t> v, Op op) const {
+    if (part_ == 0) s_.acc.assign(v.begin(), v.end());
+    s_.sync.arrive_and_wait();
+    if (part_ != 0) {
+      const std::lock_guard<std::mutex> g(s_.lock);
+      for (std::size_t i = 0; i < v.size(); ++i) s_.acc[i] = op(s_.acc[i], v[i]);
+    }
+    s_.sync.arrive_and_wait();
+    std::copy(s_.acc.begin(), s_.acc.end(), v.begin());
+    s_.sync.arrive_and_wait();
+  }
+  Shared& s_;
+  int part_;
+};
+
+RoutingAnalysis analyze_in_parts(const test::RoutingCase& c, const AnalysisOptions& o, int parts) {
+  ThreadReduction::Shared shared(parts);
+  std::vector<RoutingAnalysis> results(static_cast<std::size_t>(parts));
+  std::vector<std::thread> threads;
+  for (int k = 0; k < parts; ++k) {
+    threads.emplace_back([&, k] {
+      results[static_cast<std::size_t>(k)] = analyze_routing(
+          *c.topo, *c.routing, o, AnalysisShare{k, parts}, ThreadReduction(shared, k));
+    });
+  }
+  for (auto& t : threads) t.join();
+  // Every part ends with the same analysis.
+  for (int k = 1; k < parts; ++k) {
+    EXPECT_EQ(results[static_cast<std::size_t>(k)].loads.gamma, results[0].loads.gamma);
+    EXPECT_EQ(results[static_cast<std::size_t>(k)].delivery.defect, results[0].delivery.defect);
+  }
+  return results[0];
+}
+
+TEST(AnalysisShares, SplittingTheDestinationsGivesBitIdenticalResults) {
+  for (const auto& [spec, routing] :
+       {std::pair{"honeycomb:4", "minimal-adaptive"}, std::pair{"honeycomb:4", "double-xy-turn"},
+        std::pair{"mesh:5x4", "west-first"}, std::pair{"torus:5x4", "dor-dateline"}}) {
+    const test::RoutingCase c = test::make_case(spec, routing);
+    SCOPED_TRACE(c.label());
+    for (bool cdg : {false, true}) {
+      AnalysisOptions o;
+      o.cdg = cdg;
+      RoutingAnalysis one = analyze_routing(*c.topo, *c.routing, o);
+      for (int parts : {2, 3}) {
+        RoutingAnalysis split = analyze_in_parts(c, o, parts);
+        EXPECT_EQ(split.loads.gamma, one.loads.gamma) << parts;  // bit for bit
+        EXPECT_EQ(split.loads.pi, one.loads.pi);
+        EXPECT_EQ(split.loads.sigma4, one.loads.sigma4);
+        EXPECT_EQ(split.delivery.average_path, one.delivery.average_path);
+        EXPECT_EQ(split.delivery.max_path, one.delivery.max_path);
+        EXPECT_EQ(split.states_explored, one.states_explored);
+        if (cdg) {
+          const auto a = split.cdg.words();
+          const auto b = one.cdg.words();
+          EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wormnet

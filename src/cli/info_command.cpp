@@ -1,11 +1,11 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "rank_analysis.hpp"
 #include "routing_setup.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
@@ -154,10 +154,10 @@ Command add_info_command(CLI::App& root) {
             if (opts->load) {
               AnalysisOptions ao;
               ao.cdg = false;
-              const auto t0 = std::chrono::steady_clock::now();
-              RoutingAnalysis a = analyze_routing(*topo, *routing, ao);
-              li.seconds =
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              ao.max_states = kExactLoadStates;
+              TimedAnalysis t = timed_analysis(*topo, *routing, ao, Communicator::world());
+              RoutingAnalysis& a = t.analysis;
+              li.seconds = t.seconds;
               li.plan = a.plan.summary(*topo);
               li.exact = a.plan.exact();
               li.states = a.states_explored;
@@ -166,7 +166,8 @@ Command add_info_command(CLI::App& root) {
               li.loads = std::move(a.loads);
             }
             const LoadInfo* lp = opts->load ? &li : nullptr;
-            if (opts->json) {
+            if (!Communicator::world().is_root()) {
+            } else if (opts->json) {
               print_json(*topo, m, lp);
             } else {
               print_text(*topo, m, lp);

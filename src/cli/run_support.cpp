@@ -1,9 +1,11 @@
 #include "run_support.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "build_version.hpp"
+#include "rank_analysis.hpp"
 #include "routing_setup.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -15,9 +17,6 @@
 namespace wormnet::cli {
 
 namespace {
-
-/// Largest network for which the load analysis runs by default (it is O(N * states)).
-constexpr std::uint32_t kAutoLoadAnalysisNodes = 20000;
 
 /// Fixed-point text of v with `digits` decimals.
 std::string fixed(double v, int digits) {
@@ -44,7 +43,8 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
 
 }  // namespace
 
-SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
+SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
+  const auto t0 = std::chrono::steady_clock::now();
   SimSetup s;
   s.topology = make_topology(o.config.network.topology);
   CliRouting routing =
@@ -62,26 +62,42 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm) {
     s.partition = Partition::geometric(*s.topology, comm.size());
   }
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
-  const bool need = o.config.traffic.load_fraction > 0.0;
+  const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
   if (routing.table_saturation_rate > 0.0) {
     // A table's loads come with it (the table check): no per-pair routing analysis needed.
     s.bounds.saturation_rate = routing.table_saturation_rate;
     s.bounds_from_loads = true;
     s.channel_load = std::move(routing.table_loads);
-  } else if (need || s.topology->num_nodes() <= kAutoLoadAnalysisNodes) {
-    if (need && s.topology->num_nodes() > 5 * kAutoLoadAnalysisNodes) {
-      throw InputError("--load-fraction", std::to_string(o.config.traffic.load_fraction),
-                       "needs the load analysis, limited to " +
-                           std::to_string(5 * kAutoLoadAnalysisNodes) + " nodes; use --load");
-    }
+    s.analysis = "(N-1)/pi " + fixed(s.bounds.saturation_rate, 5) + " from the table file";
+  } else {
+    // The plan depends on the network and routing only, so the decision (and the numbers)
+    // are the same on any number of ranks.
     AnalysisOptions ao;
     ao.cdg = false;
-    RoutingAnalysis a = analyze_routing(*s.topology, *s.routing, ao);
-    s.bounds.saturation_rate = a.loads.saturation_rate;
-    s.bounds_from_loads = true;
-    s.channel_load = std::move(a.loads.gamma);
+    ao.max_states = kExactLoadStates;
+    const AnalysisPlan plan = plan_analysis(*s.topology, *s.routing, ao);
+    if (need || plan.estimated_states <= kReportLoadStates) {
+      TimedAnalysis a = timed_analysis(*s.topology, *s.routing, ao, comm);
+      s.bounds.saturation_rate = a.analysis.loads.saturation_rate;
+      s.bounds_from_loads = true;
+      s.analysis = "(N-1)/pi " + fixed(s.bounds.saturation_rate, 5) + " from " +
+                   a.analysis.plan.summary(*s.topology) + "; " + fixed(a.seconds, 3) + " s on " +
+                   std::to_string(comm.size()) + " rank" + (comm.size() > 1 ? "s" : "");
+      s.channel_load = std::move(a.analysis.loads.gamma);
+    } else {
+      s.analysis = "load analysis skipped: about " +
+                   sci(static_cast<double>(plan.estimated_states)) + " routing states (more than " +
+                   sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi)";
+    }
   }
+  s.setup_seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return s;
+}
+
+std::string describe_setup(const SimSetup& setup, const Communicator& comm) {
+  (void)comm;
+  return "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
 }
 
 io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,

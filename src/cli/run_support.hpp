@@ -31,11 +31,16 @@ struct SimSetup {
   /// gamma_c per channel id from the load analysis or the table (empty when not computed):
   /// routes over all ordered pairs, an adaptive routing's pair split evenly over its choices.
   std::vector<double> channel_load;
+  /// What the load analysis did (plan, time on the ranks) or why it was skipped: one line.
+  std::string analysis;
+  double setup_seconds = 0.0;  ///< building all of this, the load analysis included
 };
 
 /// Builds topology, routing and partition, validates the configuration against them and
-/// computes the throughput references (the load analysis is split over the ranks).
-SimSetup build_setup(const SimOptions& o, const Communicator& comm);
+/// computes the throughput references (the load analysis is split over the ranks: each
+/// explores its share of the destinations, rank_analysis.hpp).
+/// `need_saturation`: an option besides --load-fraction needs (N-1)/pi (sweep --relative).
+SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation = false);
 
 /// Offered load in flits/node/cycle: --load, or --load-fraction x (N-1)/pi.
 double offered_rate(const SimOptions& o, const SimSetup& s, double fraction_or_load,
@@ -51,6 +56,9 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup);
 
 /// The partition line: method, edge cut, part sizes, lookahead.
 std::string describe_partition(const SimOptions& o, const SimSetup& setup);
+
+/// The setup line: how long building took, and what the load analysis did.
+std::string describe_setup(const SimSetup& setup, const Communicator& comm);
 
 /// The configuration line printed before a run.
 std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs);

@@ -177,7 +177,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     checkpoint = claim_checkpoint(comm, plan.dir);
   }
 
-  SimSetup setup = build_setup(o, comm);
+  SimSetup setup = build_setup(o, comm, request.relative);
   const int vcs = effective_vcs(o.config, *setup.routing);
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
@@ -230,6 +230,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (comm.is_root() && !o.quiet) {
     std::printf("wormnet %s: %s", request.command.c_str(), describe_config(o, setup, vcs).c_str());
     std::printf("%s", describe_partition(o, setup).c_str());
+    std::printf("%s", describe_setup(setup, comm).c_str());
     if (restart) {
       std::printf("restart    from %s at point %lld, cycle %llu\n",
                   io::checkpoint_path(batch.restart).c_str(),

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "rank_analysis.hpp"
 #include "routing_setup.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -137,10 +138,12 @@ int run_verify(const VerifyOptions& o) {
   const auto topo = make_topology(o.topology);
   const auto routing =
       make_cli_routing(o.routing, o.tables, *topo, o.flow, Communicator::world(), o.tie).routing;
+  // Every rank explores its share of the destinations; all get the whole graph.
+  const Communicator comm = Communicator::world();
   const auto t0 = std::chrono::steady_clock::now();
   AnalysisOptions ao;
   ao.loads = false;
-  const RoutingAnalysis a = analyze_routing(*topo, *routing, ao);
+  const RoutingAnalysis a = analyze_on_ranks(*topo, *routing, ao, comm);
   auto cycle = a.cdg.shortest_cycle();
   // With rings set aside, a cycle can still run along a ring between two turns; bubble flow
   // control does not break that one, so it is searched with the ring dependencies kept.
@@ -151,11 +154,12 @@ int run_verify(const VerifyOptions& o) {
   DuatoReport dr;
   if (duato) dr = check_duato(*topo, *routing);
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const bool free = duato ? dr.holds() : cycle.empty();
   const DeliveryReport& d = a.delivery;
 
-  if (o.json) {
+  if (!comm.is_root()) {
+  } else if (o.json) {
     JsonWriter j;
     j.begin_object();
     j.field("topology", topo->spec()).field("routing", routing->name());
@@ -180,6 +184,7 @@ int run_verify(const VerifyOptions& o) {
     j.field("average_minimal", d.average_minimal).field("stretch", d.stretch());
     j.field("all_minimal", d.all_minimal);
     j.end_object();
+    j.field("states", a.states_explored).field("analysis", a.plan.summary(*topo));
     j.field("seconds", seconds);
     j.end_object();
     std::printf("%s\n", j.str().c_str());
@@ -220,7 +225,8 @@ int run_verify(const VerifyOptions& o) {
                     topo->node_label(topo->channel_dest(v.channel)).c_str());
       }
     }
-    std::printf("time       %.3f s\n", seconds);
+    std::printf("time       %.3f s: %s; %llu routing states\n", seconds,
+                a.plan.summary(*topo).c_str(), static_cast<unsigned long long>(a.states_explored));
   }
   return free && d.ok ? 0 : 1;
 }

@@ -120,6 +120,9 @@ void Communicator::min(std::span<std::uint64_t> v) const {
 void Communicator::min(std::span<double> v) const {
   reduce_in_place(*impl_, v, MPI_MIN);
 }
+void Communicator::bit_or(std::span<std::uint64_t> v) const {
+  reduce_in_place(*impl_, v, MPI_BOR);
+}
 
 std::uint64_t Communicator::sum(std::uint64_t v) const {
   sum(std::span<std::uint64_t>(&v, 1));

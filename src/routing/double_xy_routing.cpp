@@ -5,7 +5,7 @@
 namespace wormnet {
 
 RouteState DoubleXyRouting::initial_state(NodeId src, NodeId dst) const {
-  const int dz = topo_.coords(dst)[2] - topo_.coords(src)[2];
+  const int dz = topo_.coordinate(dst, 2) - topo_.coordinate(src, 2);
   return dz > 0 ? kNet0 : (dz < 0 ? kNet1 : kEither);
 }
 

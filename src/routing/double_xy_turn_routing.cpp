@@ -33,9 +33,9 @@ int DoubleXyTurnRouting::route_class(int dx, int dy, int dz) {
 }
 
 RouteState DoubleXyTurnRouting::initial_state(NodeId src, NodeId dst) const {
-  const Coord s = topo_.coords(src);
-  const Coord d = topo_.coords(dst);
-  const int c = route_class(d[0] - s[0], d[1] - s[1], d[2] - s[2]);
+  const int c = route_class(topo_.coordinate(dst, 0) - topo_.coordinate(src, 0),
+                            topo_.coordinate(dst, 1) - topo_.coordinate(src, 1),
+                            topo_.coordinate(dst, 2) - topo_.coordinate(src, 2));
   return c == 2 ? kNet1 : (c == 5 ? kNet0 : kOpen);
 }
 

@@ -76,7 +76,8 @@ NodeId Torus::node_at(const Coord& c) const {
 
 int Torus::hops_in_direction(int dim, int a, int b, int sign) const {
   const int k = size(dim);
-  const int fwd = ((b - a) % k + k) % k;  // hops going +
+  int fwd = b - a;  // hops going +: coordinates lie in [0, k), so one correction suffices
+  if (fwd < 0) fwd += k;
   if (fwd == 0) return 0;
   return sign > 0 ? fwd : k - fwd;
 }

@@ -84,14 +84,13 @@ CoordinateDistances::CoordinateDistances(const Topology& topo)
 CoordinateDistances::To CoordinateDistances::to(NodeId dest) const {
   To t;
   t.coords_ = coords_.data();
-  t.rows_.resize(static_cast<std::size_t>(dims_));
-  const std::int32_t* d = coords_.data() + static_cast<std::size_t>(dest.value()) * t.rows_.size();
-  for (std::size_t i = 0; i < t.rows_.size(); ++i) {
-    auto& row = t.rows_[i];
-    row.resize(static_cast<std::size_t>(range_[i]));
+  t.dims_ = static_cast<std::size_t>(dims_);
+  const std::int32_t* d = coords_.data() + static_cast<std::size_t>(dest.value()) * t.dims_;
+  for (std::size_t i = 0; i < t.dims_; ++i) {
+    t.offset_[i] = t.rows_.size();
     for (std::int32_t a = 0; a < range_[i]; ++a) {
-      row[static_cast<std::size_t>(a)] =
-          topo_.coordinate_distance(static_cast<int>(i), a + low_[i], d[i] + low_[i]);
+      t.rows_.push_back(
+          topo_.coordinate_distance(static_cast<int>(i), a + low_[i], d[i] + low_[i]));
     }
   }
   return t;

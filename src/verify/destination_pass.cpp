@@ -7,6 +7,17 @@
 
 namespace wormnet::detail {
 
+namespace {
+
+/// Bits needed to hold the values 0 .. count - 1.
+unsigned bits_for(std::uint64_t count) {
+  unsigned b = 0;
+  while ((std::uint64_t{1} << b) < count) ++b;
+  return b;
+}
+
+}  // namespace
+
 DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& routing, int vcs,
                                  ArrivalScope scope, const CoordinateDistances& distances)
     : topo_(topo),
@@ -14,7 +25,7 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
       distances_(distances),
       vcs_(vcs),
       ports_(topo.num_ports()),
-      state_count_(static_cast<std::uint64_t>(routing.state_count())) {
+      state_count_(static_cast<std::uint32_t>(routing.state_count())) {
   require(vcs >= 1 && vcs <= kMaxVcs, "routing analysis: VCs per channel out of range");
   // The routing's arrival classes, numbered densely in order of first appearance.
   std::vector<int> seen;
@@ -29,7 +40,7 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
     }
   }
   classes_ = static_cast<int>(seen.size());
-  bits_.resize(std::size_t{1} << std::max(ports_, kMaxVcs));  // port masks and VC masks
+  bits_.resize(std::size_t{1} << std::max(ports_, kMaxVcs));
   for (std::size_t m = 0; m < bits_.size(); ++m) {
     bits_[m] = static_cast<std::uint8_t>(std::popcount(static_cast<unsigned>(m)));
   }
@@ -41,25 +52,11 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
       share_[static_cast<std::size_t>(k * (kMaxVcs + 1) + v)] = 1.0 / k / v;
     }
   }
-  const std::uint64_t keys = static_cast<std::uint64_t>(topo.num_nodes()) *
-                             static_cast<std::uint64_t>(classes_) * state_count_;
-  require(keys < (1ULL << 32), "routing analysis: too many routing states for 32-bit indices");
-  stamp_.assign(keys, 0);
-  slot_.resize(keys);
-}
-
-std::uint32_t DestinationPass::add_state(std::uint64_t key, NodeId node, PortId in_port, VcId in_vc,
-                                         RouteState st) {
-  stamp_[key] = epoch_;
-  const auto i = static_cast<std::uint32_t>(states_.size());
-  slot_[key] = i;
-  State& s = states_.emplace_back();
-  s.node = node.value();
-  route_state_.push_back(st);
-  s.in_port = in_port;
-  s.in_vc = in_vc;
-  if (check_minimal_) s.distance = distance_(node);
-  return i;
+  state_bits_ = bits_for(state_count_);
+  node_shift_ = bits_for(static_cast<std::uint64_t>(classes_)) + state_bits_;
+  const std::uint64_t keys = static_cast<std::uint64_t>(topo.num_nodes()) << node_shift_;
+  require(keys <= (1ULL << 32), "routing analysis: too many routing states for 32-bit keys");
+  entries_.resize(keys);
 }
 
 void DestinationPass::note(std::string text, PartialAnalysis& out) {
@@ -69,46 +66,56 @@ void DestinationPass::note(std::string text, PartialAnalysis& out) {
   }
 }
 
-std::string DestinationPass::describe(std::uint32_t i) const {
-  const State& s = states_[i];
-  const NodeId n(s.node);
+void DestinationPass::illegal_step(std::uint32_t k, const RouteOption& o, PartialAnalysis& out) {
+  note("illegal step (port " + std::to_string(o.port) + ", vcs " + std::to_string(o.vcs) + ") " +
+           describe(k),
+       out);
+}
+
+std::string DestinationPass::describe(std::uint32_t k) const {
+  const Entry& e = entries_[k];
+  const NodeId n(k >> node_shift_);
   std::string text;
-  if (s.in_port == kInjectionPort) {
+  if (e.in_port == kInjectionPort) {
     text = "injected at " + topo_.node_label(n);
   } else {
     const ChannelId c =
-        topo_.channel(topo_.neighbor(n, s.in_port), Topology::reverse_port(s.in_port));
-    text = "after " + topo_.channel_label(c) + " vc" + std::to_string(s.in_vc);
+        topo_.channel(topo_.neighbor(n, e.in_port), Topology::reverse_port(e.in_port));
+    text = "after " + topo_.channel_label(c) + " vc" + std::to_string(e.in_vc);
   }
-  return text + " (state " + std::to_string(route_state_[i]) + ", bound for " +
+  return text + " (state " + std::to_string(k & ((1U << state_bits_) - 1U)) + ", bound for " +
          topo_.node_label(dest_) + ")";
 }
 
-// Routes state i once: its steps become edges (one per option, or per VC where the next
+// Routes state k once: its steps become edges (one per option, or per VC where the next
 // node's arrival classes tell the VCs apart), its CDG successor bits are recorded, and every
 // step is checked against the network.
-void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
-  const NodeId n(states_[i].node);
-  if (n == dest_) return;  // arrived: a terminal state
+void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
+  const NodeId n(k >> node_shift_);
+  const auto first = static_cast<std::uint32_t>(edges_.size());
+  if (n == dest_) {  // arrived: a terminal state
+    entries_[k].first_edge = first;
+    if (cdg_) successors_[k] = 0;
+    return;
+  }
   RouteRequest request;
   request.node = n;
   request.source = source_;
   request.dest = dest_;
-  request.in_port = states_[i].in_port;
-  request.in_vc = states_[i].in_vc;
-  request.state = route_state_[i];
+  request.in_port = entries_[k].in_port;
+  request.in_vc = entries_[k].in_vc;
+  request.state = k & ((1U << state_bits_) - 1U);
   options_.clear();
   routing_.route(request, options_);
-  if (options_.empty()) note("dead end " + describe(i), out);
+  if (options_.empty()) [[unlikely]]
+    note("dead end " + describe(k), out);
   const double* option_share = &share_[static_cast<std::size_t>(options_.size() * (kMaxVcs + 1))];
   const unsigned legal = all_vcs(vcs_);
   std::uint64_t successors = 0;
   for (const RouteOption& o : options_) {
     if (o.port >= ports_ || !topo_.has_port(n, o.port) || o.vcs == 0 || (o.vcs & ~legal) != 0 ||
-        o.next_state >= state_count_) {
-      note("illegal step (port " + std::to_string(o.port) + ", vcs " + std::to_string(o.vcs) +
-               ") " + describe(i),
-           out);
+        o.next_state >= state_count_) [[unlikely]] {
+      illegal_step(k, o, out);
       continue;
     }
     const NodeId m = topo_.neighbor(n, o.port);
@@ -116,21 +123,26 @@ void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
     const PortId arrival = Topology::reverse_port(o.port);
     successors |= static_cast<std::uint64_t>(o.vcs) << (o.port * vcs_);
     const double share = option_share[bits_[o.vcs]];
-    const std::size_t option_first = edges_.size();
+    std::uint32_t last = ~std::uint32_t{0};  // the state this option's previous VC led to
     for (unsigned rest = o.vcs; rest != 0; rest &= rest - 1) {
       const auto v = static_cast<VcId>(std::countr_zero(rest));
-      const std::uint32_t to = intern(m, arrival, v, o.next_state);
-      if (edges_.size() > option_first && edges_.back().to == to) {
+      const std::uint32_t to = reach(m, arrival, v, o.next_state);
+      if (to == last) {
         // The next node cannot tell these VCs apart: one step, the VCs' shares together.
         edges_.back().share += share;
-        edges_.back().vcs = static_cast<VcMask>(edges_.back().vcs | (1U << v));
+        if (cdg_) edge_vcs_.back() = static_cast<VcMask>(edge_vcs_.back() | (1U << v));
       } else {
-        edges_.push_back(Edge{share, to, c, static_cast<VcMask>(1U << v)});
-        ++states_[to].pending;
+        edges_.push_back(Edge{share, to, c});
+        if (cdg_) edge_vcs_.push_back(static_cast<VcMask>(1U << v));
+        ++entries_[to].pending;
+        last = to;
       }
     }
   }
-  if (!successors_.empty()) successors_[i] = successors;
+  Entry& e = entries_[k];
+  e.first_edge = first;
+  e.edges = static_cast<std::uint8_t>(edges_.size() - first);
+  if (cdg_) successors_[k] = successors;
 }
 
 void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
@@ -138,15 +150,14 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   source_ = source;
   index_ = index;
   if (++epoch_ == 0) {  // wrapped: clear the stamps once every 2^32 passes
-    std::fill(stamp_.begin(), stamp_.end(), 0);
+    for (Entry& e : entries_) e.epoch = 0;
     epoch_ = 1;
   }
-  states_.clear();
-  route_state_.clear();
+  found_.clear();
   edges_.clear();
-  first_edge_.clear();
-  successors_.clear();
-  order_.clear();
+  edge_vcs_.clear();
+  cdg_ = out.cdg != nullptr;
+  if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
   check_minimal_ = out.all_minimal;
   if (check_minimal_) distance_ = distances_.to(dest);
 
@@ -158,63 +169,59 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   for (std::uint32_t s = first; s < last; ++s) {
     if (s == dest.value()) continue;
     const RouteState st = routing_.initial_state(NodeId(s), dest);
-    if (st >= state_count_) {
+    if (st >= state_count_) [[unlikely]] {
       note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
       continue;
     }
-    states_[intern(NodeId(s), kInjectionPort, 0, st)].flow += 1.0;
+    entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += 1.0;
   }
-  ChannelDependencyGraph* cdg = out.cdg;
-  for (std::uint32_t i = 0; i < states_.size(); ++i) {
-    first_edge_.push_back(static_cast<std::uint32_t>(edges_.size()));
-    if (cdg != nullptr) successors_.resize(states_.size());
-    expand(i, out);
-  }
-  first_edge_.push_back(static_cast<std::uint32_t>(edges_.size()));
-  if (cdg != nullptr) successors_.resize(states_.size());
+  for (std::size_t i = 0; i < found_.size(); ++i) expand(found_[i], out);
 
-  // Kahn's order; flows split over the steps, longest paths, minimality, loads and
-  // dependencies follow it.
-  const auto count = static_cast<std::uint32_t>(states_.size());
-  for (std::uint32_t i = 0; i < count; ++i) {
-    if (states_[i].pending == 0) order_.push_back(i);
+  // Kahn's order; flows split over the steps, longest paths and minimality follow it.
+  const auto count = static_cast<std::uint32_t>(found_.size());
+  order_.resize(count);
+  std::uint32_t tail = 0;
+  for (std::uint32_t k : found_) {
+    if (entries_[k].pending == 0) order_[tail++] = k;
   }
   bool minimal = true;
-  for (std::size_t head = 0; head < order_.size(); ++head) {
-    const std::uint32_t i = order_[head];
-    const State& u = states_[i];
+  const std::uint32_t terminal = dest.value();
+  for (std::uint32_t head = 0; head < tail; ++head) {
+    const std::uint32_t k = order_[head];
+    const Entry& u = entries_[k];
     const double f = u.flow;
     const std::int32_t h = u.hops + 1;
-    for (std::uint32_t e = first_edge_[i]; e < first_edge_[i + 1]; ++e) {
+    for (std::uint32_t e = u.first_edge; e < u.first_edge + u.edges; ++e) {
       Edge& edge = edges_[e];
-      State& w = states_[edge.to];
+      Entry& w = entries_[edge.to];
       edge.share *= f;  // from here on: the flow that takes the step
       w.flow += edge.share;
       w.hops = std::max(w.hops, h);
       minimal = minimal && w.distance == u.distance - 1;
-      if (--w.pending == 0) order_.push_back(edge.to);
+      if (--w.pending == 0) order_[tail++] = edge.to;
     }
-    if (u.node == dest.value()) out.max_path = std::max(out.max_path, u.hops);
+    if ((k >> node_shift_) == terminal) out.max_path = std::max(out.max_path, u.hops);
+  }
+  if (tail < count) {
+    for (std::uint32_t k : found_) {
+      if (entries_[k].pending > 0) {
+        note("livelock: routing states form a cycle through " + describe(k), out);
+        break;
+      }
+    }
   }
   // The steps' flows onto the channels, in the order the steps were found (close to channel
   // order, unlike the topological order): loads, path lengths and dependencies.
   double dest_hops = 0;  // expected hops summed over this destination's sources
-  const bool loads = !out.loads.empty();
-  for (const Edge& edge : edges_) {
-    dest_hops += edge.share;
-    if (loads) out.loads[edge.channel].add(edge.share);
-    if (cdg != nullptr) {
-      for (unsigned v = edge.vcs; v != 0; v &= v - 1) {
-        cdg->add_all(ChannelId(edge.channel), static_cast<VcId>(std::countr_zero(v)),
-                     successors_[edge.to]);
-      }
-    }
+  for (const Edge& edge : edges_) dest_hops += edge.share;
+  if (!out.loads.empty()) {
+    for (const Edge& edge : edges_) out.loads[edge.channel].add(edge.share);
   }
-  if (order_.size() < count) {
-    for (std::uint32_t i = 0; i < count; ++i) {
-      if (states_[i].pending > 0) {
-        note("livelock: routing states form a cycle through " + describe(i), out);
-        break;
+  if (cdg_) {
+    for (std::size_t e = 0; e < edges_.size(); ++e) {
+      for (unsigned v = edge_vcs_[e]; v != 0; v &= v - 1) {
+        out.cdg->add_all(ChannelId(edges_[e].channel), static_cast<VcId>(std::countr_zero(v)),
+                         successors_[edges_[e].to]);
       }
     }
   }

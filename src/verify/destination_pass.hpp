@@ -48,39 +48,51 @@ class DestinationPass {
   void run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out);
 
  private:
+  /// A step from one state to the next, over a channel.
   struct Edge {
-    double share;      ///< fraction of the state's flow that takes this step
-    std::uint32_t to;  ///< compact index of the next state
+    double share;      ///< fraction of the state's flow that takes it (then: the flow itself)
+    std::uint32_t to;  ///< key of the next state
     std::uint32_t channel;
-    VcMask vcs;  ///< VCs of the channel this step may use
   };
   /// A routing state toward the current destination, with what the pass derives for it.
-  struct State {
-    double flow = 0.0;  ///< packets (fractions of) that reach this state
-    std::uint32_t node;
-    std::int32_t hops = 0;      ///< longest path from a source to this state
-    std::int32_t distance = 0;  ///< to the destination (while minimality is checked)
-    std::uint32_t pending = 0;  ///< steps into this state not yet taken (topological order)
-    PortId in_port;             ///< the first arrival seen: the one route() is asked with
+  /// Indexed by key; valid only when `epoch` is the current pass's.
+  struct Entry {
+    double flow;               ///< packets (fractions of) that reach this state
+    std::uint32_t epoch = 0;   ///< the pass that reached it
+    std::uint32_t pending;     ///< steps into it not yet taken (Kahn's topological order)
+    std::int32_t hops;         ///< longest path from a source to this state
+    std::int32_t distance;     ///< to the destination (while minimality is checked)
+    std::uint32_t first_edge;  ///< its steps are edges_[first_edge, first_edge + edges)
+    std::uint8_t edges;
+    PortId in_port;  ///< the first arrival seen: the one route() is asked with
     VcId in_vc;
   };
-  static_assert(sizeof(State) == 32);
+  static_assert(sizeof(Entry) == 32);
 
-  /// The compact index of a state, added when new.
-  [[nodiscard]] std::uint32_t intern(NodeId node, PortId in_port, VcId in_vc, RouteState st) {
+  /// The key of a state: node, arrival class and packet state packed in bit fields.
+  [[nodiscard]] std::uint32_t key(NodeId node, PortId in_port, VcId in_vc, RouteState st) const {
     const std::size_t p = in_port == kInjectionPort ? static_cast<std::size_t>(ports_) : in_port;
-    const std::uint64_t key =
-        (static_cast<std::uint64_t>(node.value()) * static_cast<std::uint64_t>(classes_) +
-         class_[p * static_cast<std::size_t>(vcs_) + in_vc]) *
-            state_count_ +
-        st;
-    return stamp_[key] == epoch_ ? slot_[key] : add_state(key, node, in_port, in_vc, st);
+    return (node.value() << node_shift_) |
+           (static_cast<std::uint32_t>(class_[p * static_cast<std::size_t>(vcs_) + in_vc])
+            << state_bits_) |
+           st;
   }
-  std::uint32_t add_state(std::uint64_t key, NodeId node, PortId in_port, VcId in_vc,
-                          RouteState st);
-  void expand(std::uint32_t i, PartialAnalysis& out);
-  void note(std::string text, PartialAnalysis& out);
-  [[nodiscard]] std::string describe(std::uint32_t i) const;
+  /// The key of a state, which is added to the states found when new.
+  std::uint32_t reach(NodeId node, PortId in_port, VcId in_vc, RouteState st) {
+    const std::uint32_t k = key(node, in_port, in_vc, st);
+    Entry& e = entries_[k];
+    if (e.epoch != epoch_) {
+      e = Entry{0.0, epoch_, 0, 0, check_minimal_ ? distance_(node) : 0, 0, 0, in_port, in_vc};
+      found_.push_back(k);
+    }
+    return k;
+  }
+  void expand(std::uint32_t k, PartialAnalysis& out);
+  // Defects: rare, kept out of the hot code.
+  [[gnu::cold, gnu::noinline]] void note(std::string text, PartialAnalysis& out);
+  [[gnu::cold, gnu::noinline]] void illegal_step(std::uint32_t k, const RouteOption& o,
+                                                 PartialAnalysis& out);
+  [[nodiscard]] std::string describe(std::uint32_t k) const;
   [[nodiscard]] ChannelId channel(NodeId n, PortId p) const {
     const unsigned below = topo_.port_mask(n) & ((1U << p) - 1U);
     return ChannelId(topo_.first_channel(n) + bits_[below]);
@@ -91,10 +103,12 @@ class DestinationPass {
   const CoordinateDistances& distances_;
   int vcs_;
   int ports_;
-  std::uint64_t state_count_;  // routing.state_count()
+  std::uint32_t state_count_;  // routing.state_count()
   int classes_ = 0;
+  unsigned state_bits_ = 0;          // key bits of the packet state
+  unsigned node_shift_ = 0;          // key bits of the class and the state
   std::vector<std::uint8_t> class_;  // [(port, or ports_ at injection) * vcs + vc] -> class
-  std::vector<std::uint8_t> bits_;   // [mask below 2^ports]: number of set bits
+  std::vector<std::uint8_t> bits_;   // [mask]: number of set bits (port and VC masks)
   /// [options * (kMaxVcs + 1) + VCs]: (1 / options) / VCs, a step's share of the flow.
   std::vector<double> share_;
 
@@ -103,17 +117,15 @@ class DestinationPass {
   NodeId source_;
   std::uint64_t index_ = 0;
   CoordinateDistances::To distance_;
-  std::uint32_t epoch_ = 0;
-  std::vector<std::uint32_t> stamp_;  // [key]: epoch when interned
-  std::vector<std::uint32_t> slot_;   // [key]: compact index when stamped
   bool check_minimal_ = true;
-  std::vector<State> states_;              // [compact index], in the order found
-  std::vector<RouteState> route_state_;    // [compact index]
-  std::vector<std::uint32_t> first_edge_;  // [compact index + 1]: the steps of state i are
-                                           // edges_[first_edge_[i], first_edge_[i + 1])
-  std::vector<std::uint64_t> successors_;  // [compact index]: CDG bits (port * vcs + vc)
+  bool cdg_ = false;  // this pass records dependencies
+  std::uint32_t epoch_ = 0;
+  std::vector<Entry> entries_;             // [key]
+  std::vector<std::uint64_t> successors_;  // [key]: CDG bits (port * vcs + vc) of the options
+  std::vector<std::uint32_t> found_;       // keys of the states reached, in the order found
+  std::vector<std::uint32_t> order_;       // keys in topological order (Kahn)
   std::vector<Edge> edges_;
-  std::vector<std::uint32_t> order_;  // topological (Kahn)
+  std::vector<VcMask> edge_vcs_;  // [edge]: VCs of the channel the step may use (for the CDG)
   RouteOptions options_;
 };
 

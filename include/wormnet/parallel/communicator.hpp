@@ -40,6 +40,7 @@ class Communicator {
   void max(std::span<double> values) const;
   void min(std::span<std::uint64_t> values) const;
   void min(std::span<double> values) const;
+  void bit_or(std::span<std::uint64_t> values) const;
   [[nodiscard]] std::uint64_t sum(std::uint64_t v) const;
   [[nodiscard]] std::uint64_t max(std::uint64_t v) const;
   [[nodiscard]] double max(double v) const;

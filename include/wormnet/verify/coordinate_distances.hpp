@@ -21,16 +21,19 @@ class CoordinateDistances {
   class To {
    public:
     [[nodiscard]] int operator()(NodeId n) const {
-      const std::int32_t* c = coords_ + static_cast<std::size_t>(n.value()) * rows_.size();
+      const std::int32_t* c = coords_ + static_cast<std::size_t>(n.value()) * dims_;
       int d = 0;
-      for (std::size_t i = 0; i < rows_.size(); ++i) d += rows_[i][static_cast<std::size_t>(c[i])];
+      for (std::size_t i = 0; i < dims_; ++i)
+        d += rows_[offset_[i] + static_cast<std::size_t>(c[i])];
       return d;
     }
 
    private:
     friend class CoordinateDistances;
     const std::int32_t* coords_ = nullptr;
-    std::vector<std::vector<std::int32_t>> rows_;  // [i][a]: coordinate distance of a to dest's
+    std::size_t dims_ = 0;
+    std::size_t offset_[6] = {};      // where coordinate i's row starts in rows_
+    std::vector<std::int32_t> rows_;  // [offset_[i] + a]: coordinate distance of a to dest's
   };
   [[nodiscard]] To to(NodeId dest) const;
 

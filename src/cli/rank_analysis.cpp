@@ -1,0 +1,52 @@
+#include "rank_analysis.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+namespace wormnet::cli {
+
+namespace {
+
+/// The shares' reductions as collectives over the ranks.
+class RankReduction final : public ShareReduction {
+ public:
+  explicit RankReduction(const Communicator& comm) : comm_(comm) {}
+  void sum(std::span<std::uint64_t> v) const override { comm_.sum(v); }
+  void max(std::span<std::uint64_t> v) const override { comm_.max(v); }
+  void bit_or(std::span<std::uint64_t> v) const override { comm_.bit_or(v); }
+  [[nodiscard]] std::vector<std::string> gather(const std::string& text) const override {
+    // Each rank's text with its terminating zero, concatenated in rank order.
+    const std::vector<std::uint8_t> all = comm_.all_gather(std::span<const std::uint8_t>(
+        reinterpret_cast<const std::uint8_t*>(text.c_str()), text.size() + 1));
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < all.size();) {
+      const char* t = reinterpret_cast<const char*>(all.data() + at);
+      out.emplace_back(t);
+      at += std::strlen(t) + 1;
+    }
+    return out;
+  }
+
+ private:
+  const Communicator& comm_;
+};
+
+}  // namespace
+
+RoutingAnalysis analyze_on_ranks(const Topology& topo, const RoutingFunction& routing,
+                                 const AnalysisOptions& options, const Communicator& comm) {
+  return analyze_routing(topo, routing, options, AnalysisShare{comm.rank(), comm.size()},
+                         RankReduction(comm));
+}
+
+TimedAnalysis timed_analysis(const Topology& topo, const RoutingFunction& routing,
+                             const AnalysisOptions& options, const Communicator& comm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  TimedAnalysis t{analyze_on_ranks(topo, routing, options, comm), 0.0};
+  t.seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return t;
+}
+
+}  // namespace wormnet::cli

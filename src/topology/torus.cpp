@@ -35,9 +35,14 @@ Torus::Torus(std::vector<int> sizes, bool wrap)
       sizes_(std::move(sizes)),
       wrap_(wrap) {
   stride_.resize(sizes_.size());
+  div_.resize(sizes_.size());
+  mod_.resize(sizes_.size());
+  constexpr std::uint64_t kAll = ~std::uint64_t{0};
   std::uint32_t s = 1;
   for (std::size_t d = 0; d < sizes_.size(); ++d) {
     stride_[d] = s;
+    div_[d] = s == 1 ? 0 : kAll / s + 1;
+    mod_[d] = kAll / static_cast<std::uint64_t>(sizes_[d]) + 1;
     s *= static_cast<std::uint32_t>(sizes_[d]);
   }
   build_adjacency();
@@ -72,14 +77,6 @@ NodeId Torus::node_at(const Coord& c) const {
     id += static_cast<std::uint32_t>(c[d]) * stride(d);
   }
   return NodeId(id);
-}
-
-int Torus::hops_in_direction(int dim, int a, int b, int sign) const {
-  const int k = size(dim);
-  int fwd = b - a;  // hops going +: coordinates lie in [0, k), so one correction suffices
-  if (fwd < 0) fwd += k;
-  if (fwd == 0) return 0;
-  return sign > 0 ? fwd : k - fwd;
 }
 
 int Torus::ring_distance(int dim, int a, int b) const {

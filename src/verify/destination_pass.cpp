@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 
 #include "wormnet/core/error.hpp"
 
@@ -57,6 +58,8 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
   const std::uint64_t keys = static_cast<std::uint64_t>(topo.num_nodes()) << node_shift_;
   require(keys <= (1ULL << 32), "routing analysis: too many routing states for 32-bit keys");
   entries_.resize(keys);
+  found_.resize(keys);
+  order_.resize(keys);
 }
 
 void DestinationPass::note(std::string text, PartialAnalysis& out) {
@@ -90,12 +93,13 @@ std::string DestinationPass::describe(std::uint32_t k) const {
 // Routes state k once: its steps become edges (one per option, or per VC where the next
 // node's arrival classes tell the VCs apart), its CDG successor bits are recorded, and every
 // step is checked against the network.
-void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
+template <bool kCdg, bool kOneVc>
+inline void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
   const NodeId n(k >> node_shift_);
-  const auto first = static_cast<std::uint32_t>(edges_.size());
+  const std::uint32_t first = edge_count_;
   if (n == dest_) {  // arrived: a terminal state
     entries_[k].first_edge = first;
-    if (cdg_) successors_[k] = 0;
+    if constexpr (kCdg) successors_[k] = 0;
     return;
   }
   RouteRequest request;
@@ -122,6 +126,14 @@ void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
     const std::uint32_t c = channel(n, o.port).value();
     const PortId arrival = Topology::reverse_port(o.port);
     successors |= static_cast<std::uint64_t>(o.vcs) << (o.port * vcs_);
+    if constexpr (kOneVc) {
+      const std::uint32_t to = reach(m, arrival, 0, o.next_state);
+      edges_[edge_count_] = Edge{option_share[1], to, c};
+      if constexpr (kCdg) edge_vcs_[edge_count_] = 1;
+      ++edge_count_;
+      ++entries_[to].pending;
+      continue;
+    }
     const double share = option_share[bits_[o.vcs]];
     std::uint32_t last = ~std::uint32_t{0};  // the state this option's previous VC led to
     for (unsigned rest = o.vcs; rest != 0; rest &= rest - 1) {
@@ -129,11 +141,12 @@ void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
       const std::uint32_t to = reach(m, arrival, v, o.next_state);
       if (to == last) {
         // The next node cannot tell these VCs apart: one step, the VCs' shares together.
-        edges_.back().share += share;
-        if (cdg_) edge_vcs_.back() = static_cast<VcMask>(edge_vcs_.back() | (1U << v));
+        edges_[edge_count_ - 1].share += share;
+        if constexpr (kCdg) edge_vcs_[edge_count_ - 1] |= static_cast<VcMask>(1U << v);
       } else {
-        edges_.push_back(Edge{share, to, c});
-        if (cdg_) edge_vcs_.push_back(static_cast<VcMask>(1U << v));
+        edges_[edge_count_] = Edge{share, to, c};
+        if constexpr (kCdg) edge_vcs_[edge_count_] = static_cast<VcMask>(1U << v);
+        ++edge_count_;
         ++entries_[to].pending;
         last = to;
       }
@@ -141,8 +154,8 @@ void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
   }
   Entry& e = entries_[k];
   e.first_edge = first;
-  e.edges = static_cast<std::uint8_t>(edges_.size() - first);
-  if (cdg_) successors_[k] = successors;
+  e.edges = static_cast<std::uint8_t>(edge_count_ - first);
+  if constexpr (kCdg) successors_[k] = successors;
 }
 
 void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
@@ -153,9 +166,8 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     for (Entry& e : entries_) e.epoch = 0;
     epoch_ = 1;
   }
-  found_.clear();
-  edges_.clear();
-  edge_vcs_.clear();
+  found_count_ = 0;
+  edge_count_ = 0;
   cdg_ = out.cdg != nullptr;
   if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
   check_minimal_ = out.all_minimal;
@@ -175,14 +187,29 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     }
     entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += 1.0;
   }
-  for (std::size_t i = 0; i < found_.size(); ++i) expand(found_[i], out);
+  // One VC and no dependencies to record are the common cases: their own code.
+  auto expand_all = [&]<bool kCdg, bool kOneVc>() {
+    // Room for the most steps one state can have, before each state is routed.
+    constexpr std::uint32_t kMostSteps = RouteOptions::kCapacity * kMaxVcs;
+    for (std::uint32_t i = 0; i < found_count_; ++i) {
+      if (edge_count_ + kMostSteps > edges_.size()) {
+        edges_.resize(2 * edges_.size() + kMostSteps);
+        if constexpr (kCdg) edge_vcs_.resize(edges_.size());
+      }
+      expand<kCdg, kOneVc>(found_[i], out);
+    }
+  };
+  if (cdg_) {
+    vcs_ == 1 ? expand_all.operator()<true, true>() : expand_all.operator()<true, false>();
+  } else {
+    vcs_ == 1 ? expand_all.operator()<false, true>() : expand_all.operator()<false, false>();
+  }
 
   // Kahn's order; flows split over the steps, longest paths and minimality follow it.
-  const auto count = static_cast<std::uint32_t>(found_.size());
-  order_.resize(count);
+  const std::uint32_t count = found_count_;
   std::uint32_t tail = 0;
-  for (std::uint32_t k : found_) {
-    if (entries_[k].pending == 0) order_[tail++] = k;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (entries_[found_[i]].pending == 0) order_[tail++] = found_[i];
   }
   bool minimal = true;
   const std::uint32_t terminal = dest.value();
@@ -203,7 +230,8 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     if ((k >> node_shift_) == terminal) out.max_path = std::max(out.max_path, u.hops);
   }
   if (tail < count) {
-    for (std::uint32_t k : found_) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t k = found_[i];
       if (entries_[k].pending > 0) {
         note("livelock: routing states form a cycle through " + describe(k), out);
         break;
@@ -213,12 +241,13 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   // The steps' flows onto the channels, in the order the steps were found (close to channel
   // order, unlike the topological order): loads, path lengths and dependencies.
   double dest_hops = 0;  // expected hops summed over this destination's sources
-  for (const Edge& edge : edges_) dest_hops += edge.share;
+  const std::span<const Edge> steps(edges_.data(), edge_count_);
+  for (const Edge& edge : steps) dest_hops += edge.share;
   if (!out.loads.empty()) {
-    for (const Edge& edge : edges_) out.loads[edge.channel].add(edge.share);
+    for (const Edge& edge : steps) out.loads[edge.channel].add(edge.share);
   }
   if (cdg_) {
-    for (std::size_t e = 0; e < edges_.size(); ++e) {
+    for (std::uint32_t e = 0; e < edge_count_; ++e) {
       for (unsigned v = edge_vcs_[e]; v != 0; v &= v - 1) {
         out.cdg->add_all(ChannelId(edges_[e].channel), static_cast<VcId>(std::countr_zero(v)),
                          successors_[edges_[e].to]);

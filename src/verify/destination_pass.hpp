@@ -83,11 +83,12 @@ class DestinationPass {
     Entry& e = entries_[k];
     if (e.epoch != epoch_) {
       e = Entry{0.0, epoch_, 0, 0, check_minimal_ ? distance_(node) : 0, 0, 0, in_port, in_vc};
-      found_.push_back(k);
+      found_[found_count_++] = k;
     }
     return k;
   }
-  void expand(std::uint32_t k, PartialAnalysis& out);
+  template <bool kCdg, bool kOneVc>
+  [[gnu::always_inline]] inline void expand(std::uint32_t k, PartialAnalysis& out);
   // Defects: rare, kept out of the hot code.
   [[gnu::cold, gnu::noinline]] void note(std::string text, PartialAnalysis& out);
   [[gnu::cold, gnu::noinline]] void illegal_step(std::uint32_t k, const RouteOption& o,
@@ -122,8 +123,12 @@ class DestinationPass {
   std::uint32_t epoch_ = 0;
   std::vector<Entry> entries_;             // [key]
   std::vector<std::uint64_t> successors_;  // [key]: CDG bits (port * vcs + vc) of the options
-  std::vector<std::uint32_t> found_;       // keys of the states reached, in the order found
-  std::vector<std::uint32_t> order_;       // keys in topological order (Kahn)
+  // Arrays sized once (found_, order_: every key; edges_: grown before a state is routed), so
+  // that the hot loops store without capacity checks.
+  std::vector<std::uint32_t> found_;  // keys of the states reached, in the order found
+  std::uint32_t found_count_ = 0;
+  std::uint32_t edge_count_ = 0;
+  std::vector<std::uint32_t> order_;  // keys in topological order (Kahn)
   std::vector<Edge> edges_;
   std::vector<VcMask> edge_vcs_;  // [edge]: VCs of the channel the step may use (for the CDG)
   RouteOptions options_;

@@ -1,8 +1,11 @@
 #include "wormnet/verify/routing_analysis.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "destination_pass.hpp"
 #include "wormnet/topology/torus.hpp"
@@ -12,8 +15,20 @@ namespace wormnet {
 
 double load_deviation(const std::vector<double>& gamma, double perfect, int k) {
   if (gamma.empty()) return 0.0;
+  // Loads repeat (on a torus every channel of a direction carries the same): the power of a
+  // value seen recently is taken from a small cache, the same number powl() gave it.
+  struct Seen {
+    double g = std::numeric_limits<double>::quiet_NaN();
+    long double power = 0;
+  };
+  std::array<Seen, 64> cache{};
   long double sum = 0;
-  for (double g : gamma) sum += std::pow(static_cast<long double>(std::fabs(perfect - g)), k);
+  for (double g : gamma) {
+    const auto bits = std::bit_cast<std::uint64_t>(g);
+    Seen& e = cache[(bits * 0x9E3779B97F4A7C15ULL) >> 58];  // 64 entries
+    if (!(e.g == g)) e = Seen{g, std::pow(static_cast<long double>(std::fabs(perfect - g)), k)};
+    sum += e.power;
+  }
   return static_cast<double>(std::pow(sum / static_cast<long double>(gamma.size()), 1.0L / k));
 }
 
@@ -187,17 +202,29 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
     }
   }
 
-  // Combine the shares: exact sums, maxima, the dependency bits, the first defect.
-  constexpr auto kLimbs = static_cast<std::size_t>(ExactSum::kLimbs);
-  std::vector<std::uint64_t> limbs((part.loads.size() + 1) * kLimbs);
-  auto limb = [&](std::size_t i) {
-    return std::span<std::uint64_t, kLimbs>(&limbs[i * kLimbs], kLimbs);
-  };
-  for (std::size_t c = 0; c < part.loads.size(); ++c) part.loads[c].to_limbs(limb(c));
-  part.hops.to_limbs(limb(part.loads.size()));
-  reduction.sum(limbs);
-  for (std::size_t c = 0; c < part.loads.size(); ++c) part.loads[c] = ExactSum::from_limbs(limb(c));
-  ExactSum hops = ExactSum::from_limbs(limb(part.loads.size()));
+  // Combine the shares: exact sums (in chunks, to bound the memory of the limbs), maxima, the
+  // dependency bits, the first defect. One share has nothing to combine.
+  ExactSum hops = part.hops;
+  if (share.parts > 1) {
+    constexpr auto kLimbs = static_cast<std::size_t>(ExactSum::kLimbs);
+    constexpr std::size_t kChunk = std::size_t{1} << 18;  // channels per reduction
+    std::vector<std::uint64_t> limbs;
+    const std::size_t total = part.loads.size() + 1;  // the loads, then the hops
+    for (std::size_t begin = 0; begin < total; begin += kChunk) {
+      const std::size_t end = std::min(total, begin + kChunk);
+      limbs.assign((end - begin) * kLimbs, 0);
+      auto limb = [&](std::size_t i) {
+        return std::span<std::uint64_t, kLimbs>(&limbs[(i - begin) * kLimbs], kLimbs);
+      };
+      for (std::size_t i = begin; i < end; ++i) {
+        (i < part.loads.size() ? part.loads[i] : hops).to_limbs(limb(i));
+      }
+      reduction.sum(limbs);
+      for (std::size_t i = begin; i < end; ++i) {
+        (i < part.loads.size() ? part.loads[i] : hops) = ExactSum::from_limbs(limb(i));
+      }
+    }
+  }
   std::vector<std::uint64_t> counts{part.states};
   reduction.sum(counts);
   out.states_explored = counts[0];
@@ -242,9 +269,13 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
     std::vector<std::uint64_t> bits;
     std::vector<std::uint32_t> cls(channels);
     std::uint32_t classes = 0;
-    for (std::uint32_t c = 0; c < channels; ++c) {
-      cls[c] = translation_class(t, topo.channel_source(ChannelId(c)));
-      classes = std::max(classes, cls[c] + 1);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint32_t k = translation_class(t, NodeId(v));
+      classes = std::max(classes, k + 1);
+      for (std::uint32_t c = topo.first_channel(NodeId(v)); c < topo.first_channel(NodeId(v + 1));
+           ++c) {
+        cls[c] = k;
+      }
     }
     if (options.loads) {
       by_class.resize(classes * ports);

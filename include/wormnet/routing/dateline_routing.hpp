@@ -24,11 +24,12 @@ class DatelineRouting final : public RoutingFunction {
   [[nodiscard]] RouteState chosen_initial_state(NodeId, NodeId, int choice) const override {
     return static_cast<RouteState>(choice);
   }
-  /// The port depends on the node and destination only (dimension order); the VC also on
-  /// the input port and VC (kOptions keeps the default: every arrival its own class).
+  /// The port depends on the node and destination only (dimension order). The VC also reads
+  /// the arrival, but only as "arrived on VC 1, in dimension d": an arrival on VC 0, from
+  /// any direction, is routed as a fresh injection.
   [[nodiscard]] int arrival_class(ArrivalScope scope, PortId in_port, VcId in_vc) const override {
-    return scope == ArrivalScope::kPorts ? 0
-                                         : RoutingFunction::arrival_class(scope, in_port, in_vc);
+    if (scope == ArrivalScope::kPorts || in_port == kInjectionPort || in_vc == 0) return 0;
+    return 1 + Topology::port_dim(in_port);
   }
   /// The ports are dimension order's; the VC depends on where the dateline is.
   [[nodiscard]] Translation translation_invariance() const override { return Translation::kPorts; }

@@ -34,13 +34,22 @@ class Torus final : public Topology {
   [[nodiscard]] bool is_ring(int dim) const { return wrap_ && size(dim) > 2; }
   /// Hops from coordinate a to b along dimension d going in direction sign (+1/-1); for a
   /// non-ring dimension the result is valid only in the direction that reaches b.
-  [[nodiscard]] int hops_in_direction(int dim, int a, int b, int sign) const;
+  [[nodiscard]] int hops_in_direction(int dim, int a, int b, int sign) const {
+    const int k = size(dim);
+    int fwd = b - a;  // hops going +: coordinates lie in [0, k), so one correction suffices
+    if (fwd < 0) fwd += k;
+    if (fwd == 0) return 0;
+    return sign > 0 ? fwd : k - fwd;
+  }
   /// Minimal hops between coordinates a and b in dimension d.
   [[nodiscard]] int ring_distance(int dim, int a, int b) const;
-  /// Coordinate of n in dimension d (no full decomposition).
+  /// Coordinate of n in dimension d (no full decomposition). Routing reads it for every
+  /// head flit and the analyses for every routing state, so the two divisions are done as
+  /// multiplications by precomputed 64-bit reciprocals (exact for every 32-bit id).
   [[nodiscard]] int coord(NodeId n, int dim) const {
-    return static_cast<int>((n.value() / stride_[static_cast<std::size_t>(dim)]) %
-                            static_cast<std::uint32_t>(size(dim)));
+    const auto d = static_cast<std::size_t>(dim);
+    const std::uint32_t q = div_[d] == 0 ? n.value() : high_word(div_[d], n.value());
+    return static_cast<int>(high_word(mod_[d] * q, static_cast<std::uint32_t>(sizes_[d])));
   }
   [[nodiscard]] std::uint32_t stride(int dim) const {
     return stride_[static_cast<std::size_t>(dim)];
@@ -50,8 +59,19 @@ class Torus final : public Topology {
   [[nodiscard]] NodeId compute_neighbor(NodeId n, PortId p) const override;
 
  private:
+  /// floor(a * b / 2^64) for a 64-bit a and a 32-bit b, in 32-bit halves (portable).
+  static std::uint32_t high_word(std::uint64_t a, std::uint32_t b) {
+    const std::uint64_t lo = (a & 0xFFFFFFFFU) * b;
+    const std::uint64_t hi = (a >> 32) * b;
+    return static_cast<std::uint32_t>((hi + (lo >> 32)) >> 32);
+  }
+
   std::vector<int> sizes_;
   std::vector<std::uint32_t> stride_;
+  // Reciprocals for coord(): n / stride = high_word(div, n) (div = 0 for stride 1), and
+  // q % size = high_word(mod * q, size) with mod = 2^64 / size rounded up (Lemire et al.).
+  std::vector<std::uint64_t> div_;
+  std::vector<std::uint64_t> mod_;
   bool wrap_;
 };
 

@@ -57,6 +57,29 @@ TEST(Torus, CoordinatesRoundTrip) {
   }
 }
 
+// coord() divides by multiplying with reciprocals: it must agree with plain division on every
+// node, for sizes that are primes, powers of two and neither, in every position.
+TEST(Torus, CoordinateByReciprocalsAgreesWithDivision) {
+  for (const std::vector<int>& sizes : std::vector<std::vector<int>>{{7, 13, 5},
+                                                                     {97, 3},
+                                                                     {2, 2, 2, 2, 2, 2},
+                                                                     {256, 255},
+                                                                     {3, 1024},
+                                                                     {65537},
+                                                                     {6, 10, 14, 3}}) {
+    const Torus t(sizes, true);
+    for (std::uint32_t n = 0; n < t.num_nodes(); ++n) {
+      std::uint32_t rest = n;
+      for (int d = 0; d < t.num_dims(); ++d) {
+        ASSERT_EQ(t.coord(NodeId(n), d),
+                  static_cast<int>(rest % static_cast<std::uint32_t>(t.size(d))))
+            << t.spec() << " node " << n << " dim " << d;
+        rest /= static_cast<std::uint32_t>(t.size(d));
+      }
+    }
+  }
+}
+
 TEST(Torus, ChannelsAreDenseAndLabelled) {
   const Torus t({4, 4}, true);
   std::vector<int> hits(t.num_channels(), 0);

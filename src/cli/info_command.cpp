@@ -107,7 +107,7 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
     j.field("pi", l.pi).field("sigma4", l.sigma4).field("min_load", l.min_load);
     j.field("perfect_load", l.perfect_load).field("mean_load", l.mean_load);
     j.field("saturation_rate", l.saturation_rate);
-    j.field("exact", li->exact).field("analysis", li->plan).field("states", li->states);
+    j.field("analysis", li->plan).field("states", li->states);
     j.field("analysis_seconds", li->seconds);
     j.key("delivery").begin_object();
     j.field("ok", d.ok).field("defect", d.defect).field("max_path", d.max_path);
@@ -154,12 +154,12 @@ Command add_info_command(CLI::App& root) {
             if (opts->load) {
               AnalysisOptions ao;
               ao.cdg = false;
-              ao.max_states = kExactLoadStates;
-              TimedAnalysis t = timed_analysis(*topo, *routing, ao, Communicator::world());
+              const Communicator comm = Communicator::world();
+              require_affordable(plan_analysis(*topo, *routing, ao), comm, "--load", "set");
+              TimedAnalysis t = timed_analysis(*topo, *routing, ao, comm);
               RoutingAnalysis& a = t.analysis;
               li.seconds = t.seconds;
               li.plan = a.plan.summary(*topo);
-              li.exact = a.plan.exact();
               li.states = a.states_explored;
               li.routing = routing->name();
               li.delivery = a.delivery;

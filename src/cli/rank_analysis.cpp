@@ -1,6 +1,9 @@
 #include "rank_analysis.hpp"
 
+#include "wormnet/core/error.hpp"
+
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -33,6 +36,22 @@ class RankReduction final : public ShareReduction {
 };
 
 }  // namespace
+
+void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
+                        const std::string& option, const std::string& value) {
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  if (plan.estimated_states <= kExactLoadStatesPerRank * ranks) return;
+  const std::uint64_t need =
+      (plan.estimated_states + kExactLoadStatesPerRank - 1) / kExactLoadStatesPerRank;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "needs the exact load analysis, about %.3g routing states: too many for %d "
+                "rank%s (%.3g each in reasonable time); run on at least %llu ranks",
+                static_cast<double>(plan.estimated_states), comm.size(), ranks > 1 ? "s" : "",
+                static_cast<double>(kExactLoadStatesPerRank),
+                static_cast<unsigned long long>(need));
+  throw InputError(option, value, buf);
+}
 
 RoutingAnalysis analyze_on_ranks(const Topology& topo, const RoutingFunction& routing,
                                  const AnalysisOptions& options, const Communicator& comm) {

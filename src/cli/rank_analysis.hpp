@@ -1,6 +1,6 @@
 // The routing analyses (verify/) split over the ranks: each rank explores its share of the
 // destinations and the shares are combined on every rank, with the same numbers whatever the
-// rank count. Also the work limits that decide when the loads are exact.
+// rank count. Also the work limits that decide when a load analysis is run.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +11,21 @@
 
 namespace wormnet::cli {
 
-/// Routing states (nodes x destination passes, AnalysisPlan::estimated_states) an exact load
-/// analysis may take: about 2.5 min on one core, a few seconds on 64 ranks. Above it, the
-/// loads are estimated from an even sample of destinations that fits.
-inline constexpr std::uint64_t kExactLoadStates = 4'000'000'000;
+/// Routing states (nodes x destination passes, AnalysisPlan::estimated_states) one rank may
+/// explore for an exact load analysis: about 2 minutes on one core. Above it, an option that
+/// needs (N-1)/pi is refused with the number of ranks that would do (the loads are always
+/// exact: an estimate from a sample of destinations overstates pi by 24% to 10x on the
+/// networks measured in docs/analysis.md, so none is offered).
+inline constexpr std::uint64_t kExactLoadStatesPerRank = 4'000'000'000;
 /// For the saturation-relative figures of a run that does not need them (no --load-fraction):
-/// the analysis runs only below this (a few seconds on one core).
+/// the analysis runs only below this (a few seconds on one core). A limit on the network, not
+/// per rank, so that whether a results file holds (N-1)/pi does not depend on the rank count.
 inline constexpr std::uint64_t kReportLoadStates = 200'000'000;
+
+/// Throws an InputError naming `option` when the plan's work does not fit
+/// kExactLoadStatesPerRank on the ranks of `comm`.
+void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
+                        const std::string& option, const std::string& value);
 
 /// analyze_routing() over the ranks of `comm`; every rank gets the whole analysis.
 RoutingAnalysis analyze_on_ranks(const Topology& topo, const RoutingFunction& routing,

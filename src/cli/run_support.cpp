@@ -70,12 +70,18 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     s.channel_load = std::move(routing.table_loads);
     s.analysis = "(N-1)/pi " + fixed(s.bounds.saturation_rate, 5) + " from the table file";
   } else {
-    // The plan depends on the network and routing only, so the decision (and the numbers)
-    // are the same on any number of ranks.
+    // Whether the analysis runs depends on the network, routing and options only, never on
+    // the rank count, so results files are the same on any number of ranks.
     AnalysisOptions ao;
     ao.cdg = false;
-    ao.max_states = kExactLoadStates;
     const AnalysisPlan plan = plan_analysis(*s.topology, *s.routing, ao);
+    if (need) {
+      const bool fraction = o.config.traffic.load_fraction > 0.0;
+      char value[64];
+      std::snprintf(value, sizeof value, "%g", o.config.traffic.load_fraction);
+      require_affordable(plan, comm, fraction ? "--load-fraction" : "--relative",
+                         fraction ? value : "set");
+    }
     if (need || plan.estimated_states <= kReportLoadStates) {
       TimedAnalysis a = timed_analysis(*s.topology, *s.routing, ao, comm);
       s.bounds.saturation_rate = a.analysis.loads.saturation_rate;
@@ -86,8 +92,8 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
       s.channel_load = std::move(a.analysis.loads.gamma);
     } else {
       s.analysis = "load analysis skipped: about " +
-                   sci(static_cast<double>(plan.estimated_states)) + " routing states (more than " +
-                   sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi)";
+                   sci(static_cast<double>(plan.estimated_states)) + " routing states, more than " +
+                   sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi";
     }
   }
   s.setup_seconds =

@@ -71,6 +71,16 @@ void print_text(const Torus& topo, const tables::GeneratedTable& g, const tables
   if (st.ranks > 1)
     std::printf("; %llu weight exchanges", static_cast<unsigned long long>(st.exchanges));
   std::printf("\n");
+  if (st.ranks > 1) {
+    std::printf("ranks        ");
+    constexpr std::size_t kPhases = tables::GenerationStats::kRankPhases;
+    for (std::size_t k = 0; k + kPhases <= st.rank_phases.size(); k += kPhases) {
+      std::printf(" [%zu] routing %.3f s (cpu %.3f s), exchanges %.3f s, rows %.3f s;", k / kPhases,
+                  st.rank_phases[k], st.rank_phases[k + 1], st.rank_phases[k + 2],
+                  st.rank_phases[k + 3]);
+    }
+    std::printf("\n");
+  }
   std::printf(
       "table         pi %.0f  sigma(4,R) %.4f  min load %.0f  perfect load %.4f  max route %d "
       "hops (mean %.4f)  (N-1)/pi %.5f flits/node/cycle\n",
@@ -108,6 +118,15 @@ void print_json(const Torus& topo, const tables::GeneratedTable& g, const tables
   j.field("build_sssp_calls", st.build_sssp_calls).field("groups", st.groups);
   j.field("genes", st.genes).field("generations", st.generations);
   j.field("exchanges", st.exchanges).field("expanded", st.expanded);
+  // Per rank: routing wall and CPU, exchanges, rows (seconds).
+  j.key("rank_phases").begin_array();
+  constexpr std::size_t kPhases = tables::GenerationStats::kRankPhases;
+  for (std::size_t k = 0; k + kPhases <= st.rank_phases.size(); k += kPhases) {
+    j.begin_array();
+    for (std::size_t i = 0; i < kPhases; ++i) j.value(st.rank_phases[k + i]);
+    j.end_array();
+  }
+  j.end_array();
   j.field("complete", v.complete).field("minimal", v.minimal);
   j.field("angara_rules", v.angara_rules).field("deadlock_free", v.deadlock_free);
   j.field("cdg_edges", v.cdg_edges).field("ring_dependencies", v.ring_dependencies);

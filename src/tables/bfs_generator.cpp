@@ -1,5 +1,7 @@
 #include "wormnet/tables/bfs_generator.hpp"
 
+#include <chrono>
+
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/shared_weights.hpp"
 #include "wormnet/tables/source_partition.hpp"
@@ -85,7 +87,12 @@ void generate_bfs(const RoutingGraph& graph, const GeneratorOptions& options,
     }
     weights.exchange();
   }
+  const auto rows_start = std::chrono::steady_clock::now();
   share_rows(table, mine, comm);
+  stats.rows_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count();
+  stats.exchange_seconds = weights.exchange_seconds();
+  stats.exchange_cpu_seconds = weights.exchange_cpu_seconds();
   stats.exchanges = weights.exchanges();
   stats.expanded = comm.sum(search.expanded());
 }

@@ -1,6 +1,7 @@
 #include "wormnet/tables/sssp_generator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <vector>
 
@@ -174,7 +175,12 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
 
   std::vector<NodeId> own;
   for (std::uint32_t s = block.begin; s < block.end; ++s) own.push_back(NodeId(s));
+  const auto rows_start = std::chrono::steady_clock::now();
   share_rows(table, own, comm);
+  stats.rows_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count();
+  stats.exchange_seconds = weights.exchange_seconds();
+  stats.exchange_cpu_seconds = weights.exchange_cpu_seconds();
   stats.exchanges = weights.exchanges();
   stats.expanded = comm.sum(search.expanded());
   stats.unique_pairs = comm.sum(unique_pairs);

@@ -119,16 +119,15 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
   tally[4] = 0;
   comm.sum(tally);
   comm.sum(report.loads);
-  // Dependencies: OR of every rank's masks.
-  std::vector<std::uint8_t> mine(channels * sizeof(std::uint16_t));
-  std::memcpy(mine.data(), deps.data(), mine.size());
-  const std::vector<std::uint8_t> all = comm.all_gather(mine);
-  for (std::size_t off = 0; off < all.size(); off += mine.size()) {
-    for (std::size_t c = 0; c < channels; ++c) {
-      std::uint16_t m = 0;
-      std::memcpy(&m, all.data() + off + c * sizeof m, sizeof m);
-      deps[c] = static_cast<std::uint16_t>(deps[c] | m);
-    }
+  // Dependencies: OR of every rank's masks, four 16-bit masks to a word (an allreduce: its
+  // cost does not grow with the number of ranks, as gathering every rank's masks would).
+  std::vector<std::uint64_t> words((channels + 3) / 4, 0);
+  for (std::size_t c = 0; c < channels; ++c) {
+    words[c / 4] |= static_cast<std::uint64_t>(deps[c]) << (16 * (c % 4));
+  }
+  comm.bit_or(words);
+  for (std::size_t c = 0; c < channels; ++c) {
+    deps[c] = static_cast<std::uint16_t>(words[c / 4] >> (16 * (c % 4)));
   }
   // The first defect in rank order.
   const std::vector<std::uint8_t> texts = comm.all_gather(std::span<const std::uint8_t>(

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <span>
+#include <vector>
 
 #include "wormnet/tables/bfs_generator.hpp"
 #include "wormnet/tables/genetic_generator.hpp"
@@ -40,6 +43,7 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
   out.turns = augmentation.turns();
   const RoutingGraph graph(topo, out.turns);
   const auto t1 = Clock::now();
+  const std::clock_t c1 = std::clock();
   out.table = std::make_shared<RouteTable>(topo);
   GenerationStats& st = out.stats;
   switch (options.algorithm) {
@@ -54,6 +58,17 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
       break;
   }
   const auto t2 = Clock::now();
+  const std::clock_t c2 = std::clock();
+  // Where each rank spent its time: routing (wall, CPU), exchanges, rows.
+  const double mine[GenerationStats::kRankPhases] = {
+      std::chrono::duration<double>(t2 - t1).count() - st.exchange_seconds - st.rows_seconds,
+      static_cast<double>(c2 - c1) / static_cast<double>(CLOCKS_PER_SEC) - st.exchange_cpu_seconds -
+          st.rows_seconds,
+      st.exchange_seconds, st.rows_seconds};
+  const std::vector<std::uint8_t> all = comm.all_gather(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(mine), sizeof mine));
+  st.rank_phases.resize(all.size() / sizeof(double));
+  std::memcpy(st.rank_phases.data(), all.data(), all.size());
   st.augmentation_seconds = comm.max(std::chrono::duration<double>(t1 - t0).count());
   st.seconds = comm.max(std::chrono::duration<double>(t2 - t0).count());
   st.cpu_seconds =

@@ -104,10 +104,6 @@ std::string AnalysisPlan::summary(const Topology& topo) const {
     case Coverage::kEveryPair:
       s += ", one source at a time (source-dependent routing)";
       break;
-    case Coverage::kSampled:
-      s += " (an even sample: loads scaled by " + std::to_string(scale).substr(0, 8) +
-           ", an ESTIMATE)";
-      break;
   }
   return s + ", " + merge;
 }
@@ -152,16 +148,6 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
                                        static_cast<std::uint64_t>(std::max(1, topo.diameter() / 2))
                                  : n;
   plan.estimated_states = per_pass * plan.destinations.size();
-  if (options.max_states > 0 && !options.cdg && plan.estimated_states > options.max_states) {
-    const std::uint64_t keep = std::max<std::uint64_t>(1, options.max_states / per_pass);
-    std::vector<NodeId> sample;
-    const std::uint64_t all = plan.destinations.size();
-    for (std::uint64_t j = 0; j < keep; ++j) sample.push_back(plan.destinations[j * all / keep]);
-    plan.scale *= static_cast<double>(all) / static_cast<double>(keep);
-    plan.destinations = std::move(sample);
-    plan.coverage = AnalysisPlan::Coverage::kSampled;
-    plan.estimated_states = per_pass * keep;
-  }
   return plan;
 }
 
@@ -303,9 +289,8 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
     }
     hop_total = hops.times(translations).long_value();
   } else {
-    for (std::size_t c = 0; c < part.loads.size(); ++c)
-      gamma[c] = part.loads[c].value() * plan.scale;
-    hop_total = hops.long_value() * static_cast<long double>(plan.scale);
+    for (std::size_t c = 0; c < part.loads.size(); ++c) gamma[c] = part.loads[c].value();
+    hop_total = hops.long_value();
   }
   d.average_path = d.pairs ? static_cast<double>(hop_total / d.pairs) : 0.0;
 

@@ -357,6 +357,13 @@ class RunBadInput(BadInput):
     def test_load_fraction_out_of_range(self):
         self.expect_one_line([*self.base, "--load-fraction", "2"], "--load-fraction", "(0, 1]")
 
+    def test_load_fraction_needs_more_ranks_on_a_network_this_large(self):
+        # The exact load analysis of H_200 (240,000 nodes) is about 6e10 routing states.
+        self.expect_one_line(["run", "-t", "honeycomb:200", "-r", "double-xy", "--load-fraction",
+                              "0.1"], "--load-fraction", "0.1", "ranks")
+        self.expect_one_line(["info", "--load", "-t", "honeycomb:200", "-r", "double-xy"],
+                             "--load", "ranks")
+
     def test_min_length_above_max(self):
         self.expect_one_line([*self.base, "--length-min", "50", "--length-max", "10"],
                              "--length-min", "50", "--length-max")

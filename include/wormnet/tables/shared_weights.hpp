@@ -29,6 +29,10 @@ class SharedWeights {
   /// Collective: every rank's additions since the last exchange reach every rank.
   void exchange();
   [[nodiscard]] std::uint64_t exchanges() const { return exchanges_; }
+  /// Wall and CPU time spent in exchange(), waiting for the other ranks included (seconds;
+  /// a rank that waits in MPI may poll, which counts as CPU).
+  [[nodiscard]] double exchange_seconds() const { return exchange_seconds_; }
+  [[nodiscard]] double exchange_cpu_seconds() const { return exchange_cpu_seconds_; }
 
  private:
   const Torus& topo_;
@@ -36,6 +40,8 @@ class SharedWeights {
   std::vector<std::uint64_t> weights_;
   std::vector<std::uint64_t> delta_;
   std::uint64_t exchanges_ = 0;
+  double exchange_seconds_ = 0.0;
+  double exchange_cpu_seconds_ = 0.0;
 };
 
 }  // namespace wormnet::tables

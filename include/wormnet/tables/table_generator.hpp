@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
@@ -65,6 +66,16 @@ struct GenerationStats {
   double initial_sigma4 = 0.0;         ///< genetic: best fitness of the first population
   double final_sigma4 = 0.0;           ///< genetic: best fitness at the end
   int ranks = 1;
+  /// This rank's wall time in weight exchanges (allreduces, waiting for the other ranks
+  /// included) and in gathering the table rows at the end, seconds.
+  double exchange_seconds = 0.0;
+  double exchange_cpu_seconds = 0.0;
+  double rows_seconds = 0.0;
+  /// Where a rank-parallel generation spends its time, every rank's kRankPhases figures in
+  /// rank order: routing wall and CPU seconds (the generation without the exchanges and the
+  /// rows), exchanges wall seconds (waiting for the other ranks included), rows seconds.
+  static constexpr std::size_t kRankPhases = 4;
+  std::vector<double> rank_phases;
 };
 
 /// The automatic --sync: one source per rank between exchanges up to 127 nodes, then N/64

@@ -54,10 +54,6 @@ struct AnalysisOptions {
   bool loads = true;  ///< compute channel loads
   /// VCs per channel; 0 means routing.vcs_required().
   int vcs = 0;
-  /// Largest amount of work (routing states, estimated) for an exact analysis; above it the
-  /// loads are estimated from an even sample of destinations (AnalysisPlan::kSampled). 0 =
-  /// always exact. Only for loads without a CDG: the verifier is always exact.
-  std::uint64_t max_states = 0;
 };
 
 /// How an analysis covers the N (N - 1) ordered pairs. Decided from the network, the
@@ -69,19 +65,17 @@ struct AnalysisPlan {
     kEveryDestination,  ///< one pass per destination, all sources at once
     kTranslations,      ///< one pass per destination class under the torus translations
     kEveryPair,         ///< one pass per (destination, source): source-dependent routings
-    kSampled,           ///< an even sample of destinations, loads scaled up (an estimate)
   };
   Coverage coverage = Coverage::kEveryDestination;
   /// Arrivals merged by the routing's classes in this scope (kOptions when a CDG is built).
   ArrivalScope scope = ArrivalScope::kOptions;
   std::string merge;  ///< what a state is, in words ("one state per node and packet state")
   std::vector<NodeId> destinations;  ///< explored, in this order
-  /// Destinations each explored one stands for: translations (kTranslations), N / explored
-  /// (kSampled), 1 otherwise.
+  /// Destinations each explored one stands for: the translations (kTranslations), else 1.
   double scale = 1.0;
-  /// Routing states expected over all passes (nodes x passes; x route length per pair).
+  /// Routing states expected over all passes (nodes x passes; x route length per pair): the
+  /// work, for deciding up front whether an analysis fits the time there is.
   std::uint64_t estimated_states = 0;
-  [[nodiscard]] bool exact() const { return coverage != Coverage::kSampled; }
   /// One line: what is explored and why, e.g. "1 of 4096 destinations (translation-invariant
   /// routing on a torus), states merged by input port".
   [[nodiscard]] std::string summary(const Topology& topo) const;

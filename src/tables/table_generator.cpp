@@ -26,14 +26,17 @@ const char* to_string(TableAlgorithm a) {
   return "?";
 }
 
-int auto_sync_sources(std::uint32_t nodes) {
-  return static_cast<int>(std::max<std::uint32_t>(1, nodes / 64));
+int auto_sync_sources(std::uint32_t nodes, int ranks) {
+  const auto per = static_cast<std::uint32_t>(32 * std::max(1, ranks));
+  return static_cast<int>(std::max<std::uint32_t>(1, nodes / per));
 }
 
 GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& requested,
                               const Communicator& comm) {
   GeneratorOptions options = requested;
-  if (options.sync_sources <= 0) options.sync_sources = auto_sync_sources(topo.num_nodes());
+  if (options.sync_sources <= 0) {
+    options.sync_sources = auto_sync_sources(topo.num_nodes(), comm.size());
+  }
   using Clock = std::chrono::steady_clock;
   comm.barrier();
   const auto t0 = Clock::now();
@@ -63,7 +66,7 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
   const double mine[GenerationStats::kRankPhases] = {
       std::chrono::duration<double>(t2 - t1).count() - st.exchange_seconds - st.rows_seconds,
       static_cast<double>(c2 - c1) / static_cast<double>(CLOCKS_PER_SEC) - st.exchange_cpu_seconds -
-          st.rows_seconds,
+          st.rows_cpu_seconds,
       st.exchange_seconds, st.rows_seconds};
   const std::vector<std::uint8_t> all = comm.all_gather(
       std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(mine), sizeof mine));

@@ -43,7 +43,7 @@ struct GeneratorOptions {
   std::uint64_t seed = 1;  ///< genetic: random streams; the others are deterministic
   /// Sources each rank routes between two exchanges of link weights (rank-parallel runs;
   /// with one rank the weights are always current and this has no effect). 0: automatic,
-  /// auto_sync_sources(N).
+  /// auto_sync_sources(N, ranks).
   int sync_sources = 0;
   GeneticOptions genetic;
   CdgAugmentation::Candidates candidates = CdgAugmentation::Candidates::kUsable;
@@ -71,6 +71,7 @@ struct GenerationStats {
   double exchange_seconds = 0.0;
   double exchange_cpu_seconds = 0.0;
   double rows_seconds = 0.0;
+  double rows_cpu_seconds = 0.0;
   /// Where a rank-parallel generation spends its time, every rank's kRankPhases figures in
   /// rank order: routing wall and CPU seconds (the generation without the exchanges and the
   /// rows), exchanges wall seconds (waiting for the other ranks included), rows seconds.
@@ -78,10 +79,13 @@ struct GenerationStats {
   std::vector<double> rank_phases;
 };
 
-/// The automatic --sync: one source per rank between exchanges up to 127 nodes, then N/64
-/// (64 on 8x8x8x8). Few sources keep the P-rank tables close to the one-rank table on small
-/// tori (2D BFS drifts by 2% at 8); more keep the number of allreduces down on large ones.
-[[nodiscard]] int auto_sync_sources(std::uint32_t nodes);
+/// The automatic --sync on `ranks` ranks: N / (32 ranks) sources per rank between exchanges,
+/// at least one (64 on 8x8x8x8 and 2 ranks). So the sources routed blind to the other ranks'
+/// new routes, ranks x sync, stay N/32 on any number of ranks (pi within 0.3% of the one-rank
+/// table on 8x8x8x8; a fixed N/64 per rank let it drift by 2.1% on 16 ranks), and the number of
+/// exchanges stays about 32 per group instead of growing the blind set. Few sources also keep
+/// small tori close to the one-rank table (2D BFS drifts by 2% at 8).
+[[nodiscard]] int auto_sync_sources(std::uint32_t nodes, int ranks);
 
 struct GeneratedTable {
   std::shared_ptr<RouteTable> table;  ///< every pair, on every rank

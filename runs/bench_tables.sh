@@ -4,14 +4,14 @@
 # torus (4,096 nodes) on 1, 2 and 4 ranks (targets: under 60 s on 2 ranks, 2 ranks 1.7x faster
 # than 1), and the genetic generator on 6x6x6 on 1, 2 and 4 ranks. Each rank-parallel row ends
 # with every rank's time split (routing wall/CPU, weight exchanges, gathering the rows; see
-# docs/tables.md section 3). BFS is timed
-# next to SSSP for reference. Times are wormnet's own (routing graph, CDG augmentation and
-# generation, max over ranks; the proof and the file are not included), the best of
-# --repeat runs for the small tori. On several ranks the weights are exchanged every --sync
-# sources (see docs/tables.md), automatically N/64 = 64 on 8x8x8x8 (about 700 allreduces);
-# the 2-rank case is also timed with 8 (about 1,300) to show what the exchanges cost. Waiting ranks yield the
-# core (mpi_yield_when_idle), which matters when the cores are shared. On a loaded machine
-# the wall time exceeds the CPU time; both are printed. Builds nothing and is not a test.
+# docs/tables.md section 3). BFS is timed next to SSSP for reference. Times are wormnet's own
+# (routing graph, CDG augmentation and generation, max over ranks; the proof and the file are
+# not included), the best of --repeat runs for the small tori. On several ranks the weights are
+# exchanged every --sync sources (see docs/tables.md), automatically N / (32 ranks): 705
+# allreduces on 8x8x8x8 whatever the ranks; the 2-rank case is also timed with 8 (5,633) to
+# show what the exchanges cost. Waiting ranks yield the core (mpi_yield_when_idle), which
+# matters when the cores are shared. On a loaded machine the wall time exceeds the CPU time;
+# both are printed. Builds nothing and is not a test.
 #   usage: runs/bench_tables.sh path/to/wormnet [repeat] [mpiexec]
 set -uo pipefail
 export LC_ALL=C

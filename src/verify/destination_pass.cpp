@@ -173,19 +173,25 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   check_minimal_ = out.all_minimal;
   if (check_minimal_) distance_ = distances_.to(dest);
 
-  // Roots: one injection per source, with its unit of flow (a root that is also reached in
-  // transit carries both). Then every state found is routed, in the order found.
+  // Roots: one injection per source and initial choice, with its share of the source's unit
+  // of flow (a root that is also reached in transit carries both). Then every state found is
+  // routed, in the order found.
   const std::uint32_t n = topo_.num_nodes();
   const std::uint32_t first = source.valid() ? source.value() : 0;
   const std::uint32_t last = source.valid() ? source.value() + 1 : n;
+  const int choices = routing_.initial_choices();
+  const double share = 1.0 / choices;
   for (std::uint32_t s = first; s < last; ++s) {
     if (s == dest.value()) continue;
-    const RouteState st = routing_.initial_state(NodeId(s), dest);
-    if (st >= state_count_) [[unlikely]] {
-      note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
-      continue;
+    for (int c = 0; c < choices; ++c) {
+      const RouteState st = choices == 1 ? routing_.initial_state(NodeId(s), dest)
+                                         : routing_.chosen_initial_state(NodeId(s), dest, c);
+      if (st >= state_count_) [[unlikely]] {
+        note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
+        break;
+      }
+      entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += share;
     }
-    entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += 1.0;
   }
   // One VC and no dependencies to record are the common cases: their own code.
   auto expand_all = [&]<bool kCdg, bool kOneVc>() {

@@ -19,10 +19,11 @@ struct RoutingCase {
 };
 
 inline RoutingCase make_case(std::string_view topology, std::string_view routing,
-                             FlowControl flow = FlowControl::kCredit) {
+                             FlowControl flow = FlowControl::kCredit,
+                             RingTie tie = RingTie::kPlus) {
   RoutingCase c;
   c.topo = make_topology(topology);
-  c.routing = make_routing(routing, *c.topo, flow);
+  c.routing = make_routing(routing, *c.topo, flow, nullptr, tie);
   return c;
 }
 

@@ -116,9 +116,12 @@ inline std::string check_translation(const Torus& topo, const RoutingFunction& r
     };
     for (std::uint32_t s = 0; s < topo.num_nodes(); ++s) {
       for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
-        if (s != d && routing.initial_state(NodeId(s), NodeId(d)) !=
-                          routing.initial_state(shift(NodeId(s)), shift(NodeId(d)))) {
-          return "initial state changes under a shift along dimension " + std::to_string(dim);
+        if (s == d) continue;
+        for (int c = 0; c < routing.initial_choices(); ++c) {
+          if (routing.chosen_initial_state(NodeId(s), NodeId(d), c) !=
+              routing.chosen_initial_state(shift(NodeId(s)), shift(NodeId(d)), c)) {
+            return "initial state changes under a shift along dimension " + std::to_string(dim);
+          }
         }
       }
     }

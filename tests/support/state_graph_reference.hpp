@@ -39,7 +39,8 @@ class ReferencePass {
     }
     flow_.assign(n, 0.0);
     hops_.assign(n, 0);
-    for (std::uint32_t i = 0; i < g.num_roots(); ++i) flow_[i] = 1.0;  // roots come first
+    // Roots come first; a source's unit is split over the initial choices it may draw.
+    for (std::uint32_t i = 0; i < g.num_roots(); ++i) flow_[i] = g.root_weight(i);
     for (std::size_t head = 0; head < order_.size(); ++head) {
       const std::uint32_t u = order_[head];
       const bool on_channel = !g.is_injection(u);

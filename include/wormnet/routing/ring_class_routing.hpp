@@ -54,6 +54,14 @@ class RingClassRouting final : public RoutingFunction {
   }
   [[nodiscard]] std::string description() const override;
   void route(const RouteRequest& request, RouteOptions& out) const override;
+  /// The ports depend on the node, the destination and the state only; the VC also on the
+  /// arrival, but only through its dimension (inside a ring the class is kept) and its VC.
+  [[nodiscard]] int arrival_class(ArrivalScope scope, PortId in_port, VcId in_vc) const override {
+    if (scope == ArrivalScope::kPorts || in_port == kInjectionPort) return 0;
+    return 1 + Topology::port_dim(in_port) * kMaxVcs + in_vc;
+  }
+  /// The ports follow the ring offsets; the classes depend on where the datelines are.
+  [[nodiscard]] Translation translation_invariance() const override { return Translation::kPorts; }
 
   /// VC class (mask: bit 0 = class 0, bit 1 = class 1) of a route entering the ring of
   /// dimension `dim` at coordinate c, bound for coordinate e, going `dir` (+1/-1), for a

@@ -135,10 +135,10 @@ class RoutingFunction {
     return in_port == kInjectionPort ? 0 : 1 + in_port * kMaxVcs + in_vc;
   }
   /// On a torus: whether moving the node, the destination and the source together by one
-  /// hop along any ring dimension (wrap-around, size > 2) leaves initial_state() and route()
-  /// unchanged within the given scope. Then every channel of one direction carries the same
-  /// load (kPorts), and the dependencies repeat along the rings (kOptions), so one
-  /// destination stands for all. Only ring dimensions count (a mesh has none).
+  /// hop along any ring dimension (wrap-around, size > 2) leaves the initial states (of every
+  /// initial choice) and route() unchanged within the given scope. Then every channel of one
+  /// direction carries the same load (kPorts), and the dependencies repeat along the rings
+  /// (kOptions), so one destination stands for all. Only ring dimensions count (a mesh has none).
   [[nodiscard]] virtual Translation translation_invariance() const { return Translation::kNone; }
 };
 

@@ -38,6 +38,11 @@ std::vector<test::RoutingCase> cases(const std::string& spec) {
   }
   if (topo->kind() == TopologyKind::kTorus) {
     out.push_back(test::make_case(spec, "dor", FlowControl::kBubble));
+    // Half-ring ties drawn per packet: each source's unit split over two initial states.
+    for (const std::string& name : routing_names(*topo)) {
+      if (takes_ring_tie(name))
+        out.push_back(test::make_case(spec, name, FlowControl::kCredit, RingTie::kRandom));
+    }
   }
   return out;
 }
@@ -83,7 +88,8 @@ void expect_same_loads(const LoadReport& a, const LoadReport& r, bool exact) {
 TEST(AnalysisEquivalence, AgreesWithTheStateGraphReferenceOnEveryRouting) {
   for (const char* spec : kNetworks) {
     for (const test::RoutingCase& c : cases(spec)) {
-      SCOPED_TRACE(c.label() + (c.routing->needs_bubble() ? " (bubble)" : ""));
+      SCOPED_TRACE(c.label() + (c.routing->needs_bubble() ? " (bubble)" : "") +
+                   (c.routing->initial_choices() > 1 ? " (drawn ties)" : ""));
       test::ReferenceAnalysis ref = test::reference_analysis(*c.topo, *c.routing);
       const bool exact = integral(ref.gamma);
       // Everything at once (the verifier's merging: whole results).

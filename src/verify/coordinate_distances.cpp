@@ -30,8 +30,28 @@ std::uint64_t torus_dimension_pairs(const Torus& t, int dim) {
 }  // namespace
 
 CoordinateDistances::CoordinateDistances(const Topology& topo)
-    : topo_(topo), dims_(topo.coords(NodeId(0)).n) {
+    : topo_(topo),
+      separable_(topo.distance_separable()),
+      dims_(separable_ ? topo.coords(NodeId(0)).n : 1) {
   const std::uint32_t n = topo.num_nodes();
+  if (!separable_) {
+    // One "coordinate", the node id, whose row toward a destination holds the distances of
+    // every node (O(N) distance calls per destination, as without rows).
+    coords_.resize(n);
+    for (std::uint32_t v = 0; v < n; ++v) coords_[v] = static_cast<std::int32_t>(v);
+    low_.assign(1, 0);
+    range_.assign(1, static_cast<std::int32_t>(n));
+    // The sum over all ordered pairs: from one node times N when every node sees the same
+    // distances, else every pair.
+    const std::uint32_t from = topo.vertex_transitive() ? 1 : n;
+    for (std::uint32_t a = 0; a < from; ++a) {
+      for (std::uint32_t b = 0; b < n; ++b) {
+        all_pairs_sum_ += static_cast<std::uint64_t>(topo.distance(NodeId(a), NodeId(b)));
+      }
+    }
+    if (from == 1) all_pairs_sum_ *= n;
+    return;
+  }
   const auto dims = static_cast<std::size_t>(dims_);
   coords_.resize(static_cast<std::size_t>(n) * dims);
   low_.assign(dims, std::numeric_limits<std::int32_t>::max());
@@ -85,6 +105,12 @@ CoordinateDistances::To CoordinateDistances::to(NodeId dest) const {
   To t;
   t.coords_ = coords_.data();
   t.dims_ = static_cast<std::size_t>(dims_);
+  if (!separable_) {
+    t.rows_.resize(static_cast<std::size_t>(topo_.num_nodes()));
+    for (std::uint32_t v = 0; v < topo_.num_nodes(); ++v)
+      t.rows_[v] = topo_.distance(NodeId(v), dest);
+    return t;
+  }
   const std::int32_t* d = coords_.data() + static_cast<std::size_t>(dest.value()) * t.dims_;
   for (std::size_t i = 0; i < t.dims_; ++i) {
     t.offset_[i] = t.rows_.size();

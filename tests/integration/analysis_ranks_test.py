@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The routing analyses split over MPI ranks: `wormnet verify` and `wormnet info --load` print
-the same JSON (times aside) on 1, 2 and 3 ranks, for a deadlock-free routing, a cyclic one
-and an adaptive one (whose fractional loads must still add up bit for bit). Every rank explores
+the same JSON (times aside) on 1, 2 and 3 ranks, for a deadlock-free routing, a cyclic one,
+adaptive ones and honeycomb tori (whose fractional loads must still add up bit for bit). Every rank explores
 its share of the destinations; the dependency graph is combined by OR, the loads by an exact
 sum, the first defect by destination order.
 
@@ -18,6 +18,9 @@ CASES = [
     ("verify", ["-t", "torus:5x4", "-r", "dor-dateline"], 0),
     ("info", ["--load", "-t", "honeycomb:5", "-r", "minimal-adaptive"], 0),
     ("info", ["--load", "-t", "mesh:6x5", "-r", "west-first"], 0),
+    # Honeycomb tori (distances not separable) and Duato's escape channels.
+    ("verify", ["-t", "honeycomb-torus:2", "-r", "duato"], 0),
+    ("info", ["--load", "-t", "honeycomb-rect:4x4", "-r", "stojmenovic-dateline"], 0),
 ]
 TIMES = {"seconds", "analysis_seconds"}
 

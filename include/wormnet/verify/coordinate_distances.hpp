@@ -2,6 +2,8 @@
 // is separable (Topology::coordinate_distance), so the distances from every node to one
 // destination are a sum of row lookups, one row per coordinate (built once per destination),
 // and the sum over all ordered pairs follows from coordinate histograms instead of N^2 calls.
+// Where the distance is not separable (honeycomb tori), the one row is the node id's: the
+// distances of every node to the destination, from Topology::distance() (O(N) per destination).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +16,7 @@ namespace wormnet {
 class CoordinateDistances {
  public:
   /// Checks the separability the rows rely on against Topology::distance() on a spread of
-  /// pairs (an InvariantError if it does not hold).
+  /// pairs (an InvariantError if it does not hold) when the topology declares it.
   explicit CoordinateDistances(const Topology& topo);
 
   /// Distances from every node to one destination.
@@ -42,6 +44,7 @@ class CoordinateDistances {
 
  private:
   const Topology& topo_;
+  bool separable_;  // Topology::distance_separable(); else one row of whole distances
   int dims_;
   std::vector<std::int32_t> coords_;  // [node * dims + i], shifted so that each starts at 0
   std::vector<std::int32_t> low_;     // [i]: smallest coordinate value

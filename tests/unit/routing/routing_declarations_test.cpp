@@ -23,9 +23,10 @@
 namespace wormnet {
 namespace {
 
-const char* const kTopologies[] = {"honeycomb:1", "honeycomb:2", "honeycomb:3", "mesh:4x3",
-                                   "mesh:3x2x3",  "torus:4x4",   "torus:5x3",   "torus:2x3x4",
-                                   "torus:6",     "torus:4x3x3", "torus:2x2x3"};
+const char* const kTopologies[] = {
+    "honeycomb:1", "honeycomb:2",       "honeycomb:3",       "mesh:4x3", "mesh:3x2x3",
+    "torus:4x4",   "torus:5x3",         "torus:2x3x4",       "torus:6",  "torus:4x3x3",
+    "torus:2x2x3", "honeycomb-torus:1", "honeycomb-rect:4x4"};
 
 void expect_declarations_hold(const Topology& topo, const RoutingFunction& routing) {
   SCOPED_TRACE(routing.name() + " on " + topo.spec());

@@ -22,9 +22,19 @@
 namespace wormnet {
 namespace {
 
-const char* const kNetworks[] = {"honeycomb:3",   "honeycomb:5", "mesh:6x5", "mesh:4x3x3",
-                                 "torus:6x6",     "torus:5x4x3", "torus:7",  "torus:2x5x3",
-                                 "torus:4x4x2x3", "mesh:2x2"};
+const char* const kNetworks[] = {"honeycomb:3",
+                                 "honeycomb:5",
+                                 "mesh:6x5",
+                                 "mesh:4x3x3",
+                                 "torus:6x6",
+                                 "torus:5x4x3",
+                                 "torus:7",
+                                 "torus:2x5x3",
+                                 "torus:4x4x2x3",
+                                 "mesh:2x2",
+                                 "honeycomb-torus:2",
+                                 "honeycomb-rect:4x4",
+                                 "honeycomb-rhombic:3x6"};
 
 std::vector<test::RoutingCase> cases(const std::string& spec) {
   std::vector<test::RoutingCase> out;

@@ -19,6 +19,7 @@ usage: slurm_dry_run_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest
 """
 import glob
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -45,18 +46,20 @@ warmup = 300
 measure = 6000
 stats-window = 250
 """
-# Long enough for a 2-second --walltime to cut it on any machine: 2e6 cycles of 64 routers are
-# 1.3e8 router-cycles, about 9 s at 2 ranks on the 2-core reference VM (1.4e7 router-cycles/s)
-# and still above 3 s on a core three times as fast. (40,000 cycles, 0.3 s, once finished
-# within one submission on a quiet CI machine.)
+# The run a --walltime cuts: its length in cycles is set from this machine's speed measured
+# just before (see test_walltime_until_done), so that it takes WALLTIME_RUN_SECONDS of
+# simulation whether the machine is quiet or loaded.
 LONG_RUN_TOML = """topology = "torus:8x8"
 routing = "dor-dateline"
 load = 0.2
 length = 8
 warmup = 1000
-measure = 2000000
+measure = {measure}
 stats-window = 50000
 """
+WALLTIME = "00:00:01"
+WALLTIME_RUN_SECONDS = 5.0  # 5 walltimes: cut on a machine up to ~4x faster than measured
+PROBE_CYCLES = 100000
 SWEEP_TOML = """topology = "honeycomb:3"
 routing = "double-xy"
 length-min = 4
@@ -183,7 +186,28 @@ class Resubmission(DryRun):
         self.assertFalse(os.path.exists(self.file("results/bad.done")))
 
     def test_walltime_until_done(self):
-        self.check_resubmitted_run(LONG_RUN_TOML, WALLTIME="00:00:02", MAX_SUBMISSIONS=40)
+        # A --walltime cut is wall-clock time, so no fixed run length is both cut on a fast
+        # machine and finished within a fixed number of submissions on a loaded one (2e6 cycles
+        # in 2-second pieces failed after 40 submissions at load 10-15 on 2 cores). The run is
+        # sized from the speed measured now, at the same rank count as the job steps: about
+        # WALLTIME_RUN_SECONDS of simulation, i.e. ~6 one-second pieces at any speed; the
+        # bound allows the machine to slow down tenfold between the probe and the job.
+        probe = self.file("probe.h5")
+        self.wormnet("run", "--config",
+                     self.file("probe.toml", LONG_RUN_TOML.format(measure=PROBE_CYCLES)), "-q",
+                     "-o", probe, ranks=2)
+        with h5py.File(probe, "r") as f:
+            seconds = max(float(f["summary/wall_seconds"][0]), 1e-3)
+        cycles = int(min(5e7, max(PROBE_CYCLES, PROBE_CYCLES * WALLTIME_RUN_SECONDS / seconds)))
+        jobs = self.check_resubmitted_run(LONG_RUN_TOML.format(measure=cycles),
+                                          WALLTIME=WALLTIME, MAX_SUBMISSIONS=60)
+        # Every piece but the last stopped at the walltime with a checkpoint, and each went on
+        # from where the one before stopped: strictly increasing cycles.
+        stops = [int(c) for c in re.findall(r"stopped +at cycle (\d+)", self.logs())]
+        starts = [int(c) for c in re.findall(r"restart +from .* cycle (\d+)", self.logs())]
+        self.assertEqual(len(stops), len(jobs) - 1)
+        self.assertEqual(starts, stops, self.logs())
+        self.assertEqual(stops, sorted(set(stops)))
 
     def test_bad_configuration_is_not_resubmitted(self):
         config = self.file("bad.toml", 'topology = "torus:6x4"\nrouting = "dor-dateline"\n'

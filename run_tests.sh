@@ -12,7 +12,8 @@
 #                           honeycomb tori study's analysis (load analyses of three 400-node
 #                           networks: the unit and cli tests run the same code) and the
 #                           workload study's (45 runs and a matplotlib figure: the workload
-#                           tests run the same simulator code)
+#                           tests run the same simulator code) and the fidelity script's test
+#                           (Python; its few mesh runs are the cli tests' code paths)
 #                           (WORMNET_ASAN_EXCLUDE, a ctest -E regex; set it to "^$" for all)
 #   ./run_tests.sh fuzz     clang + libFuzzer: the fuzz targets, a few seconds each on their
 #                           seed corpus (docs/fuzzing.md)
@@ -24,7 +25,7 @@ cmake --build --preset "$preset" --parallel "${WORMNET_JOBS:-2}"
 case $preset in
   asan)
     default_exclude='^(determinism|slurm|batch|differential)\.|^cli\.(Corpus|RunBadInput|Tables)$'
-    default_exclude+='|^tables\.StudySubset$|^headers\.standalone$'
+    default_exclude+='|^tables\.StudySubset$|^headers\.standalone$|^runs\.fidelity_compare$'
     default_exclude+='|^analysis\.(package|pictures|report|report_browser|HoneycombToriStudy|WorkloadStudy)$'
     default_exclude+='|^DeadlockVerdict\.(XyFirstAndDoubleXyAreAcyclic|MinimalOneVcHoneycombRoutingsAreCyclicOnEveryHt)$'
     ctest --preset asan -E "${WORMNET_ASAN_EXCLUDE:-$default_exclude}"

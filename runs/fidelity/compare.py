@@ -15,8 +15,10 @@ accepted rate is at least 95 % of the offered one and the mean latency of the me
 packets stays below three times that simulator's zero-load latency (BookSim's latency_thres,
 past which it aborts a run, is set to the same limit); wormnet must also not flag it
 saturated.
-Saturation = the highest stable load the bisection found, with its bracket. Standard library
-only.
+Saturation = the highest stable load the bisection found, with its bracket. After each
+configuration's two rows comes the verdict row: wormnet's deviation from BookSim (zero-load
+latency; saturation by the brackets' midpoints) against the tolerances of docs/fidelity.md,
+3 % and 5 %. Bad arguments: one line on stderr, exit code 2. Standard library only.
 """
 
 import argparse
@@ -109,6 +111,8 @@ CONFIGS = [
 ZERO_LOAD = 0.005   # flits/node/cycle: a few packets in flight, no contention to speak of
 SPEED_LOAD = 0.10   # offered load of the speed columns (below every saturation but buffer 1's)
 LATENCY_KNEE = 3.0  # saturation: mean latency past this multiple of the zero-load latency
+ZERO_TOLERANCE = 3.0  # percent: wormnet's zero-load latency against BookSim's
+SATURATION_TOLERANCE = 5.0  # percent: wormnet's saturation (bracket midpoint) against BookSim's
 
 
 def run_measured(cmd, log):
@@ -199,9 +203,46 @@ def saturation(sim, cfg, steps, warmup, measure, seed, limit):
     return lo, hi
 
 
+def deviation(booksim, wormnet):
+    """wormnet against BookSim, in percent of BookSim's figure."""
+    return 100.0 * (wormnet - booksim) / booksim
+
+
+def midpoint(bracket):
+    return (bracket[0] + bracket[1]) / 2
+
+
+def verdict(dev, tolerance):
+    # Rounded as printed (one decimal), so a printed 5.0 % is within a 5 % tolerance.
+    return "within" if round(abs(dev), 1) <= tolerance else "OUTSIDE"
+
+
+def verdict_row(title, booksim, wormnet):
+    """The table row judging wormnet against BookSim; each argument holds "zero" (mean
+    latency, cycles) and "sat" (bracket), either None when not measured."""
+    cells = []
+    for key, tolerance, value in (("zero", ZERO_TOLERANCE, lambda r: r),
+                                  ("sat", SATURATION_TOLERANCE, midpoint)):
+        if booksim[key] is None or wormnet[key] is None:
+            cells.append("-")
+            continue
+        dev = deviation(value(booksim[key]), value(wormnet[key]))
+        cells.append(f"{dev:+.1f} % ({verdict(dev, tolerance)} {tolerance:g} %)")
+    return f"| {title} | wormnet vs BookSim | {cells[0]} | {cells[1]} | | | | |"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, f"compare.py: {message}\n")
+
+
+def bad_input(message):
+    sys.stderr.write(f"compare.py: {message}\n")
+    sys.exit(2)
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--booksim", required=True, help="path of a BookSim2 binary")
     ap.add_argument("--wormnet", default="build/release/src/wormnet")
     ap.add_argument("--booksim-dateline", default="",
@@ -221,9 +262,24 @@ def main():
                     help="also the speed-only 32x32x32 torus (minutes of BookSim CPU, ~1 GB)")
     ap.add_argument("--out", default="", help="directory for configs and logs (default: temp)")
     a = ap.parse_args()
-    for path in [a.booksim, a.wormnet] + ([a.booksim_dateline] if a.booksim_dateline else []):
-        if not os.access(path, os.X_OK):
-            sys.exit(f"compare.py: {path}: not an executable")
+    for option, path in (("--booksim", a.booksim), ("--wormnet", a.wormnet),
+                         ("--booksim-dateline", a.booksim_dateline)):
+        if (path or option != "--booksim-dateline") and not (os.path.isfile(path) and
+                                                            os.access(path, os.X_OK)):
+            bad_input(f"{option} '{path}': not an executable file")
+    names = [c["name"] for c in CONFIGS]
+    unknown = [n for n in a.only.split(",") if n and n not in names] if a.only else []
+    if unknown:
+        bad_input(f"--only '{unknown[0]}': not a configuration (allowed: {', '.join(names)})")
+    # BookSim counts warm-up and measurement in sample periods of 1,000 cycles.
+    for option, value, thousands in (("--steps", a.steps, False), ("--warmup", a.warmup, True),
+                                     ("--measure", a.measure, True),
+                                     ("--zero-measure", a.zero_measure, True),
+                                     ("--sat-measure", a.sat_measure, True)):
+        if value is not None and (value < 1 or (thousands and value % 1000)):
+            bad_input(f"{option} {value}: must be >= 1"
+                      + (" and a multiple of 1000 (BookSim's sample period)" if thousands
+                         else ""))
     workdir = a.out or tempfile.mkdtemp(prefix="fidelity-")
     os.makedirs(workdir, exist_ok=True)
     sims = [BookSim(a.booksim, workdir), Wormnet(a.wormnet, workdir)]
@@ -233,29 +289,34 @@ def main():
         chosen = [c for c in CONFIGS if (a.large or not c.get("speed_only"))
                   and (a.booksim_dateline or not c.get("patched"))]
     if any(c.get("patched") for c in chosen) and not a.booksim_dateline:
-        sys.exit("compare.py: torus-dateline needs --booksim-dateline")
+        bad_input("--only 'torus-dateline': needs --booksim-dateline (a patched BookSim)")
     print(f"# logs in {workdir}; load average {open('/proc/loadavg').read().split()[0]}")
     print("| config | sim | zero-load latency | saturation | speed load | CPU s | cycles | MiB |")
     print("|---|---|---|---|---|---|---|---|")
     patched = [BookSim(a.booksim_dateline, workdir, "BookSim (patched)"), sims[1]]
     for cfg in chosen:
+        results = []
         for sim in (patched if cfg.get("patched") else sims):
             s = sim.run(cfg, cfg.get("speed_load", SPEED_LOAD), a.warmup, a.measure, a.seed,
                         "speed")
+            r = {"zero": None, "sat": None}
             zero, sat = "-", "-"
             if not cfg.get("speed_only"):
                 z = sim.run(cfg, ZERO_LOAD, a.warmup, cfg.get("zero_measure", a.zero_measure),
                             a.seed, "zero")
+                r["zero"] = round(z["latency"], 1)
                 zero = f"{z['latency']:.1f}"
             if not a.no_saturation and not cfg.get("speed_only"):
                 steps = a.steps if a.steps is not None else cfg.get("steps", 5)
-                lo, hi = saturation(sim, cfg, steps, a.warmup, a.sat_measure, a.seed,
-                                    LATENCY_KNEE * z["latency"])
-                sat = f"{lo:.4f}-{hi:.4f}"
+                r["sat"] = saturation(sim, cfg, steps, a.warmup, a.sat_measure, a.seed,
+                                      LATENCY_KNEE * z["latency"])
+                sat = f"{r['sat'][0]:.4f}-{r['sat'][1]:.4f}"
+            results.append(r)
             print(f"| {cfg['title']} | {sim.label} | {zero} | {sat} | "
                   f"{cfg.get('speed_load', SPEED_LOAD)} | {s['cpu']:.2f} | {s['cycles']} | "
                   f"{s['mem']:.0f} |", flush=True)
-
+        if not cfg.get("speed_only"):
+            print(verdict_row(cfg["title"], *results), flush=True)
 
 if __name__ == "__main__":
     main()

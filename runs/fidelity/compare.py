@@ -8,14 +8,16 @@ wormnet: build it yourself outside this tree and give its binary's path.
 
   runs/fidelity/compare.py --booksim /path/to/booksim [--wormnet build/release/src/wormnet]
                            [--only mesh-b4,torus-booksim] [--steps N] [--out DIR]
-                           [--booksim-dateline PATCHED] [--large]
+                           [--booksim-dateline PATCHED] [--large] [--seeds N]
 
 Every child runs under `nice -n 19` (the machine is shared). A point is stable when its
 accepted rate is at least 95 % of the offered one and the mean latency of the measured
 packets stays below three times that simulator's zero-load latency (BookSim's latency_thres,
 past which it aborts a run, is set to the same limit); wormnet must also not flag it
 saturated.
-Saturation = the highest stable load the bisection found, with its bracket. After each
+Saturation = the highest stable load the bisection found, with its bracket. With --seeds N
+every zero-load and saturation point is run with N seeds and judged on the means (BookSim's
+abort off, since an aborted run has no figures to pool). After each
 configuration's two rows comes the verdict row: wormnet's deviation from BookSim (zero-load
 latency; saturation by the brackets' midpoints) against the tolerances of docs/fidelity.md,
 3 % and 5 %. Bad arguments: one line on stderr, exit code 2. Standard library only.
@@ -192,11 +194,30 @@ def stable(r, load, limit):
     return not r["unstable"] and r["latency"] <= limit and r["accepted"] >= 0.95 * load
 
 
-def saturation(sim, cfg, steps, warmup, measure, seed, limit):
+def pooled(results):
+    """One judgement from runs of the same point with different seeds (equal measured
+    windows): mean latency and mean accepted rate; unstable if any run is (did not finish or
+    deliver)."""
+    n = len(results)
+    return {"latency": sum(r["latency"] for r in results) / n,
+            "accepted": sum(r["accepted"] for r in results) / n,
+            "unstable": any(r["unstable"] for r in results)}
+
+
+def run_seeds(sim, cfg, load, warmup, measure, seeds, tag, limit=-1.0):
+    """The point run with seeds seeds[0..]: pooled when there are several. With several seeds
+    BookSim's latency abort is off (limit -1): an aborted run has no figures to pool."""
+    if len(seeds) == 1:
+        return sim.run(cfg, load, warmup, measure, seeds[0], tag, limit)
+    return pooled([sim.run(cfg, load, warmup, measure, s, f"{tag}-s{s}", -1.0) for s in seeds])
+
+
+def saturation(sim, cfg, steps, warmup, measure, seeds, limit):
     lo, hi = cfg["bracket"]
     for i in range(steps):
         mid = round((lo + hi) / 2, 5)
-        if stable(sim.run(cfg, mid, warmup, measure, seed, f"sat{i}", limit), mid, limit):
+        if stable(run_seeds(sim, cfg, mid, warmup, measure, seeds, f"sat{i}", limit), mid,
+                  limit):
             lo = mid
         else:
             hi = mid
@@ -257,6 +278,10 @@ def main():
     ap.add_argument("--sat-measure", type=int, default=10000,
                     help="measured cycles of the saturation runs")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="zero-load and saturation runs with seeds seed..seed+N-1, judged on "
+                         "their mean latency and accepted rate (near saturation one 10,000-"
+                         "cycle run of long packets is noisy: docs/fidelity.md)")
     ap.add_argument("--no-saturation", action="store_true")
     ap.add_argument("--large", action="store_true",
                     help="also the speed-only 32x32x32 torus (minutes of BookSim CPU, ~1 GB)")
@@ -272,7 +297,8 @@ def main():
     if unknown:
         bad_input(f"--only '{unknown[0]}': not a configuration (allowed: {', '.join(names)})")
     # BookSim counts warm-up and measurement in sample periods of 1,000 cycles.
-    for option, value, thousands in (("--steps", a.steps, False), ("--warmup", a.warmup, True),
+    for option, value, thousands in (("--steps", a.steps, False), ("--seeds", a.seeds, False),
+                                     ("--warmup", a.warmup, True),
                                      ("--measure", a.measure, True),
                                      ("--zero-measure", a.zero_measure, True),
                                      ("--sat-measure", a.sat_measure, True)):
@@ -294,6 +320,7 @@ def main():
     print("| config | sim | zero-load latency | saturation | speed load | CPU s | cycles | MiB |")
     print("|---|---|---|---|---|---|---|---|")
     patched = [BookSim(a.booksim_dateline, workdir, "BookSim (patched)"), sims[1]]
+    seeds = list(range(a.seed, a.seed + a.seeds))
     for cfg in chosen:
         results = []
         for sim in (patched if cfg.get("patched") else sims):
@@ -302,13 +329,13 @@ def main():
             r = {"zero": None, "sat": None}
             zero, sat = "-", "-"
             if not cfg.get("speed_only"):
-                z = sim.run(cfg, ZERO_LOAD, a.warmup, cfg.get("zero_measure", a.zero_measure),
-                            a.seed, "zero")
+                z = run_seeds(sim, cfg, ZERO_LOAD, a.warmup,
+                              cfg.get("zero_measure", a.zero_measure), seeds, "zero")
                 r["zero"] = round(z["latency"], 1)
                 zero = f"{z['latency']:.1f}"
             if not a.no_saturation and not cfg.get("speed_only"):
                 steps = a.steps if a.steps is not None else cfg.get("steps", 5)
-                r["sat"] = saturation(sim, cfg, steps, a.warmup, a.sat_measure, a.seed,
+                r["sat"] = saturation(sim, cfg, steps, a.warmup, a.sat_measure, seeds,
                                       LATENCY_KNEE * z["latency"])
                 sat = f"{r['sat'][0]:.4f}-{r['sat'][1]:.4f}"
             results.append(r)

@@ -10,7 +10,8 @@ wormnet: build it yourself outside this tree and give its binary's path.
                            [--only mesh-b4,torus-booksim] [--steps N] [--out DIR]
                            [--booksim-dateline PATCHED] [--large] [--seeds N]
 
-Every child runs under `nice -n 19` (the machine is shared). A point is stable when its
+Every child runs under `nice -n 19` (the machine is shared; `--nice N` to change: on a busy
+machine 19 starves them). A point is stable when its
 accepted rate is at least 95 % of the offered one and the mean latency of the measured
 packets stays below three times that simulator's zero-load latency (BookSim's latency_thres,
 past which it aborts a run, is set to the same limit); wormnet must also not flag it
@@ -117,10 +118,11 @@ ZERO_TOLERANCE = 3.0  # percent: wormnet's zero-load latency against BookSim's
 SATURATION_TOLERANCE = 5.0  # percent: wormnet's saturation (bracket midpoint) against BookSim's
 
 
-def run_measured(cmd, log):
-    """Runs cmd niced; returns (stdout, CPU seconds user+sys, peak RSS in MiB) of the child."""
+def run_measured(cmd, log, nice=19):
+    """Runs cmd at niceness nice; returns (stdout, CPU seconds user+sys, peak RSS in MiB) of
+    the child."""
     with open(log, "w") as err:
-        proc = subprocess.Popen(["nice", "-n", "19"] + cmd, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(["nice", "-n", str(nice)] + cmd, stdout=subprocess.PIPE,
                                 stderr=err, text=True)
         out = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -132,10 +134,11 @@ def run_measured(cmd, log):
 
 
 class BookSim:
-    def __init__(self, binary, workdir, label="BookSim"):
+    def __init__(self, binary, workdir, label="BookSim", nice=19):
         self.binary = binary
         self.workdir = workdir
         self.label = label
+        self.nice = nice
 
     def run(self, cfg, load, warmup, measure, seed, tag, limit=-1.0):
         # Fixed length: warm-up periods, then sample periods until max_samples; thresholds 0
@@ -154,7 +157,7 @@ class BookSim:
         with open(path, "w") as f:
             for k, v in keys.items():
                 f.write(f"{k} = {v};\n")
-        out, rc, cpu, mem = run_measured([self.binary, path], path + ".log")
+        out, rc, cpu, mem = run_measured([self.binary, path], path + ".log", self.nice)
         # BookSim exits with 255 after a successful run, so its exit code tells nothing; a run
         # it aborts as unstable prints no overall statistics.
         unstable = "unstable" in out or "Overall Traffic Statistics" not in out
@@ -169,17 +172,18 @@ class BookSim:
 class Wormnet:
     label = "wormnet"
 
-    def __init__(self, binary, workdir):
+    def __init__(self, binary, workdir, nice=19):
         self.binary = binary
         self.workdir = workdir
+        self.nice = nice
 
     def run(self, cfg, load, warmup, measure, seed, tag, limit=-1.0):
         del limit  # wormnet has no latency abort: stable() judges its results
         cmd = [self.binary, "run", "--preset", "booksim", "--traffic", "uniform", "--vcs", "2",
                "--load", str(load), "--warmup", str(warmup), "--measure", str(measure),
                "--drain-limit", "20000", "--seed", str(seed)] + cfg["wormnet"]
-        out, rc, cpu, mem = run_measured(cmd, os.path.join(self.workdir,
-                                                           f"{cfg['name']}-{tag}.wormnet.log"))
+        log = os.path.join(self.workdir, f"{cfg['name']}-{tag}.wormnet.log")
+        out, rc, cpu, mem = run_measured(cmd, log, self.nice)
         lat = re.search(r"^latency\s+mean\s+([0-9.]+)", out, re.M)
         acc = re.search(r"^accepted\s+([0-9.]+)", out, re.M)
         cycles = re.search(r"^speed\s+(\d+) cycles", out, re.M)
@@ -278,6 +282,8 @@ def main():
     ap.add_argument("--sat-measure", type=int, default=10000,
                     help="measured cycles of the saturation runs")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nice", type=int, default=19,
+                    help="niceness of the simulators (0..19; 19 starves them on a busy machine)")
     ap.add_argument("--seeds", type=int, default=1,
                     help="zero-load and saturation runs with seeds seed..seed+N-1, judged on "
                          "their mean latency and accepted rate (near saturation one 10,000-"
@@ -292,6 +298,8 @@ def main():
         if (path or option != "--booksim-dateline") and not (os.path.isfile(path) and
                                                             os.access(path, os.X_OK)):
             bad_input(f"{option} '{path}': not an executable file")
+    if not 0 <= a.nice <= 19:
+        bad_input(f"--nice {a.nice}: must be 0..19")
     names = [c["name"] for c in CONFIGS]
     unknown = [n for n in a.only.split(",") if n and n not in names] if a.only else []
     if unknown:
@@ -308,7 +316,7 @@ def main():
                          else ""))
     workdir = a.out or tempfile.mkdtemp(prefix="fidelity-")
     os.makedirs(workdir, exist_ok=True)
-    sims = [BookSim(a.booksim, workdir), Wormnet(a.wormnet, workdir)]
+    sims = [BookSim(a.booksim, workdir, nice=a.nice), Wormnet(a.wormnet, workdir, nice=a.nice)]
     if a.only:
         chosen = [c for c in CONFIGS if c["name"] in a.only.split(",")]
     else:
@@ -319,7 +327,7 @@ def main():
     print(f"# logs in {workdir}; load average {open('/proc/loadavg').read().split()[0]}")
     print("| config | sim | zero-load latency | saturation | speed load | CPU s | cycles | MiB |")
     print("|---|---|---|---|---|---|---|---|")
-    patched = [BookSim(a.booksim_dateline, workdir, "BookSim (patched)"), sims[1]]
+    patched = [BookSim(a.booksim_dateline, workdir, "BookSim (patched)", a.nice), sims[1]]
     seeds = list(range(a.seed, a.seed + a.seeds))
     for cfg in chosen:
         results = []

@@ -29,12 +29,17 @@ wormnet="$root/build/release/src/wormnet"
 window=(--warmup 2000 --measure 8000 --drain-limit 5000)
 while (($#)); do
   case "$1" in
-    -j) jobs="$2"; shift 2 ;;
-    -o) out="$2"; shift 2 ;;
-    --figures) figures="$2"; shift 2 ;;
-    --wormnet) wormnet="$2"; shift 2 ;;
+    -j|-o|--figures|--wormnet)
+      (($# >= 2)) || { echo "study.sh: $1 needs a value (see --help)" >&2; exit 2; }
+      case "$1" in
+        -j) jobs="$2" ;;
+        -o) out="$2" ;;
+        --figures) figures="$2" ;;
+        --wormnet) wormnet="$2" ;;
+      esac
+      shift 2 ;;
     --quick) window=(--warmup 300 --measure 1500 --drain-limit 1500); shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "study.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -96,15 +101,19 @@ for buffer in 4 20; do
         opts=(--traffic "$pattern" --after-saturation 1 --buffer "$buffer")
         [[ $routing == *:* ]] && opts+=(--selection "${routing#*:}")
         [[ $routing == *@* ]] && opts+=(--vcs "${routing#*@}")
-        base_cmd[$file]="$wormnet sweep -t $topo -r $r ${opts[*]} ${window[*]} -q"
-        [[ -e $file ]] || tasks+=("${base_cmd[$file]} --loads $loads -o $file")
+        base_cmd[$file]="$(printf '%q ' "$wormnet" sweep -t "$topo" -r "$r" "${opts[@]}" \
+                             "${window[@]}" -q)"
+        [[ -e $file ]] || tasks+=("${base_cmd[$file]}--loads $loads -o $(printf '%q' "$file")")
       done
     done
   done
 done
 run_tasks() {
   echo "study.sh: ${#tasks[@]} sweeps to run, $jobs at a time, into $out"
-  printf '%s\n' "${tasks[@]}" | xargs -r -P "$jobs" -I{} sh -c 'nice -n 10 {} || echo "failed: {}" >&2'
+  # A failed sweep stops the study (xargs ends at an exit code of 255) rather than feed the
+  # analysis a missing point.
+  printf '%s\n' "${tasks[@]}" |
+    xargs -r -P "$jobs" -I{} sh -c 'nice -n 10 {} || { echo "failed: {}" >&2; exit 255; }'
 }
 run_tasks
 # The refining sweeps: same options, the three loads between.
@@ -112,7 +121,7 @@ tasks=()
 for file in "${!base_cmd[@]}"; do
   [[ -e $file && ! -e ${file%.h5}.fine.h5 ]] || continue
   fine="$(fine_loads_for "$file")"
-  [[ -n $fine ]] && tasks+=("${base_cmd[$file]} --loads $fine -o ${file%.h5}.fine.h5")
+  [[ -n $fine ]] && tasks+=("${base_cmd[$file]}--loads $fine -o $(printf '%q' "${file%.h5}.fine.h5")")
 done
 run_tasks
 /usr/bin/python3 "$root/analysis/honeycomb_tori.py" "$out/b4" --deep "$out/b20" --figures "$figures"

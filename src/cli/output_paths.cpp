@@ -80,11 +80,14 @@ void refuse_overlaps(const Communicator& comm, const std::vector<NamedPath>& out
 std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchPlan& plan) {
   return {{"--checkpoint-dir", plan.dir},
           {"--checkpoint-dir", io::checkpoint_path(plan.dir)},
-          {"--output", o.output}};
+          {"--output", o.output},
+          {"--write-trace", o.workload.write_trace}};
 }
 
 std::vector<NamedPath> simulation_inputs(const SimOptions& o, const BatchOptions& batch) {
-  std::vector<NamedPath> in{{"--config", o.config_file}, {"--tables", o.config.network.tables}};
+  std::vector<NamedPath> in{{"--config", o.config_file},
+                            {"--tables", o.config.network.tables},
+                            {"--trace", o.workload.trace}};
   if (!batch.restart.empty()) in.push_back({"--restart", io::checkpoint_path(batch.restart)});
   return in;
 }

@@ -5,6 +5,7 @@
 
 #include "choice_option.hpp"
 #include "commands.hpp"
+#include "toml_string.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
@@ -207,6 +208,33 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   app.add_flag("--quiet,-q", o.quiet, "no progress or summary on stdout")->group("Output");
 }
 
+std::string traffic_option_text(const SimConfig& c, std::string_view option) {
+  const TrafficConfig& t = c.traffic;
+  const MeasureConfig& m = c.measure;
+  const auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  if (option == "--load") return number(t.load);
+  if (option == "--load-fraction") return number(t.load_fraction);
+  if (option == "--traffic") return to_string(t.pattern);
+  if (option == "--process") return to_string(t.process);
+  if (option == "--length" || option == "--length-min") return std::to_string(t.length_min);
+  if (option == "--length-max") return std::to_string(t.length_max);
+  if (option == "--self-traffic") return t.self_traffic ? "true" : "false";
+  if (option == "--hotspot-fraction") return number(t.hotspot_fraction);
+  if (option == "--hotspot-nodes") {
+    std::string nodes;
+    for (const int h : t.hotspot_nodes) nodes += (nodes.empty() ? "" : ",") + std::to_string(h);
+    return nodes;
+  }
+  if (option == "--warmup") return std::to_string(m.warmup);
+  if (option == "--measure") return std::to_string(m.measure);
+  if (option == "--cycles") return std::to_string(m.cycles);
+  return "";
+}
+
 std::string to_toml(const SimOptions& o) {
   const NetworkConfig& n = o.config.network;
   const TrafficConfig& t = o.config.traffic;
@@ -214,21 +242,7 @@ std::string to_toml(const SimOptions& o) {
   std::string s;
   char buf[128];
   const auto str = [&](const char* key, const std::string& v) {
-    // A TOML basic string that --config reads back to `v` (a path may hold anything).
-    std::string quoted;
-    for (const char c : v) {
-      if (c == '"' || c == '\\') {
-        quoted += '\\';
-        quoted += c;
-      } else if (c == '\n') {
-        quoted += "\\n";
-      } else if (c == '\t') {
-        quoted += "\\t";
-      } else {
-        quoted += c;
-      }
-    }
-    s += std::string(key) + " = \"" + quoted + "\"\n";
+    s += std::string(key) + " = " + toml_string(v) + "\n";
   };
   const auto num = [&](const char* key, long long v) {
     s += std::string(key) + " = " + std::to_string(v) + "\n";
@@ -328,20 +342,14 @@ void finish_sim_options(SimOptions& o) {
     std::snprintf(buf, sizeof buf, "%g", o.config.traffic.load_fraction);
     throw InputError("--load-fraction", buf, "must be in (0, 1]");
   }
+  const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
+  check_workload_options(o.workload, o.given, shown);
   // Options that only one traffic pattern reads are refused with another (they were ignored
   // silently); the effective configuration writes them for that pattern only.
-  check_workload_options(o.workload, o.given);
   if (o.config.traffic.pattern != TrafficPattern::kHotspot) {
     for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
       if (!given(option)) continue;
-      char value[32];
-      std::snprintf(value, sizeof value, "%g", o.config.traffic.hotspot_fraction);
-      std::string nodes;
-      for (int h : o.config.traffic.hotspot_nodes) {
-        if (!nodes.empty()) nodes += ',';
-        nodes += std::to_string(h);
-      }
-      throw InputError(option, option[10] == 'f' ? std::string(value) : nodes,
+      throw InputError(option, shown(option),
                        std::string("is read with --traffic hotspot only (the traffic is ") +
                            to_string(o.config.traffic.pattern) + ")");
     }

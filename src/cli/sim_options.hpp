@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "workload_options.hpp"
 #include "wormnet/config/sim_config.hpp"
@@ -47,6 +48,9 @@ std::string to_toml(const SimOptions& o);
 
 /// Names used in summaries and output attributes.
 const char* to_string(TrafficPattern p);
+/// The value of a traffic or run-length option as it stands in `c` (what an error about it
+/// names), "" for an option it does not know.
+std::string traffic_option_text(const SimConfig& c, std::string_view option);
 const char* to_string(InjectionProcess p);
 const char* to_string(SelectionPolicy p);
 const char* to_string(FlowControl f);

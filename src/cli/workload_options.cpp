@@ -1,7 +1,10 @@
 #include "workload_options.hpp"
 
 #include <filesystem>
+#include <optional>
 
+#include "toml_string.hpp"
+#include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/workload/motifs.hpp"
 #include "wormnet/workload/process_mapping.hpp"
@@ -78,7 +81,8 @@ void add_workload_options(CLI::App& app, WorkloadOptions& w) {
       ->group("Workload");
 }
 
-void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given) {
+void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given,
+                            const std::function<std::string(const char*)>& shown) {
   const auto has = [&](const char* o) { return given.count(o) > 0; };
   const std::pair<const char*, std::string> values[] = {
       {"--trace", w.trace},
@@ -101,7 +105,7 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
   }
   for (const char* o : kTrafficOptions) {
     if (has(o)) {
-      throw InputError(o, "given",
+      throw InputError(o, shown(o),
                        "is not read with --workload " + w.name +
                            " (a workload's messages and run length are its own)");
     }
@@ -126,7 +130,9 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
                        "1.." + std::to_string(MessageGraph::kMaxFlits) + " flits");
     }
     if (mapping_names().count(w.mapping) == 0) {
-      throw InputError("--mapping", w.mapping, "allowed: linear, random, topology");
+      std::string names;
+      for (const auto& [name, m] : mapping_names()) names += (names.empty() ? "" : ", ") + name;
+      throw InputError("--mapping", w.mapping, "allowed: " + names);
     }
     const int dims = grid_dimensions(motifs.at(w.name));
     if (has("--grid") && dims == 0) {
@@ -142,28 +148,17 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
     if (fs::is_directory(p, ec) || !fs::is_directory(dir, ec)) {
       throw InputError("--write-trace", w.write_trace, "a file in an existing directory");
     }
-    if (trace && fs::equivalent(p, fs::path(w.trace), ec)) {
-      throw InputError("--write-trace", w.write_trace, "another file than --trace (it is read)");
-    }
   }
 }
 
 std::string workload_toml(const WorkloadOptions& w) {
   if (!w.active()) return "";
-  const auto quoted = [](const std::string& v) {
-    std::string q;
-    for (const char c : v) {
-      if (c == '"' || c == '\\') q += '\\';
-      q += c;
-    }
-    return "\"" + q + "\"";
-  };
-  std::string s = "workload = " + quoted(w.name) + "\n";
-  if (w.name == "trace") return s + "trace = " + quoted(w.trace) + "\n";
+  std::string s = "workload = " + toml_string(w.name) + "\n";
+  if (w.name == "trace") return s + "trace = " + toml_string(w.trace) + "\n";
   s += "iterations = " + std::to_string(w.iterations) + "\n";
   s += "message-size = " + std::to_string(w.message_size) + "\n";
-  if (!w.grid.empty()) s += "grid = " + quoted(w.grid) + "\n";
-  s += "mapping = " + quoted(w.mapping) + "\n";
+  if (!w.grid.empty()) s += "grid = " + toml_string(w.grid) + "\n";
+  s += "mapping = " + toml_string(w.mapping) + "\n";
   return s;
 }
 
@@ -182,12 +177,15 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
     out.grid = balanced_grid(nodes, dims);
   } else {
     out.grid = parse_grid(w.grid, dims);
-    std::uint64_t product = 1;
-    for (const int g : out.grid) product *= static_cast<std::uint64_t>(g);
+    std::optional<std::uint64_t> product = 1;  // nullopt past 2^64
+    for (const int g : out.grid) {
+      if (product) product = checked_mul(*product, static_cast<std::uint64_t>(g));
+    }
     if (product != nodes) {
       throw InputError("--grid", w.grid,
                        "a grid of " + std::to_string(nodes) + " processes, one per node of " +
-                           topo.spec() + " (this one has " + std::to_string(product) + ")");
+                           topo.spec() + " (this one has " +
+                           (product ? std::to_string(*product) : "more than 2^64") + ")");
     }
   }
   // Messages per iteration, bounded before anything is built.
@@ -211,7 +209,8 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
       per_iteration = p * (p - 1);
       break;
   }
-  if (per_iteration * w.iterations > kMaxMessages) {
+  const std::optional<std::uint64_t> messages = checked_mul(per_iteration, w.iterations);
+  if (!messages || *messages > kMaxMessages) {
     throw InputError("--iterations", std::to_string(w.iterations),
                      "a workload of at most " + std::to_string(kMaxMessages) + " messages (" +
                          w.name + " on " + std::to_string(nodes) + " nodes sends up to " +

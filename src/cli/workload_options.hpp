@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,8 +30,10 @@ struct WorkloadOptions {
 void add_workload_options(CLI::App& app, WorkloadOptions& w);
 
 /// The rules that need no network: names, sizes, which options go together, and the
-/// open-loop traffic options a workload refuses. InputError naming the option.
-void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given);
+/// open-loop traffic options a workload refuses. InputError naming the option and its value
+/// (`shown` gives the value of a given traffic option as the user wrote it).
+void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given,
+                            const std::function<std::string(const char*)>& shown);
 
 /// The workload's keys of the effective configuration (TOML), "" without a workload.
 std::string workload_toml(const WorkloadOptions& w);

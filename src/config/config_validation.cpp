@@ -108,10 +108,7 @@ void validate_values(const SimConfig& c) {
                          "delays (routing, VC and switch allocation, switch, link, credit): a "
                          "shorter wait is no sign of deadlock");
   }
-  if (m.deadlock_threshold > 1000000000) {
-    throw InputError("--deadlock-threshold", std::to_string(m.deadlock_threshold),
-                     "at most 1000000000 cycles");
-  }
+  at_most("--deadlock-threshold", m.deadlock_threshold, 1000000000, "cycles");
   if (m.cycles > 0 && m.warmup >= m.cycles) {
     throw InputError("--warmup", std::to_string(m.warmup),
                      "must be shorter than the run (--cycles " + std::to_string(m.cycles) + ")");

@@ -216,17 +216,15 @@ H5File open_checkpoint(const Communicator& comm, const std::string& dir,
   const std::string path = checkpoint_path(dir);
   // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
   // validate the metadata of a damaged file. Root reads it; every rank gets the verdict.
-  std::string problem;
-  if (comm.is_root()) {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) problem = seal_problem(path);
+  const SealVerdict seal = check_seal(comm, path);
+  if (seal.unsealed) {
+    throw InputError(
+        option, dir,
+        "checkpoint.h5 is not a wormnet checkpoint of this layout (" + seal.problem + ")");
   }
-  if (comm.size() > 1) comm.broadcast(problem, 0);
-  if (problem.rfind("it has no wormnet seal", 0) == 0) {
-    throw InputError(option, dir,
-                     "checkpoint.h5 is not a wormnet checkpoint of this layout (" + problem + ")");
+  if (!seal.problem.empty()) {
+    throw InputError(option, dir, "checkpoint.h5 is damaged: " + seal.problem);
   }
-  if (!problem.empty()) throw InputError(option, dir, "checkpoint.h5 is damaged: " + problem);
   H5File f = H5File::open_read_only(comm, path, option);
   const H5Group root = f.root();
   if (!root.has_attribute(names::kKindAttr)) {

@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,6 +16,8 @@ namespace wormnet::io {
 namespace {
 
 constexpr const char* kSealFormat = "wormnet seal 1 %016" PRIx64 " %" PRIu64 "\n";
+constexpr const char* kNoSeal =
+    "it has no wormnet seal (damaged, or written by another program or an older wormnet)";
 /// Bytes hashed per read.
 constexpr std::size_t kChunk = std::size_t{1} << 20;
 
@@ -69,8 +72,7 @@ std::string seal_problem(const std::string& path) {
   std::uint64_t stored = 0;
   std::uint64_t stored_size = 0;
   if (std::sscanf(seal, "wormnet seal 1 %16" SCNx64 " %" SCNu64, &stored, &stored_size) != 2) {
-    return "it has no wormnet seal (damaged, or written by another program or an older "
-           "wormnet)";
+    return kNoSeal;
   }
   std::uint64_t digest = 0;
   std::uint64_t size = 0;
@@ -83,6 +85,17 @@ std::string seal_problem(const std::string& path) {
   }
   if (digest != stored) return "its checksum fails (a byte of it has changed)";
   return "";
+}
+
+SealVerdict check_seal(const Communicator& comm, const std::string& path) {
+  SealVerdict v;
+  if (comm.is_root()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) v.problem = seal_problem(path);
+  }
+  if (comm.size() > 1) comm.broadcast(v.problem, 0);
+  v.unsealed = v.problem == kNoSeal;
+  return v;
 }
 
 }  // namespace wormnet::io

@@ -12,18 +12,12 @@
 #include <span>
 #include <string_view>
 
+#include "wormnet/core/rng.hpp"
 #include "wormnet/io/row_distribution.hpp"
 
 namespace wormnet::io::detail {
 
-/// splitmix64's finalizer: a bijection of 64-bit words that spreads every input bit.
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using wormnet::mix64;  // SplitMix64's finalizer (core/rng.hpp)
 
 /// Hash of `bytes` keyed by `key` (the row index).
 inline std::uint64_t digest_bytes(std::uint64_t key, std::span<const std::byte> bytes) {

@@ -40,6 +40,8 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   const int ports = params_.ports;
   const int vcs = params_.vcs;
   const VcMask escape_vcs = params_.escape_vcs;
+  // With priority selection and no escape VCs the first free VC ends the search.
+  const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
   VcAllocator::Request requests[64];
   RouteState next_state[64];
   int n = 0;
@@ -53,8 +55,6 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     const int in_vc = vc_of_[lv];
     const Packet& p = packets_[inputs_.front(i).packet()];
     routing_options(r, in_port, in_vc, p, options);
-    // With priority selection and no escape VCs the first free VC ends the search.
-    const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
     int candidates[64];
     int candidate_option[64];
     int found = 0;

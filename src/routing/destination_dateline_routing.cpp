@@ -10,9 +10,8 @@ void DestinationDatelineRouting::route(const RouteRequest& request, RouteOptions
     const int target = topo_.coord(request.dest, d);
     const int dir = minimal_direction(topo_, d, c, target);
     if (dir == 0) continue;
-    // Going + the way ahead passes k-1 -> 0 iff the target lies below c; going -, above.
-    const bool wraps_ahead = topo_.is_ring(d) && (dir > 0 ? target < c : target > c);
-    out.add(Topology::port_of(d, dir), wraps_ahead ? 1 : 2);
+    const bool wraps = topo_.is_ring(d) && wraps_ahead(dir, c, target);
+    out.add(Topology::port_of(d, dir), wraps ? 1 : 2);
     return;
   }
 }

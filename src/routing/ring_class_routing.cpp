@@ -33,7 +33,7 @@ std::string RingClassRouting::description() const {
 
 VcMask RingClassRouting::entry_classes(int dim, int c, int e, int dir, RouteState state) const {
   if (!topo_.is_ring(dim)) return 1;  // a line: no cycle to break
-  const bool wraps = dir > 0 ? e < c : e > c;
+  const bool wraps = wraps_ahead(dir, c, e);
   switch (policy_) {
     case RingClassPolicy::kWrap:
       return wraps ? 2 : 1;

@@ -151,19 +151,13 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
                             const Communicator& comm) {
   // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
   // validate the metadata of a damaged file, and crashed on some. Root reads it.
-  std::string problem;
-  if (comm.is_root()) {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) problem = io::seal_problem(path);
-  }
-  if (comm.size() > 1) comm.broadcast(problem, 0);
-  if (problem.rfind("it has no wormnet seal", 0) == 0) {
+  const io::SealVerdict seal = io::check_seal(comm, path);
+  if (seal.unsealed) {
     bad(option, path,
-        "not a routing-table file of this wormnet (" + problem +
-            "; make one with wormnet "
-            "tables -o)");
+        "not a routing-table file of this wormnet (" + seal.problem +
+            "; make one with wormnet tables -o)");
   }
-  if (!problem.empty()) bad(option, path, "the table file is damaged: " + problem);
+  if (!seal.problem.empty()) bad(option, path, "the table file is damaged: " + seal.problem);
   io::H5File file = io::H5File::open_read_only(comm, path, option);
   LoadedTable out;
   const std::uint64_t n = topo.num_nodes();

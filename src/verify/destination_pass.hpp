@@ -39,9 +39,6 @@ class DestinationPass {
   DestinationPass(const Topology& topo, const RoutingFunction& routing, int vcs, ArrivalScope scope,
                   const CoordinateDistances& distances);
 
-  /// Arrival classes in use (dense), and routing states per node for the keys.
-  [[nodiscard]] int classes() const { return classes_; }
-
   /// Explores the states bound for `dest` from every source (or from `source` only, when
   /// valid) and adds their loads, dependencies and path figures to `out`; `index` is the
   /// destination's position in the plan (orders the defects).

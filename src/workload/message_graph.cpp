@@ -20,14 +20,6 @@ std::uint32_t MessageGraph::add(std::uint32_t source, std::uint32_t dest, std::u
   return static_cast<std::uint32_t>(messages_.size() - 1);
 }
 
-std::string MessageGraph::check(std::uint32_t nodes) const {
-  for (std::uint32_t id = 0; id < size(); ++id) {
-    std::string problem = check_message(id, nodes);
-    if (!problem.empty()) return problem;
-  }
-  return "";
-}
-
 std::string MessageGraph::check_message(std::uint32_t id, std::uint32_t nodes) const {
   {
     const WorkloadMessage& m = messages_[id];

@@ -195,13 +195,6 @@ const std::map<std::string, Motif>& motif_names() {
   return names;
 }
 
-const char* to_string(Motif m) {
-  for (const auto& [name, value] : motif_names()) {
-    if (value == m) return name.c_str();
-  }
-  return "?";
-}
-
 int grid_dimensions(Motif m) {
   switch (m) {
     case Motif::kHalo2d:

@@ -98,13 +98,6 @@ const std::map<std::string, Mapping>& mapping_names() {
   return names;
 }
 
-const char* to_string(Mapping m) {
-  for (const auto& [name, value] : mapping_names()) {
-    if (value == m) return name.c_str();
-  }
-  return "?";
-}
-
 std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
                                          std::span<const int> grid, std::uint64_t seed) {
   const std::uint32_t n = topo.num_nodes();

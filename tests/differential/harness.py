@@ -16,7 +16,7 @@ whole option space (option_space.py):
            the git revision aside: a refactoring's safety net.
 
 Files are compared dataset by dataset and attribute by attribute; only what describes the
-execution rather than the model is left out (EXCLUDED, below).
+execution rather than the model is left out (see contents(), below).
 
 A configuration is a pure function of its seed. A failure prints the seed, the check and the
 exact command lines, then shrinks the configuration (smaller network, fewer options, fewer
@@ -61,12 +61,6 @@ import rank_determinism_test as determinism  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(HERE))
 MERGE = os.path.join(REPO, "runs", "merge_points.py")
 
-# What may differ between two files of the same model (and only that), with the reason.
-EXCLUDED = {
-    "attribute /@ranks": "the number of ranks that ran it",
-    "attribute or column named wall_seconds": "wall-clock time",
-    "group /partition": "which rank owned which router (a function of the rank count)",
-}
 # Seeds of the CI run (tests/CMakeLists.txt: differential.ci), about 3 minutes on 2 cores:
 # the first 20, and four whose configurations deadlock (stojmenovic, minimal-adaptive) with
 # today's option space (re-pick them when the generators change: --show SEED).
@@ -136,17 +130,23 @@ class Failure(Exception):
 
 # --- comparing results files --------------------------------------------------------------
 
-def contents(path):
-    """Every attribute and dataset of a results file but EXCLUDED, as {name: value}: the
-    determinism test's reader, with the git revision compared too (one binary wrote both)."""
-    return determinism.contents(path, execution_attrs={"ranks", "wall_seconds"})
+# What may differ between two files of the same model, and only that: the root attribute
+# `ranks` (how many ranks ran it), anything named wall_seconds (wall-clock time) and the group
+# /partition (which rank owned which router); the determinism test's reader leaves them out.
+RUN_ATTRS = {"ranks", "wall_seconds"}
+
+
+def contents(path, execution_attrs=RUN_ATTRS):
+    """Every attribute and dataset of a results file but what describes the execution, as
+    {name: value}; the git revision is compared too unless left out (one binary wrote both)."""
+    return determinism.contents(path, execution_attrs=execution_attrs)
 
 
 same = determinism.same
 
 
-def differences(a_path, b_path):
-    a, b = contents(a_path), contents(b_path)
+def differences(a_path, b_path, execution_attrs=RUN_ATTRS):
+    a, b = contents(a_path, execution_attrs), contents(b_path, execution_attrs)
     out = [f"only in one file: {k}" for k in sorted(set(a) ^ set(b))]
     out += [f"differs: {k}" for k in sorted(set(a) & set(b)) if not same(a[k], b[k])]
     return out
@@ -371,10 +371,7 @@ def check_versus(case, ref):
     out = case.path("versus.h5")
     r = case.runner.run(case.args(out), program=[case.versus, *case.args(out)])
     case.judge(r, (0, 4))
-    a = determinism.contents(ref, execution_attrs={"ranks", "wall_seconds", "git_sha"})
-    b = determinism.contents(out, execution_attrs={"ranks", "wall_seconds", "git_sha"})
-    d = [f"only in one file: {k}" for k in sorted(set(a) ^ set(b))]
-    d += [f"differs: {k}" for k in sorted(set(a) & set(b)) if not same(a[k], b[k])]
+    d = differences(ref, out, RUN_ATTRS | {"git_sha"})
     if d:
         raise Failure("versus", f"{case.versus} writes another file in {len(d)} objects: " +
                       "; ".join(d[:8]) + (" ..." if len(d) > 8 else ""))
@@ -446,7 +443,7 @@ def plan_simplifications(plan):
     for i, k in enumerate(plan["restart_ranks"]):
         if k > 2:
             rr = list(plan["restart_ranks"])
-            rr[i] = 2 if k > 2 else k
+            rr[i] = 2
             out.append((f"restart {i} on 2 ranks", dict(plan, restart_ranks=rr)))
     if plan["point_stop"]:
         out.append(("points not stopped", dict(plan, point_stop=False)))

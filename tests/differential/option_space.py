@@ -8,13 +8,13 @@ and it is always a configuration wormnet accepts: `valid()` restates wormnet's i
 that the generators must respect, so that a refusal (exit 2) is a finding, not noise.
 
 To cover a new option, add a generator (and, if it constrains others, a rule to `valid()`
-and a simplification to SHRINKERS); to cover a new topology or routing, extend
+and a simplification to simplifications()); to cover a new topology or routing, extend
 `draw_topology` / ROUTINGS. Nothing here runs wormnet.
 """
 import math
 import random
 
-# Routings by topology kind: name -> (VCs it needs, deadlock-prone without help).
+# Routings by topology kind: name -> the VCs it needs.
 ROUTINGS = {
     "honeycomb": {"stojmenovic": 1, "xy-first": 1, "double-xy": 2, "double-xy-turn": 2,
                   "minimal-adaptive": 1},
@@ -26,9 +26,10 @@ ROUTINGS = {
 ROUTINGS["honeycomb"]["duato"] = 3
 ROUTINGS["mesh"]["duato"] = 2
 ROUTINGS["torus"]["duato"] = 3
-# Honeycomb tori (HT_T, and Cho & Hsu's rectangular and rhombic ones): the dateline
-# routings' VC counts depend on the torus's periods, so a fixed list of sizes with the counts
-# `wormnet verify` reports for them (sizes whose periods need more than 8 VCs are refused).
+# Honeycomb tori (HT_T, and Cho & Hsu's rectangular and rhombic ones), spec -> nodes: the
+# dateline routings' VC counts depend on the torus's periods, so a fixed list of sizes whose
+# counts `wormnet verify` reports as HONEYCOMB_TORUS_ROUTINGS says (sizes whose periods need
+# more than 8 VCs are refused).
 HONEYCOMB_TORI = {
     "honeycomb-torus:1": 6, "honeycomb-torus:2": 24, "honeycomb-torus:3": 54,
     "honeycomb-torus:4": 96, "honeycomb-rect:2x4": 8, "honeycomb-rect:4x4": 16,

@@ -166,10 +166,12 @@ class Signals(Identical):
     LONG = ["run", "-t", "honeycomb:12", "-r", "double-xy", "--load", "0.05", "--warmup", "1000",
             "--measure", "4000000", "--stats-window", "500"]
 
-    def start(self, args, ranks=1):
-        # A file left by an earlier ctest run would satisfy wait_for_windows() at once.
+    def start(self, args, ranks=1, keep_target=False):
+        # A file left by an earlier ctest run would satisfy wait_for_windows() at once
+        # (keep_target: the target is a sentinel the test wrote before the start).
         out = args[args.index("-o") + 1]
-        for stale in (out, out + ".partial", out + ".lock"):
+        for stale in ((out + ".partial", out + ".lock") if keep_target else
+                      (out, out + ".partial", out + ".lock")):
             if os.path.exists(stale):
                 os.remove(stale)
         cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe", WORMNET, *args] if ranks > 1 else [WORMNET, *args]
@@ -191,33 +193,27 @@ class Signals(Identical):
             time.sleep(0.2)
         self.fail("no windows were flushed")
 
-    def test_sigterm_checkpoints_and_exits_5(self):
-        out = path("sigterm.h5")
-        ck = path("sigterm.ck")
+    def signal_checkpoints(self, sig, name):
+        """A running job sent `sig`: a checkpoint, exit 5, results status "interrupted"."""
+        out = path(f"{name}.h5")
+        ck = path(f"{name}.ck")
         shutil.rmtree(ck, ignore_errors=True)
         p = self.start([*self.LONG, "-q", "-o", out, "--checkpoint-dir", ck])
         self.wait_for_windows(out, 3, p)
-        p.send_signal(signal.SIGTERM)
+        p.send_signal(sig)
         _, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 5, err)
         with h5py.File(out, "r") as f:
             self.assertEqual(f.attrs["status"], "interrupted")
         self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
 
+    def test_sigterm_checkpoints_and_exits_5(self):
+        self.signal_checkpoints(signal.SIGTERM, "sigterm")
+
     def test_sigint_checkpoints_like_sigterm(self):
         # Ctrl-C on an interactive run: a checkpoint and exit 5, as for the batch system's
         # SIGTERM (it killed the run without a checkpoint once).
-        out = path("sigint.h5")
-        ck = path("sigint.ck")
-        shutil.rmtree(ck, ignore_errors=True)
-        p = self.start([*self.LONG, "-q", "-o", out, "--checkpoint-dir", ck])
-        self.wait_for_windows(out, 3, p)
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=120)
-        self.assertEqual(p.returncode, 5, err)
-        with h5py.File(out, "r") as f:
-            self.assertEqual(f.attrs["status"], "interrupted")
-        self.assertTrue(os.path.exists(os.path.join(ck, "checkpoint.h5")))
+        self.signal_checkpoints(signal.SIGINT, "sigint")
 
     def test_signal_during_setup_exits_cleanly(self):
         # A signal before the first cycle (here during the load analysis of H_20, about a
@@ -288,15 +284,15 @@ class Signals(Identical):
     def test_kill_9_keeps_every_flushed_window(self):
         # An earlier result at the target stays; the killed run's windows are in its partial
         # file, readable, with status "running"; the next run takes the dead run's lock over.
+        # The earlier result is there before the run starts, so a run that replaced the target
+        # as it started would fail here.
         out = path("kill9.h5")
-        p = self.start([*self.LONG, "-q", "-o", out])
-        with open(out, "wb") as f:
-            f.write(b"an earlier result\n")
+        sentinel(out)
+        p = self.start([*self.LONG, "-q", "-o", out], keep_target=True)
         self.wait_for_windows(out, 4, p)
         p.kill()
         p.wait(timeout=60)
-        with open(out, "rb") as f:
-            self.assertEqual(f.read(), b"an earlier result\n")
+        unchanged(self, out)
         self.assertTrue(os.path.exists(out + ".lock"))
         with h5py.File(out + ".partial", "r") as f:
             self.assertEqual(f.attrs["status"], "running")
@@ -525,8 +521,7 @@ def status(out):
 
 def one_error_line(test, r, code, *words):
     """The run ended with `code` and one wormnet error line holding `words` (an MPI launcher
-    may add its own lines around it when several ranks ran: `ranks` > 1 checks the line is
-    there)."""
+    may add its own lines around it when several ranks ran: only the wormnet line counts)."""
     test.assertEqual(r.returncode, code, r.stderr)
     lines = [line for line in r.stderr.splitlines() if line.startswith("wormnet: ")]
     test.assertEqual(len(lines), 1, r.stderr)
@@ -712,7 +707,6 @@ class WriteErrors(Identical):
         ck = path("we_ck.ck")
         shutil.rmtree(ck, ignore_errors=True)
         sentinel(out)
-        size = None
         r = wormnet([*RUN, "-q", "-o", path("we_probe.h5"), "--stop-at-cycle", "1000",
                      "--checkpoint-dir", path("we_probe.ck")])
         self.assertEqual(r.returncode, 5, r.stderr)

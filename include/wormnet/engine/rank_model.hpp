@@ -136,7 +136,6 @@ class RankModel {
 
   /// Bytes of model state held by this rank (buffers, tables, queues).
   [[nodiscard]] std::size_t bytes() const;
-  [[nodiscard]] std::uint32_t num_local_routers() const { return bank_.routers(); }
   /// The smallest delay of anything that crosses to another rank (cycles).
   [[nodiscard]] Cycle lookahead() const;
   /// The most flits, and the most credits, that one link carries in one direction during a
@@ -144,6 +143,10 @@ class RankModel {
   [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;
 
  private:
+  /// Calls f(router, local VC, input VC index) for every non-empty input VC of an active
+  /// router that has waited at least `threshold` cycles at `t`.
+  template <class F>
+  void for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const;
   struct Arrival {
     std::uint32_t router;    ///< local router index
     std::uint16_t local_vc;  ///< port * vcs + vc

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <string>
 
+#include "wormnet/parallel/communicator.hpp"
+
 namespace wormnet::io {
 
 /// Size of the user block a sealed file is created with (H5File::create(..., sealed)).
@@ -26,5 +28,12 @@ std::string seal_file(const std::string& path);
 /// Why the file at `path` is not intact ("its checksum fails", "it has no seal: ..."), or ""
 /// when its seal matches (one process; reads the whole file).
 std::string seal_problem(const std::string& path);
+
+/// The seal verdict of the file at `path`, read by root and known to every rank of `comm`.
+struct SealVerdict {
+  std::string problem;    ///< seal_problem's text; "" when intact or when there is no file
+  bool unsealed = false;  ///< no seal at all: another program's file or an older layout
+};
+SealVerdict check_seal(const Communicator& comm, const std::string& path);
 
 }  // namespace wormnet::io

@@ -94,7 +94,6 @@ class RouterBank {
   /// port * vcs + vc -> port, and -> vc (no division in the hot loop).
   [[nodiscard]] int port_of(std::uint32_t local_vc) const { return port_of_[local_vc]; }
   [[nodiscard]] int vc_of(std::uint32_t local_vc) const { return vc_of_[local_vc]; }
-  [[nodiscard]] const std::array<std::uint8_t, 64>& vc_table() const { return vc_of_; }
 
   // The state, for the rank's queries, checkpoints and restores.
   [[nodiscard]] InputUnit& inputs() { return inputs_; }

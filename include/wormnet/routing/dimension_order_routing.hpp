@@ -16,6 +16,11 @@ namespace wormnet {
 /// Direction (+1/-1) of a minimal step from coordinate a to b in dimension d, 0 when equal;
 /// + on a tie. Shared by the torus routings.
 int minimal_direction(const Torus& topo, int dim, int a, int b);
+/// Whether the way from coordinate c to e in direction dir (+1 / -1) round a ring crosses its
+/// wrap-around link k-1 <-> 0: going + iff e lies below c, going - iff above.
+inline bool wraps_ahead(int dir, int c, int e) {
+  return dir > 0 ? e < c : e > c;
+}
 
 /// The same, but - on a tie when `minus_on_tie` (a packet that drew the - way round).
 int ring_direction(const Torus& topo, int dim, int a, int b, bool minus_on_tie);

@@ -42,7 +42,6 @@ class DuatoRouting final : public RoutingFunction {
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] VcMask escape_vcs() const override { return all_vcs(escape_vcs_); }
   void route(const RouteRequest& request, RouteOptions& out) const override;
-  [[nodiscard]] const RoutingFunction& escape() const { return *escape_; }
 
  private:
   const Topology& topo_;

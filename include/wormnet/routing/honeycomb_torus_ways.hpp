@@ -28,7 +28,6 @@ class HoneycombTorusWays {
  public:
   explicit HoneycombTorusWays(const HoneycombTorus& topo);
 
-  [[nodiscard]] const HoneycombTorus& topology() const { return topo_; }
   /// Number of dateline levels: 1 + the most crossings any shortest way can have (an upper
   /// bound computed from the ways of one black and one white node, with every start residue).
   [[nodiscard]] int levels() const { return levels_; }

@@ -1,7 +1,8 @@
 // Fully adaptive minimal routing with one VC: every step that shortens the distance to the
 // destination is allowed, in port order (XYZ priority on the honeycombs). Written on
 // Topology::distance, so it serves any topology: on H_t and the honeycomb tori it is the
-// verifier's negative control (its CDG is cyclic: girth 6), and it is the adaptive part of
+// verifier's negative control (its CDG is cyclic: a hexagon, or a 4-cycle on the
+// smallest honeycomb tori), and it is the adaptive part of
 // Duato's routing (DuatoRouting).
 #pragma once
 

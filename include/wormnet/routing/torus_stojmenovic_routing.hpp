@@ -2,11 +2,13 @@
 // (the shortest way round the torus; on a tie between images, the lexicographically smallest
 // offset, a choice that a hop toward it never changes), along the coordinate with the largest
 // remaining offset, XYZ on ties. Minimal and deterministic.
-// - `stojmenovic`: one VC. Its CDG is cyclic (the torus has girth 6, as H_t).
+// - `stojmenovic`: one VC. Its CDG is cyclic (a hexagon closes one, or a 4-cycle on HT_1,
+//   HReT(4,4) and HRoT(2,4), whose girth is 4).
 // - `stojmenovic-dateline`: the dateline VCs of a torus carried over (VC = dateline level,
-//   see HoneycombTorusWays): no dependency cycle goes round the torus any more, but the
-//   hexagons of one level still close cycles; `verify` shows one. The honeycomb needs the
-//   Double XY split too (DoubleXyDatelineRouting).
+//   see HoneycombTorusWays): no dependency cycle goes round the torus any more, but on every
+//   torus except the four smallest (HT_1, HReT(2,4), HReT(4,4), HRoT(2,4), where `verify`
+//   proves it acyclic) the hexagons of one level still close cycles; `verify` shows one. The
+//   honeycomb needs the Double XY split too (DoubleXyDatelineRouting).
 #pragma once
 
 #include "wormnet/routing/honeycomb_torus_ways.hpp"

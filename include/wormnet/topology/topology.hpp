@@ -40,11 +40,12 @@ class Topology {
   [[nodiscard]] virtual Coord coords(NodeId n) const = 0;
   /// The node at these coordinates, or NodeId::invalid() if there is none.
   [[nodiscard]] virtual NodeId node_at(const Coord& c) const = 0;
-  /// Minimal hop distance between two nodes (closed form, O(dimensions)).
+  /// Minimal hop distance between two nodes (closed form, O(dimensions), on tori, meshes and
+  /// H_t; a search over the nearest images on the honeycomb tori).
   [[nodiscard]] virtual int distance(NodeId a, NodeId b) const = 0;
   /// Largest distance over all pairs (closed form).
   [[nodiscard]] virtual int diameter() const = 0;
-  /// Distance is separable: distance(a, b) = sum over coordinates i of
+  /// When distance_separable(): distance(a, b) = sum over coordinates i of
   /// coordinate_distance(i, a_i, b_i) (|a - b| in H_t and meshes, ring distance in tori).
   [[nodiscard]] virtual int coordinate_distance(int i, int a, int b) const = 0;
   /// False when distance() is not such a sum (honeycomb tori: the shortest way picks one

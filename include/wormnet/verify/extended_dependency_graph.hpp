@@ -9,7 +9,7 @@
 //      and request e' next (direct dependency) or after a run of adaptive channels (indirect
 //      dependency; Duato, IEEE TPDS 4(12) 1993, extended to routing functions of the input
 //      channel and the packet state as in TPDS 6(10) 1995, so cross dependencies are in).
-// Built on the same routing state graph as the plain verifier, over every destination and
+// Built on the routing state graph (route_state_graph.hpp), over every destination and
 // every state a packet can reach under the whole routing. The indirect dependencies are kept
 // compact: the adaptive states of destination d that can follow an escape channel are
 // vertices of their own (one copy per destination), so a path e -> a1 -> ... -> ak -> e' in

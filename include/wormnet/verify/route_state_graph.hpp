@@ -1,8 +1,9 @@
 // The routing state graph toward one destination: every state a packet bound for `dest` can
 // be in (at its source after injection, or with its head in the input buffer behind a
 // channel on some VC, with some packet state), and the steps the routing function allows.
-// The deadlock verifier, the delivery check and the channel-load analysis all read it, so
-// they judge exactly the routing function the simulator runs.
+// Duato's check (extended_dependency_graph.hpp) and the turn search read it; the plain
+// verifier and the load analysis walk the same states per destination (destination_pass),
+// so all judge exactly the routing function the simulator runs.
 #pragma once
 
 #include <cstdint>

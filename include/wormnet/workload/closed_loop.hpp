@@ -28,7 +28,8 @@ struct WorkloadTimes {
 
 class ClosedLoop final : public MessageScript {
  public:
-  /// `graph` must pass check(); `local_nodes` = this rank's nodes (global ids), `nodes` = all.
+  /// `graph` must be valid (MessageGraph::check_message); `local_nodes` = this rank's nodes (global
+  /// ids), `nodes` = all.
   ClosedLoop(const MessageGraph& graph, const std::vector<std::uint32_t>& local_nodes,
              std::uint32_t nodes);
 

@@ -31,15 +31,14 @@ class MessageGraph {
   static constexpr std::uint32_t kMaxFlits = 65535;
 
   /// Appends a message (its id is the number of messages before it); `deps` are ids of
-  /// earlier messages. Nothing is checked here: check() does it for the whole graph.
+  /// earlier messages. Nothing is checked here: check_message() does it.
   std::uint32_t add(std::uint32_t source, std::uint32_t dest, std::uint32_t flits,
                     std::uint32_t iteration, Cycle after, std::span<const std::uint32_t> deps);
 
-  /// "" when the graph is valid on a network of `nodes` nodes, else the first problem, naming
+  /// "" when message `id` is valid on a network of `nodes` nodes, else its problem, naming
   /// the message: a node out of range, source = destination, a size out of 1..kMaxFlits, a
   /// dependency that is not an earlier message or that the source neither sent nor received.
-  [[nodiscard]] std::string check(std::uint32_t nodes) const;
-  /// The same for message `id` alone.
+  /// The trace reader checks every message it adds; the motifs build valid ones.
   [[nodiscard]] std::string check_message(std::uint32_t id, std::uint32_t nodes) const;
 
   [[nodiscard]] const std::vector<WorkloadMessage>& messages() const { return messages_; }

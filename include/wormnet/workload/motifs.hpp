@@ -26,7 +26,6 @@ enum class Motif : std::uint8_t {
 
 /// Motif names as the command line writes them.
 const std::map<std::string, Motif>& motif_names();
-const char* to_string(Motif m);
 
 /// Dimensions of the process grid a motif reads: 2 or 3, or 0 when it needs none.
 int grid_dimensions(Motif m);

@@ -19,7 +19,6 @@ enum class Mapping : std::uint8_t {
 };
 
 const std::map<std::string, Mapping>& mapping_names();
-const char* to_string(Mapping m);
 
 /// node_of[p] for every process of `grid` (product = topo.num_nodes()). kTopology halves
 /// the process grid across its longest dimension and the nodes across their widest extent

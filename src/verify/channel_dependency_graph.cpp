@@ -4,30 +4,26 @@
 #include <bit>
 #include <limits>
 
+#include "graph_search.hpp"
 #include "wormnet/core/error.hpp"
 
 namespace wormnet {
+
+namespace {
+
+bool has_self_loop(const graph::Csr& g, std::uint32_t v) {
+  for (std::uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+    if (g.targets[e] == v) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 ChannelDependencyGraph::ChannelDependencyGraph(const Topology& topo, int vcs)
     : topo_(&topo), vcs_(vcs) {
   require(topo.num_ports() * vcs <= 64, "CDG: ports x VCs must fit a 64-bit mask");
   adj_.assign(static_cast<std::size_t>(topo.num_channels()) * static_cast<std::size_t>(vcs), 0);
-}
-
-template <class F>
-void ChannelDependencyGraph::for_each_successor(std::uint32_t v, F&& f) const {
-  const auto vcs = static_cast<std::uint32_t>(vcs_);
-  const ChannelId c(v / vcs);
-  const PortId in_port = topo_->channel_port(c);
-  const NodeId head = topo_->channel_dest(c);
-  std::uint64_t bits = adj_[v];
-  while (bits) {
-    const auto b = static_cast<std::uint32_t>(std::countr_zero(bits));
-    bits &= bits - 1;
-    const auto port = static_cast<PortId>(b / vcs);
-    if (set_aside_rings_ && port == in_port) continue;
-    f(topo_->channel(head, port).value() * vcs + b % vcs);
-  }
 }
 
 bool ChannelDependencyGraph::has_dependency(ChannelId a, VcId va, ChannelId b, VcId vb) const {
@@ -56,89 +52,40 @@ std::uint64_t ChannelDependencyGraph::num_set_aside() const {
   return n;
 }
 
-// Iterative Tarjan: returns the component of every vertex; `components` = how many.
-std::vector<std::uint32_t> ChannelDependencyGraph::strongly_connected_components(
-    std::uint32_t& components, bool all_edges) const {
+graph::Csr ChannelDependencyGraph::dependency_csr(bool all_edges) const {
   const bool skip_rings = set_aside_rings_ && !all_edges;
-  constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
-  const auto n = static_cast<std::uint32_t>(adj_.size());
-  std::vector<std::uint32_t> index(n, kUnset);
-  std::vector<std::uint32_t> low(n, 0);
-  std::vector<std::uint32_t> comp(n, kUnset);
-  std::vector<std::uint32_t> stack;
-  std::vector<std::uint8_t> on_stack(n, 0);
-  struct Frame {
-    std::uint32_t v;
-    std::uint64_t remaining;  // successor bits not yet visited
-  };
-  std::vector<Frame> call;
-  std::uint32_t next = 0;
-  components = 0;
   const auto vcs = static_cast<std::uint32_t>(vcs_);
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (index[root] != kUnset) continue;
-    call.push_back({root, adj_[root]});
-    index[root] = low[root] = next++;
-    stack.push_back(root);
-    on_stack[root] = 1;
-    while (!call.empty()) {
-      Frame& f = call.back();
-      const ChannelId c(f.v / vcs);
-      const PortId in_port = topo_->channel_port(c);
-      bool descended = false;
-      while (f.remaining) {
-        const auto b = static_cast<std::uint32_t>(std::countr_zero(f.remaining));
-        f.remaining &= f.remaining - 1;
-        const auto port = static_cast<PortId>(b / vcs);
-        if (skip_rings && port == in_port) continue;
-        const std::uint32_t w =
-            topo_->channel(topo_->channel_dest(c), port).value() * vcs + b % vcs;
-        if (index[w] == kUnset) {
-          index[w] = low[w] = next++;
-          stack.push_back(w);
-          on_stack[w] = 1;
-          call.push_back({w, adj_[w]});
-          descended = true;
-          break;
-        }
-        if (on_stack[w]) low[f.v] = std::min(low[f.v], index[w]);
-      }
-      if (descended) continue;
-      const std::uint32_t v = f.v;
-      call.pop_back();
-      if (!call.empty()) low[call.back().v] = std::min(low[call.back().v], low[v]);
-      if (low[v] == index[v]) {
-        while (true) {
-          const std::uint32_t w = stack.back();
-          stack.pop_back();
-          on_stack[w] = 0;
-          comp[w] = components;
-          if (w == v) break;
-        }
-        ++components;
-      }
+  // Successors in bit order (port * vcs + vc), as the adjacency words hold them.
+  const auto row = [&](std::uint32_t v, auto&& emit) {
+    const ChannelId c(v / vcs);
+    const PortId in_port = topo_->channel_port(c);
+    const NodeId head = topo_->channel_dest(c);
+    for (std::uint64_t bits = adj_[v]; bits != 0; bits &= bits - 1) {
+      const auto b = static_cast<std::uint32_t>(std::countr_zero(bits));
+      const auto port = static_cast<PortId>(b / vcs);
+      if (skip_rings && port == in_port) continue;
+      emit(topo_->channel(head, port).value() * vcs + b % vcs);
     }
-  }
-  return comp;
+  };
+  return graph::csr_from_rows(static_cast<std::uint32_t>(adj_.size()), row);
 }
 
 std::uint64_t ChannelDependencyGraph::vertices_on_cycles() const {
+  const graph::Csr g = dependency_csr(false);
   std::uint32_t count = 0;
-  const auto comp = strongly_connected_components(count);
+  const auto comp = graph::strongly_connected_components(g, count);
   std::vector<std::uint32_t> size(count, 0);
   for (std::uint32_t c : comp) ++size[c];
   std::uint64_t n = 0;
   for (std::uint32_t v = 0; v < comp.size(); ++v) {
-    bool self = false;
-    for_each_successor(v, [&](std::uint32_t w) { self = self || w == v; });
-    if (size[comp[v]] > 1 || self) ++n;
+    if (size[comp[v]] > 1 || has_self_loop(g, v)) ++n;
   }
   return n;
 }
 
 std::vector<ChannelDependencyGraph::Vertex> ChannelDependencyGraph::cycle_through_turn() const {
   std::uint32_t count = 0;
-  const auto comp = strongly_connected_components(count, true);
+  const auto comp = graph::strongly_connected_components(dependency_csr(true), count);
   const auto vcs = static_cast<std::uint32_t>(vcs_);
   const auto n = static_cast<std::uint32_t>(adj_.size());
   auto successors = [&](std::uint32_t v, auto&& f) {
@@ -185,65 +132,30 @@ std::vector<ChannelDependencyGraph::Vertex> ChannelDependencyGraph::cycle_throug
 }
 
 std::vector<ChannelDependencyGraph::Vertex> ChannelDependencyGraph::shortest_cycle() const {
+  const graph::Csr g = dependency_csr(false);
   std::uint32_t count = 0;
-  const auto comp = strongly_connected_components(count);
+  const auto comp = graph::strongly_connected_components(g, count);
   std::vector<std::uint32_t> size(count, 0);
   for (std::uint32_t c : comp) ++size[c];
-
-  const auto n = static_cast<std::uint32_t>(adj_.size());
-  std::vector<std::uint32_t> best;
-  std::vector<std::uint32_t> stamp(n, 0);
-  std::vector<std::uint32_t> parent(n, 0);
-  std::vector<std::uint32_t> depth(n, 0);
-  std::vector<std::uint32_t> frontier;
-  std::uint32_t epoch = 0;
-  // Breadth-first search from every vertex on a cycle, within its component and no deeper
-  // than the best cycle so far: exact, and cheap when the shortest cycle is short.
-  for (std::uint32_t start = 0; start < n; ++start) {
-    if (size[comp[start]] < 2) {
-      bool self = false;
-      for_each_successor(start, [&](std::uint32_t w) { self = self || w == start; });
-      if (self)
-        return {Vertex{ChannelId(start / static_cast<std::uint32_t>(vcs_)),
-                       static_cast<VcId>(start % static_cast<std::uint32_t>(vcs_))}};
-      continue;
-    }
-    if (!best.empty() && best.size() <= 2) break;
-    ++epoch;
-    frontier.assign(1, start);
-    stamp[start] = epoch;
-    depth[start] = 0;
-    std::uint32_t found_from = std::numeric_limits<std::uint32_t>::max();
-    const std::size_t limit = best.empty() ? n : best.size() - 1;  // deeper cannot improve
-    for (std::size_t head = 0;
-         head < frontier.size() && found_from == std::numeric_limits<std::uint32_t>::max();
-         ++head) {
-      const std::uint32_t v = frontier[head];
-      if (depth[v] >= limit) break;
-      for_each_successor(v, [&](std::uint32_t w) {
-        if (found_from != std::numeric_limits<std::uint32_t>::max()) return;
-        if (w == start) {
-          found_from = v;
-          return;
-        }
-        if (comp[w] != comp[start] || stamp[w] == epoch) return;
-        stamp[w] = epoch;
-        parent[w] = v;
-        depth[w] = depth[v] + 1;
-        frontier.push_back(w);
-      });
-    }
-    if (found_from == std::numeric_limits<std::uint32_t>::max()) continue;
-    std::vector<std::uint32_t> cycle;
-    for (std::uint32_t v = found_from; v != start; v = parent[v]) cycle.push_back(v);
-    cycle.push_back(start);
-    std::reverse(cycle.begin(), cycle.end());
-    if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
+  // Vertices are taken in ascending order: one alone in its component but with a self-loop
+  // is the answer as soon as it is reached. The others are breadth-first search starts, up to
+  // the first such self-loop; the search stops early once it holds a cycle of two.
+  const std::uint32_t n = g.size();
+  std::uint32_t self = n;
+  for (std::uint32_t v = 0; v < n && self == n; ++v) {
+    if (size[comp[v]] < 2 && has_self_loop(g, v)) self = v;
   }
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t v = 0; v < self; ++v) {
+    if (size[comp[v]] > 1) starts.push_back(v);
+  }
+  graph::CycleSearch found = graph::shortest_cycle(g, comp, starts, 2);
+  // Searched every start without stopping early: the scan reaches the self-loop.
+  if (self < n && found.searched == starts.size()) found.cycle.assign(1, self);
   std::vector<Vertex> out;
-  for (std::uint32_t v : best) {
-    out.push_back(Vertex{ChannelId(v / static_cast<std::uint32_t>(vcs_)),
-                         static_cast<VcId>(v % static_cast<std::uint32_t>(vcs_))});
+  const auto vcs = static_cast<std::uint32_t>(vcs_);
+  for (std::uint32_t v : found.cycle) {
+    out.push_back(Vertex{ChannelId(v / vcs), static_cast<VcId>(v % vcs)});
   }
   return out;
 }

@@ -1,8 +1,6 @@
 #include "wormnet/verify/extended_dependency_graph.hpp"
 
-#include <algorithm>
-#include <limits>
-
+#include "graph_search.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/verify/route_state_graph.hpp"
 
@@ -10,134 +8,7 @@ namespace wormnet {
 
 namespace {
 
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-
-/// A directed graph in compressed rows.
-struct Csr {
-  std::vector<std::uint32_t> offsets;  // size V + 1
-  std::vector<std::uint32_t> targets;
-  [[nodiscard]] std::uint32_t size() const {
-    return static_cast<std::uint32_t>(offsets.size() - 1);
-  }
-};
-
-Csr to_csr(std::uint32_t vertices, std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges) {
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  Csr g;
-  g.offsets.assign(static_cast<std::size_t>(vertices) + 1, 0);
-  for (const auto& e : edges) ++g.offsets[e.first + 1];
-  for (std::uint32_t v = 0; v < vertices; ++v) g.offsets[v + 1] += g.offsets[v];
-  g.targets.reserve(edges.size());
-  for (const auto& e : edges) g.targets.push_back(e.second);
-  return g;
-}
-
-/// Iterative Tarjan: component of every vertex.
-std::vector<std::uint32_t> components(const Csr& g, std::uint32_t& count) {
-  const std::uint32_t n = g.size();
-  std::vector<std::uint32_t> index(n, kNone);
-  std::vector<std::uint32_t> low(n, 0);
-  std::vector<std::uint32_t> comp(n, kNone);
-  std::vector<std::uint32_t> stack;
-  std::vector<std::uint8_t> on_stack(n, 0);
-  struct Frame {
-    std::uint32_t v;
-    std::uint32_t next;  // next edge to look at
-  };
-  std::vector<Frame> call;
-  std::uint32_t counter = 0;
-  count = 0;
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (index[root] != kNone) continue;
-    call.push_back({root, g.offsets[root]});
-    index[root] = low[root] = counter++;
-    stack.push_back(root);
-    on_stack[root] = 1;
-    while (!call.empty()) {
-      Frame& f = call.back();
-      bool descended = false;
-      while (f.next < g.offsets[f.v + 1]) {
-        const std::uint32_t w = g.targets[f.next++];
-        if (index[w] == kNone) {
-          index[w] = low[w] = counter++;
-          stack.push_back(w);
-          on_stack[w] = 1;
-          call.push_back({w, g.offsets[w]});
-          descended = true;
-          break;
-        }
-        if (on_stack[w]) low[f.v] = std::min(low[f.v], index[w]);
-      }
-      if (descended) continue;
-      const std::uint32_t v = f.v;
-      call.pop_back();
-      if (!call.empty()) low[call.back().v] = std::min(low[call.back().v], low[v]);
-      if (low[v] == index[v]) {
-        while (true) {
-          const std::uint32_t w = stack.back();
-          stack.pop_back();
-          on_stack[w] = 0;
-          comp[w] = count;
-          if (w == v) break;
-        }
-        ++count;
-      }
-    }
-  }
-  return comp;
-}
-
-/// A shortest cycle through one of the `starts` (breadth-first within its component, no
-/// deeper than the best so far), at most `budget` searches; empty when there is none.
-std::vector<std::uint32_t> shortest_cycle(const Csr& g, const std::vector<std::uint32_t>& comp,
-                                          const std::vector<std::uint32_t>& starts,
-                                          std::uint64_t budget, bool& exhausted) {
-  const std::uint32_t n = g.size();
-  std::vector<std::uint32_t> stamp(n, 0);
-  std::vector<std::uint32_t> parent(n, 0);
-  std::vector<std::uint32_t> depth(n, 0);
-  std::vector<std::uint32_t> frontier;
-  std::vector<std::uint32_t> best;
-  std::uint32_t epoch = 0;
-  exhausted = false;
-  for (const std::uint32_t start : starts) {
-    if (!best.empty() && best.size() <= 2) break;
-    if (budget-- == 0) {
-      exhausted = true;
-      break;
-    }
-    ++epoch;
-    frontier.assign(1, start);
-    stamp[start] = epoch;
-    depth[start] = 0;
-    std::uint32_t closing = kNone;
-    const std::size_t limit = best.empty() ? n : best.size() - 1;
-    for (std::size_t head = 0; head < frontier.size() && closing == kNone; ++head) {
-      const std::uint32_t v = frontier[head];
-      if (depth[v] >= limit) break;
-      for (std::uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-        const std::uint32_t w = g.targets[e];
-        if (w == start) {
-          closing = v;
-          break;
-        }
-        if (comp[w] != comp[start] || stamp[w] == epoch) continue;
-        stamp[w] = epoch;
-        parent[w] = v;
-        depth[w] = depth[v] + 1;
-        frontier.push_back(w);
-      }
-    }
-    if (closing == kNone) continue;
-    std::vector<std::uint32_t> cycle;
-    for (std::uint32_t v = closing; v != start; v = parent[v]) cycle.push_back(v);
-    cycle.push_back(start);
-    std::reverse(cycle.begin(), cycle.end());
-    if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
-  }
-  return best;
-}
+constexpr std::uint32_t kNone = graph::kNoVertex;
 
 }  // namespace
 
@@ -223,7 +94,7 @@ DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, in
   }
 
   const auto vertices = static_cast<std::uint32_t>(escape_ids + adaptive.size());
-  const Csr g = to_csr(vertices, edges);
+  const graph::Csr g = graph::csr_from_edges(vertices, edges);
   for (std::uint64_t v = 0; v < escape_ids; ++v) report.escape_vertices += escape_used[v];
   report.adaptive_states = adaptive.size();
   // Distinct direct dependencies are the (de-duplicated) edges between escape vertices; the
@@ -236,7 +107,7 @@ DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, in
   report.indirect_edges = g.targets.size() - report.direct;
 
   std::uint32_t count = 0;
-  const std::vector<std::uint32_t> comp = components(g, count);
+  const std::vector<std::uint32_t> comp = graph::strongly_connected_components(g, count);
   std::vector<std::uint32_t> comp_size(count, 0);
   for (const std::uint32_t c : comp) ++comp_size[c];
   std::vector<std::uint32_t> starts;
@@ -251,10 +122,11 @@ DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, in
     }
   }
   if (starts.empty()) return report;
-  bool exhausted = false;
-  const std::vector<std::uint32_t> cycle = shortest_cycle(g, comp, starts, 20000, exhausted);
-  report.shortest = !exhausted;
-  for (const std::uint32_t v : cycle) {
+  // At most 20000 searches (each breadth-first within the start's component); stop at a cycle
+  // of two.
+  const graph::CycleSearch found = graph::shortest_cycle(g, comp, starts, 2, 20000);
+  report.shortest = !found.exhausted;
+  for (const std::uint32_t v : found.cycle) {
     if (v < escape_ids) {
       report.cycle.push_back(DuatoReport::Step{ChannelId(v / uvcs), static_cast<VcId>(v % uvcs),
                                                true, NodeId::invalid()});

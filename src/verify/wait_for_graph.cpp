@@ -3,75 +3,71 @@
 #include <algorithm>
 #include <utility>
 
+#include "graph_search.hpp"
+
 namespace wormnet {
 
 namespace {
 
-constexpr std::uint32_t kNone = ~std::uint32_t{0};
+constexpr std::uint32_t kNone = graph::kNoVertex;
 
-/// The wait-for graph over its waiting VCs (the edges' sources), as index arrays: sorted and
+/// The wait-for graph over its waiting VCs (the edges' sources), as compressed rows: sorted and
 /// without duplicates, so that nothing depends on the order in which the ranks sent the edges.
-struct Graph {
-  std::vector<VcKey> vc;            ///< waiting VCs, ascending
-  std::vector<std::uint32_t> head;  ///< edges of vertex v: [head[v], head[v + 1])
-  std::vector<std::uint32_t> on;    ///< waited-for vertex, or kNone if it is no waiting VC
+struct WaitGraph {
+  std::vector<VcKey> vc;           ///< waiting VCs, ascending
+  graph::Csr waits;                ///< v -> the waiting VCs it waits for, ascending
+  std::vector<std::uint8_t> exit;  ///< 1 when v also waits for a VC that is not waiting
 
-  explicit Graph(const std::vector<WaitEdge>& edges) {
-    std::vector<std::pair<VcKey, VcKey>> e;
+  explicit WaitGraph(const std::vector<WaitEdge>& edges) {
+    vc.reserve(edges.size());
+    for (const WaitEdge& w : edges) vc.push_back(vc_key(w.node, w.port, w.vc));
+    std::sort(vc.begin(), vc.end());
+    vc.erase(std::unique(vc.begin(), vc.end()), vc.end());
+    const auto index = [&](VcKey key) {
+      const auto it = std::lower_bound(vc.begin(), vc.end(), key);
+      return it != vc.end() && *it == key ? static_cast<std::uint32_t>(it - vc.begin()) : kNone;
+    };
+    exit.assign(vc.size(), 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> e;
     e.reserve(edges.size());
     for (const WaitEdge& w : edges) {
-      e.emplace_back(vc_key(w.node, w.port, w.vc), vc_key(w.on_node, w.on_port, w.on_vc));
-    }
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-    for (std::size_t k = 0; k < e.size(); ++k) {
-      if (vc.empty() || vc.back() != e[k].first) {
-        vc.push_back(e[k].first);
-        head.push_back(static_cast<std::uint32_t>(k));
+      const std::uint32_t from = index(vc_key(w.node, w.port, w.vc));
+      const std::uint32_t to = index(vc_key(w.on_node, w.on_port, w.on_vc));
+      if (to == kNone) {
+        exit[from] = 1;
+      } else {
+        e.emplace_back(from, to);
       }
     }
-    head.push_back(static_cast<std::uint32_t>(e.size()));
-    on.assign(e.size(), kNone);
-    for (std::size_t k = 0; k < e.size(); ++k) {
-      const auto it = std::lower_bound(vc.begin(), vc.end(), e[k].second);
-      if (it != vc.end() && *it == e[k].second) {
-        on[k] = static_cast<std::uint32_t>(it - vc.begin());
-      }
-    }
+    waits = graph::csr_from_edges(static_cast<std::uint32_t>(vc.size()), e);
   }
-  [[nodiscard]] std::size_t size() const { return vc.size(); }
+  [[nodiscard]] std::uint32_t size() const { return waits.size(); }
 };
 
 }  // namespace
 
 std::vector<VcKey> find_deadlock_cycle(const std::vector<WaitEdge>& edges) {
-  const Graph g(edges);
-  const auto n = static_cast<std::uint32_t>(g.size());
+  const WaitGraph wg(edges);
+  const graph::Csr& g = wg.waits;
+  const std::uint32_t n = wg.size();
   // Peel off every VC with a way out (a VC it waits for is no waiting VC, or was peeled),
   // walking the reversed edges from those that have one.
   std::vector<std::uint32_t> rhead(n + 1, 0);
-  for (const std::uint32_t w : g.on) {
-    if (w != kNone) ++rhead[w + 1];
-  }
+  for (const std::uint32_t w : g.targets) ++rhead[w + 1];
   for (std::uint32_t v = 0; v < n; ++v) rhead[v + 1] += rhead[v];
-  std::vector<std::uint32_t> waiting_on(g.on.size());
+  std::vector<std::uint32_t> waiting_on(g.targets.size());
   {
     std::vector<std::uint32_t> fill(rhead.begin(), rhead.end() - 1);
     for (std::uint32_t v = 0; v < n; ++v) {
-      for (std::uint32_t k = g.head[v]; k < g.head[v + 1]; ++k) {
-        if (g.on[k] != kNone) waiting_on[fill[g.on[k]]++] = v;
+      for (std::uint32_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
+        waiting_on[fill[g.targets[k]]++] = v;
       }
     }
   }
-  std::vector<char> free(n, 0);
+  std::vector<std::uint32_t> free(n, 0);  // 1 = peeled; also the search's label (0 = knot)
   std::vector<std::uint32_t> peel;
   for (std::uint32_t v = 0; v < n; ++v) {
-    for (std::uint32_t k = g.head[v]; k < g.head[v + 1]; ++k) {
-      if (g.on[k] == kNone) {
-        peel.push_back(v);
-        break;
-      }
-    }
+    if (wg.exit[v]) peel.push_back(v);
   }
   while (!peel.empty()) {
     const std::uint32_t v = peel.back();
@@ -86,8 +82,8 @@ std::vector<VcKey> find_deadlock_cycle(const std::vector<WaitEdge>& edges) {
   // following the first such from the smallest member must come back to a vertex already
   // seen, closing a loop.
   const auto first_in_knot = [&](std::uint32_t v) {
-    for (std::uint32_t k = g.head[v]; k < g.head[v + 1]; ++k) {
-      if (!free[g.on[k]]) return g.on[k];
+    for (std::uint32_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
+      if (!free[g.targets[k]]) return g.targets[k];
     }
     return kNone;  // cannot happen for a knot member
   };
@@ -104,38 +100,13 @@ std::vector<VcKey> find_deadlock_cycle(const std::vector<WaitEdge>& edges) {
   }
   std::vector<std::uint32_t> loop(walk.begin() + seen_at[v], walk.end());
   std::sort(loop.begin(), loop.end());
-  // The shortest cycle through a vertex of that loop (breadth-first inside the knot); ties
-  // go to the smallest vertex.
+  // The shortest cycle through a vertex of that loop (breadth-first inside the knot: the
+  // label `free` is 0 there); ties go to the smallest vertex. Exact: no stop at a cycle of
+  // two, so a later VC that waits for itself still wins.
+  const graph::CycleSearch found = graph::shortest_cycle(g, free, loop, 1);
   std::vector<VcKey> best;
-  std::vector<std::uint32_t> parent(n, kNone);
-  std::vector<std::uint32_t> queue;
-  for (const std::uint32_t s : loop) {
-    std::fill(parent.begin(), parent.end(), kNone);
-    queue.assign(1, s);
-    parent[s] = s;
-    std::uint32_t last = kNone;
-    for (std::size_t q = 0; q < queue.size() && last == kNone; ++q) {
-      const std::uint32_t u = queue[q];
-      for (std::uint32_t k = g.head[u]; k < g.head[u + 1]; ++k) {
-        const std::uint32_t w = g.on[k];
-        if (w == kNone || free[w]) continue;
-        if (w == s) {
-          last = u;
-          break;
-        }
-        if (parent[w] == kNone) {
-          parent[w] = u;
-          queue.push_back(w);
-        }
-      }
-    }
-    if (last == kNone) continue;  // cannot happen: s lies on the loop
-    std::vector<VcKey> cycle;
-    for (std::uint32_t u = last; u != s; u = parent[u]) cycle.push_back(g.vc[u]);
-    cycle.push_back(g.vc[s]);
-    std::reverse(cycle.begin(), cycle.end());
-    if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
-  }
+  best.reserve(found.cycle.size());
+  for (const std::uint32_t u : found.cycle) best.push_back(wg.vc[u]);
   return best;
 }
 

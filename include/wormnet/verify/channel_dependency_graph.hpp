@@ -14,6 +14,10 @@
 
 namespace wormnet {
 
+namespace graph {
+struct Csr;  // src/verify/graph_search.hpp
+}
+
 class ChannelDependencyGraph {
  public:
   /// A vertex of a reported cycle.
@@ -68,11 +72,9 @@ class ChannelDependencyGraph {
   [[nodiscard]] bool empty() const { return topo_ == nullptr; }
 
  private:
-  template <class F>
-  void for_each_successor(std::uint32_t v, F&& f) const;
-  /// `all_edges`: also the ring-internal dependencies when they are set aside.
-  [[nodiscard]] std::vector<std::uint32_t> strongly_connected_components(
-      std::uint32_t& components, bool all_edges = false) const;
+  /// The dependencies as compressed rows, each in bit order; `all_edges`: also the
+  /// ring-internal ones when they are set aside.
+  [[nodiscard]] graph::Csr dependency_csr(bool all_edges) const;
 
   const Topology* topo_ = nullptr;
   int vcs_ = 1;

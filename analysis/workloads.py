@@ -42,10 +42,8 @@ def read(directory):
         net, routing, motif = m.groups()
         with h5py.File(path, "r") as f:
             w = f["workload"].attrs
-            config = f.attrs["config"]
-            config = config.decode() if isinstance(config, bytes) else str(config)
-            topo = re.search(r'^topology = "([^"]+)"', config, re.M)
-            topologies[net] = topo.group(1) if topo else net
+            spec = f["topology"].attrs["spec"]
+            topologies[net] = spec.decode() if isinstance(spec, bytes) else str(spec)
             runs[(net, kind_of(routing), motif)] = {
                 "routing": routing,
                 "complete": int(w["complete"]),

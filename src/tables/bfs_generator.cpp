@@ -1,8 +1,6 @@
 #include "wormnet/tables/bfs_generator.hpp"
 
-#include <chrono>
-#include <ctime>
-
+#include "stopwatch.hpp"
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/shared_weights.hpp"
 #include "wormnet/tables/source_partition.hpp"
@@ -88,13 +86,10 @@ void generate_bfs(const RoutingGraph& graph, const GeneratorOptions& options,
     }
     weights.exchange();
   }
-  const auto rows_start = std::chrono::steady_clock::now();
-  const std::clock_t rows_cpu = std::clock();
+  const Stopwatch rows;
   share_rows(table, mine, comm);
-  stats.rows_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count();
-  stats.rows_cpu_seconds =
-      static_cast<double>(std::clock() - rows_cpu) / static_cast<double>(CLOCKS_PER_SEC);
+  stats.rows_seconds = rows.wall();
+  stats.rows_cpu_seconds = rows.cpu();
   stats.exchange_seconds = weights.exchange_seconds();
   stats.exchange_cpu_seconds = weights.exchange_cpu_seconds();
   stats.exchanges = weights.exchanges();

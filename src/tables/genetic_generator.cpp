@@ -1,12 +1,11 @@
 #include "wormnet/tables/genetic_generator.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
 #include <numeric>
 #include <vector>
 
+#include "stopwatch.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/rng.hpp"
 #include "wormnet/tables/route_search.hpp"
@@ -238,13 +237,10 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
         pool.swap_load(gi, old, now, dj);
       }
     }
-    const auto sum_start = std::chrono::steady_clock::now();
-    const std::clock_t sum_cpu = std::clock();
+    const Stopwatch sum;
     comm.sum(delta);
-    stats.exchange_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - sum_start).count();
-    stats.exchange_cpu_seconds +=
-        static_cast<double>(std::clock() - sum_cpu) / static_cast<double>(CLOCKS_PER_SEC);
+    stats.exchange_seconds += sum.wall();
+    stats.exchange_cpu_seconds += sum.cpu();
     for (std::size_t j = 0; j < kids; ++j) {
       children[j].loads = population[parent_of[j]].loads;
       for (std::size_t i = 0; i < channels; ++i) children[j].loads[i] += delta[j * channels + i];
@@ -273,13 +269,10 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
   }
   std::vector<NodeId> own;
   for (std::uint32_t s = block.begin; s < block.end; ++s) own.push_back(NodeId(s));
-  const auto rows_start = std::chrono::steady_clock::now();
-  const std::clock_t rows_cpu = std::clock();
+  const Stopwatch rows;
   share_rows(table, own, comm);
-  stats.rows_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count();
-  stats.rows_cpu_seconds =
-      static_cast<double>(std::clock() - rows_cpu) / static_cast<double>(CLOCKS_PER_SEC);
+  stats.rows_seconds = rows.wall();
+  stats.rows_cpu_seconds = rows.cpu();
   stats.expanded = comm.sum(search.expanded());
   stats.unique_pairs = comm.sum(unique_pairs);
   stats.genes = comm.sum(static_cast<std::uint64_t>(genes));

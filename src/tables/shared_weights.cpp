@@ -1,8 +1,6 @@
 #include "wormnet/tables/shared_weights.hpp"
 
-#include <chrono>
-#include <ctime>
-
+#include "stopwatch.hpp"
 #include "wormnet/core/error.hpp"
 
 namespace wormnet::tables {
@@ -33,16 +31,14 @@ void SharedWeights::add_channels(std::span<const std::uint32_t> channels) {
 
 void SharedWeights::exchange() {
   if (delta_.empty()) return;  // one rank: nothing to share
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
+  const Stopwatch clock;
   std::vector<std::uint64_t> total = delta_;
   comm_.sum(total);
   for (std::size_t c = 0; c < weights_.size(); ++c) weights_[c] += total[c] - delta_[c];
   std::fill(delta_.begin(), delta_.end(), 0);
   ++exchanges_;
-  exchange_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  exchange_cpu_seconds_ +=
-      static_cast<double>(std::clock() - c0) / static_cast<double>(CLOCKS_PER_SEC);
+  exchange_seconds_ += clock.wall();
+  exchange_cpu_seconds_ += clock.cpu();
 }
 
 }  // namespace wormnet::tables

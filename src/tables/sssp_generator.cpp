@@ -1,11 +1,10 @@
 #include "wormnet/tables/sssp_generator.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <numeric>
 #include <vector>
 
+#include "stopwatch.hpp"
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/shared_weights.hpp"
 #include "wormnet/tables/source_partition.hpp"
@@ -176,13 +175,10 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
 
   std::vector<NodeId> own;
   for (std::uint32_t s = block.begin; s < block.end; ++s) own.push_back(NodeId(s));
-  const auto rows_start = std::chrono::steady_clock::now();
-  const std::clock_t rows_cpu = std::clock();
+  const Stopwatch rows;
   share_rows(table, own, comm);
-  stats.rows_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count();
-  stats.rows_cpu_seconds =
-      static_cast<double>(std::clock() - rows_cpu) / static_cast<double>(CLOCKS_PER_SEC);
+  stats.rows_seconds = rows.wall();
+  stats.rows_cpu_seconds = rows.cpu();
   stats.exchange_seconds = weights.exchange_seconds();
   stats.exchange_cpu_seconds = weights.exchange_cpu_seconds();
   stats.exchanges = weights.exchanges();

@@ -1,9 +1,9 @@
 #include "wormnet/tables/table_check.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
+#include "stopwatch.hpp"
 #include "wormnet/tables/direction.hpp"
 #include "wormnet/tables/source_partition.hpp"
 #include "wormnet/verify/channel_dependency_graph.hpp"
@@ -54,7 +54,7 @@ const char* angara_rule_defect(const Torus& topo, const TurnSet& turns, NodeId s
 }
 
 TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   const Torus& topo = table.topology();
   const std::uint32_t n = topo.num_nodes();
   const std::size_t channels = topo.num_channels();
@@ -177,8 +177,7 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
   m.max_route_length = static_cast<int>(max_hops);
   m.mean_route_length =
       m.pairs ? static_cast<double>(tally[3]) / static_cast<double>(m.pairs) : 0.0;
-  report.seconds =
-      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  report.seconds = comm.max(clock.wall());
   return report;
 }
 

@@ -1,12 +1,11 @@
 #include "wormnet/tables/table_generator.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <ctime>
 #include <span>
 #include <vector>
 
+#include "stopwatch.hpp"
 #include "wormnet/tables/bfs_generator.hpp"
 #include "wormnet/tables/genetic_generator.hpp"
 #include "wormnet/tables/routing_graph.hpp"
@@ -37,16 +36,14 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
   if (options.sync_sources <= 0) {
     options.sync_sources = auto_sync_sources(topo.num_nodes(), comm.size());
   }
-  using Clock = std::chrono::steady_clock;
   comm.barrier();
-  const auto t0 = Clock::now();
-  const std::clock_t c0 = std::clock();
+  const Stopwatch whole;
   GeneratedTable out;
   const CdgAugmentation augmentation(topo, options.candidates);
   out.turns = augmentation.turns();
   const RoutingGraph graph(topo, out.turns);
-  const auto t1 = Clock::now();
-  const std::clock_t c1 = std::clock();
+  const double augmentation_seconds = whole.wall();
+  const Stopwatch routing;
   out.table = std::make_shared<RouteTable>(topo);
   GenerationStats& st = out.stats;
   switch (options.algorithm) {
@@ -60,22 +57,20 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
       generate_sssp(graph, options, comm, *out.table, st);
       break;
   }
-  const auto t2 = Clock::now();
-  const std::clock_t c2 = std::clock();
+  const double seconds = whole.wall();
+  const double cpu_seconds = whole.cpu();
   // Where each rank spent its time: routing (wall, CPU), exchanges, rows.
   const double mine[GenerationStats::kRankPhases] = {
-      std::chrono::duration<double>(t2 - t1).count() - st.exchange_seconds - st.rows_seconds,
-      static_cast<double>(c2 - c1) / static_cast<double>(CLOCKS_PER_SEC) - st.exchange_cpu_seconds -
-          st.rows_cpu_seconds,
-      st.exchange_seconds, st.rows_seconds};
+      routing.wall() - st.exchange_seconds - st.rows_seconds,
+      routing.cpu() - st.exchange_cpu_seconds - st.rows_cpu_seconds, st.exchange_seconds,
+      st.rows_seconds};
   const std::vector<std::uint8_t> all = comm.all_gather(
       std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(mine), sizeof mine));
   st.rank_phases.resize(all.size() / sizeof(double));
   std::memcpy(st.rank_phases.data(), all.data(), all.size());
-  st.augmentation_seconds = comm.max(std::chrono::duration<double>(t1 - t0).count());
-  st.seconds = comm.max(std::chrono::duration<double>(t2 - t0).count());
-  st.cpu_seconds =
-      comm.max(static_cast<double>(std::clock() - c0) / static_cast<double>(CLOCKS_PER_SEC));
+  st.augmentation_seconds = comm.max(augmentation_seconds);
+  st.seconds = comm.max(seconds);
+  st.cpu_seconds = comm.max(cpu_seconds);
   st.added_turns = out.turns.count();
   st.ranks = comm.size();
   st.sync = options.sync_sources;

@@ -207,12 +207,16 @@ RunSummary PointRun::finish() {
 
   const MeasuredStats merged = merge_measured();
   std::uint64_t created[2] = {model_.measured_created(), model_.measured_created_flits()};
+  if (c_.script != nullptr) {  // a workload labels every message it releases
+    created[0] += c_.script->released().packets;
+    created[1] += c_.script->released().flits;
+  }
   c_.comm.sum(std::span<std::uint64_t>(created, 2));
   const double nodes = static_cast<double>(c_.topo.num_nodes());
   // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
-  const double window = static_cast<double>(
-      c_.script != nullptr ? std::max<Cycle>(1, c_.comm.max(c_.script->last_delivery()))
-                           : measure_);
+  s_.window_cycles =
+      std::max<Cycle>(1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : measure_);
+  const auto window = static_cast<double>(s_.window_cycles);
   s_.measured_packets = created[0];
   s_.delivered_packets = merged.delivered_packets;
   s_.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);

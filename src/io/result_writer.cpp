@@ -471,6 +471,7 @@ void ResultWriter::end_point_unguarded(
   lat("network", s.network);
   lat("queueing", s.queueing);
   g.set_attribute("average_hops", s.average_hops);
+  g.set_attribute("window_cycles", static_cast<std::uint64_t>(s.window_cycles));
   g.set_attribute("labelled_packets", s.measured_packets);
   g.set_attribute("delivered_packets", s.delivered_packets);
   g.set_attribute("saturated", static_cast<std::int64_t>(s.saturated ? 1 : 0));
@@ -499,9 +500,7 @@ void ResultWriter::end_point_unguarded(
   std::vector<std::uint32_t> ids;
   std::vector<std::uint64_t> flits;
   std::vector<double> utilization;
-  const double window = static_cast<double>(
-      run_.config->measure.cycles > 0 ? run_.config->measure.cycles - run_.config->measure.warmup
-                                      : run_.config->measure.measure);
+  const auto window = static_cast<double>(s.window_cycles);
   for (const auto& [c, f] : mine) {
     ids.push_back(c);
     flits.push_back(f);

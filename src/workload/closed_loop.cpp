@@ -94,6 +94,18 @@ void ClosedLoop::release(Cycle t, std::vector<std::pair<NodeId, Message>>& out) 
   }
 }
 
+MessageScript::Released ClosedLoop::released() const {
+  // From the issue times, so a restart needs no counter of its own.
+  Released r;
+  const std::vector<WorkloadMessage>& ms = graph_.messages();
+  for (std::size_t id = 0; id < ms.size(); ++id) {
+    if (times_.issued[id] == 0) continue;
+    ++r.packets;
+    r.flits += ms[id].flits;
+  }
+  return r;
+}
+
 void ClosedLoop::delivered(const Packet& p, Cycle done) {
   const std::uint32_t k = first_of_[p.source] + static_cast<std::uint32_t>(p.id & 0xFFFFFFFFU);
   require(k < first_of_[p.source + 1], "workload: a delivered packet is no workload message");

@@ -45,6 +45,16 @@ def workload(path):
         return out
 
 
+def point(path):
+    """Point 0's channel counts and summary row."""
+    with h5py.File(path, "r") as f:
+        g = f["points/000"]
+        out = {k: g[k][()] for k in ("channel_flits", "channel_utilization")}
+        for k in f["summary"]:
+            out[k] = f["summary"][k][0]
+        return out
+
+
 def read_trace(path):
     """(source, destination, flits, after, iteration, deps) per message, by the format's
     definition (not the simulator's reader)."""
@@ -80,9 +90,10 @@ class IdleNetwork(unittest.TestCase):
                            "3"], zero_load(1, 16, rc=2, link=3))):
             with self.subTest(extra=extra):
                 self.assertIn(t, (24, 28))
-                w = workload(run("halo_two_nodes", "-t", "mesh:2", "-r", "xy", "--buffer", "64",
-                                 "--workload", "halo2d", "--grid", "2x1", "--iterations", "5",
-                                 "--message-size", "16", *extra))
+                path = run("halo_two_nodes", "-t", "mesh:2", "-r", "xy", "--buffer", "64",
+                           "--workload", "halo2d", "--grid", "2x1", "--iterations", "5",
+                           "--message-size", "16", *extra)
+                w = workload(path)
                 self.assertEqual(w["completion_cycles"], 5 * t)
                 self.assertEqual(list(w["iterations/cycles"]), [t] * 5)
                 self.assertEqual(list(w["iterations/end"]), [t * (k + 1) for k in range(5)])
@@ -91,6 +102,17 @@ class IdleNetwork(unittest.TestCase):
                 # their time in the network, none waiting or queued.
                 self.assertEqual(w["path_network_cycles"], 5 * t)
                 self.assertEqual(w["path_queueing_cycles"] + w["path_wait_cycles"], 0)
+                # The point's figures describe the whole workload (docs/workloads.md): each of
+                # the two channels carries 5 messages of 16 flits in the 5 T cycles, every
+                # message is labelled, and 2 x 80 flits enter and leave 2 nodes in 5 T cycles.
+                p = point(path)
+                self.assertEqual(list(p["channel_flits"]), [80, 80])
+                for u in p["channel_utilization"]:
+                    self.assertAlmostEqual(u, 80 / (5 * t))
+                self.assertEqual(p["labelled"], 10)
+                self.assertEqual(p["delivered"], 10)
+                self.assertAlmostEqual(p["accepted"], 160 / (2 * 5 * t))
+                self.assertAlmostEqual(p["offered_measured"], 160 / (2 * 5 * t))
 
     def test_ping_pong_trace_across_a_mesh(self):
         # Node 0 = (0,0) and node 15 = (3,3) of mesh:4x4 are 6 hops apart; four 8-flit

@@ -32,6 +32,14 @@ class MessageScript {
   [[nodiscard]] virtual std::uint64_t total() const = 0;
   /// The latest delivery cycle on this rank so far (0 when none).
   [[nodiscard]] virtual Cycle last_delivery() const = 0;
+
+  /// Messages of this rank's nodes released into their source queues so far, and their flits:
+  /// every one is labelled (a script is measured whole).
+  struct Released {
+    std::uint64_t packets = 0;
+    std::uint64_t flits = 0;
+  };
+  [[nodiscard]] virtual Released released() const = 0;
 };
 
 }  // namespace wormnet

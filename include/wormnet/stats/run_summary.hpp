@@ -43,6 +43,9 @@ struct SyncTimes {
 
 struct RunSummary {
   double offered_load = 0.0;      ///< configured, flits/node/cycle
+  /// Cycles the per-cycle rates below are averaged over: --measure, or a workload's
+  /// completion (its last delivery), at least 1.
+  Cycle window_cycles = 1;
   double offered_measured = 0.0;  ///< generated during the measurement window, flits/node/cycle
   double accepted = 0.0;          ///< ejected during the measurement window, flits/node/cycle
   /// accepted / ((N-1)/pi): against the routing's own uniform saturation rate (0 if unknown)

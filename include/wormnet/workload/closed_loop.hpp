@@ -39,6 +39,7 @@ class ClosedLoop final : public MessageScript {
   [[nodiscard]] std::uint64_t delivered_count() const override { return delivered_count_; }
   [[nodiscard]] std::uint64_t total() const override { return graph_.size(); }
   [[nodiscard]] Cycle last_delivery() const override { return last_delivery_; }
+  [[nodiscard]] Released released() const override;
 
   /// What this rank knows (see WorkloadTimes).
   [[nodiscard]] const WorkloadTimes& times() const { return times_; }

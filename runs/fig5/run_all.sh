@@ -21,6 +21,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+source "$root/runs/study_options.sh"
 
 jobs=1
 out="$root/results/fig5"
@@ -31,25 +32,25 @@ quick=()
 figures=""
 while (($#)); do
   case "$1" in
-    -j) jobs="$2"; shift 2 ;;
+    -j|-o|--figures|--wormnet|--variants)
+      study_value run_all.sh "$1" $#
+      case "$1" in
+        -j) jobs="$2" ;;
+        -o) out="$2" ;;
+        --figures) figures="$2" ;;
+        --wormnet) wormnet="$2" ;;
+        --variants) variants="$2" ;;
+      esac
+      shift 2 ;;
     -j*) jobs="${1#-j}"; shift ;;
-    -o) out="$2"; shift 2 ;;
-    --figures) figures="$2"; shift 2 ;;
-    --wormnet) wormnet="$2"; shift 2 ;;
-    --variants) variants="$2"; shift 2 ;;
     --no-seeds) seeds=0; shift ;;
     --quick) quick=(--warmup 2000 --measure 20000 --drain-limit 20000); shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
-    *) echo "run_all.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) study_unknown run_all.sh "$1" ;;
   esac
 done
-if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
-  echo "run_all.sh: -j '$jobs': expected a positive integer" >&2; exit 2
-fi
-if [[ ! -x $wormnet ]]; then
-  echo "run_all.sh: --wormnet '$wormnet': not an executable (build with cmake --preset release)" >&2
-  exit 2
-fi
+study_jobs run_all.sh "$jobs"
+study_wormnet run_all.sh "$wormnet"
 python=/usr/bin/python3
 
 # The second-seed check: curve and the loads (fractions of (N-1)/pi, all in the curve's

@@ -22,6 +22,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+source "$root/runs/study_options.sh"
 jobs=2
 out="$root/results/honeycomb_tori"
 figures=""
@@ -30,7 +31,7 @@ window=(--warmup 2000 --measure 8000 --drain-limit 5000)
 while (($#)); do
   case "$1" in
     -j|-o|--figures|--wormnet)
-      (($# >= 2)) || { echo "study.sh: $1 needs a value (see --help)" >&2; exit 2; }
+      study_value study.sh "$1" $#
       case "$1" in
         -j) jobs="$2" ;;
         -o) out="$2" ;;
@@ -40,15 +41,11 @@ while (($#)); do
       shift 2 ;;
     --quick) window=(--warmup 300 --measure 1500 --drain-limit 1500); shift ;;
     -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
-    *) echo "study.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    *) study_unknown study.sh "$1" ;;
   esac
 done
-if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
-  echo "study.sh: -j '$jobs': expected a positive integer" >&2; exit 2
-fi
-if [[ ! -x $wormnet ]]; then
-  echo "study.sh: --wormnet '$wormnet': not an executable (cmake --preset release)" >&2; exit 2
-fi
+study_jobs study.sh "$jobs"
+study_wormnet study.sh "$wormnet"
 mkdir -p "$out"
 figures="${figures:-$out}"
 

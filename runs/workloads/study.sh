@@ -20,6 +20,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+source "$root/runs/study_options.sh"
 jobs=2
 out="$root/results/workloads"
 figure=""
@@ -27,21 +28,22 @@ wormnet="$root/build/release/src/wormnet"
 quick=0
 while (($#)); do
   case "$1" in
-    -j) jobs="${2:-}"; shift 2 || shift ;;
-    -o) out="${2:?-o needs a directory}"; shift 2 ;;
-    --figure) figure="${2:?--figure needs a file}"; shift 2 ;;
-    --wormnet) wormnet="${2:?--wormnet needs a path}"; shift 2 ;;
+    -j|-o|--figure|--wormnet)
+      study_value study.sh "$1" $#
+      case "$1" in
+        -j) jobs="$2" ;;
+        -o) out="$2" ;;
+        --figure) figure="$2" ;;
+        --wormnet) wormnet="$2" ;;
+      esac
+      shift 2 ;;
     --quick) quick=1; shift ;;
     -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
-    *) echo "study.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    *) study_unknown study.sh "$1" ;;
   esac
 done
-if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
-  echo "study.sh: -j '$jobs': expected a positive integer" >&2; exit 2
-fi
-if [[ ! -x $wormnet ]]; then
-  echo "study.sh: --wormnet '$wormnet': not an executable (cmake --preset release)" >&2; exit 2
-fi
+study_jobs study.sh "$jobs"
+study_wormnet study.sh "$wormnet"
 mkdir -p "$out"
 figure="${figure:-$out/workloads.png}"
 

@@ -7,7 +7,6 @@
 #include "build_version.hpp"
 #include "rank_analysis.hpp"
 #include "routing_setup.hpp"
-#include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -51,15 +50,19 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
       make_cli_routing(o.config.network.routing, o.config.network.tables, *s.topology,
                        o.config.network.flow_control, comm, o.config.network.ring_tie);
   s.routing = std::move(routing.routing);
-  validate_against(o.config, *s.topology, *s.routing);
-  DestinationPattern check(*s.topology, o.config.traffic);  // throws if undefined here
-  (void)check;
-  if (o.partition == "metis") {
-    s.partition = Partition::metis(*s.topology, comm.size());
-  } else if (o.partition == "blocks") {
-    s.partition = Partition::blocks(*s.topology, comm.size());
-  } else {
-    s.partition = Partition::geometric(*s.topology, comm.size());
+  s.plan = make_run_plan(o.config, *s.topology, *s.routing);
+  // InputError when the pattern is undefined on this topology.
+  s.pattern = std::make_unique<DestinationPattern>(*s.topology, o.config.traffic);
+  switch (s.plan.partition) {
+    case PartitionMethod::kMetis:
+      s.partition = Partition::metis(*s.topology, comm.size());
+      break;
+    case PartitionMethod::kBlocks:
+      s.partition = Partition::blocks(*s.topology, comm.size());
+      break;
+    case PartitionMethod::kGeometric:
+      s.partition = Partition::geometric(*s.topology, comm.size());
+      break;
   }
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
@@ -117,14 +120,10 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   d.git_sha = build_git_sha();
   d.config = &o.config;
   d.topology = setup.topology.get();
-  d.routing = setup.routing.get();
+  d.plan = &setup.plan;
   d.partition = &setup.partition;
   d.bounds = setup.bounds;
   d.channel_load = &setup.channel_load;
-  d.vcs = effective_vcs(o.config, *setup.routing);
-  const NetworkConfig& n = o.config.network;
-  d.lookahead = static_cast<Cycle>(
-      std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency));
   return d;
 }
 
@@ -133,11 +132,9 @@ double offered_rate(const SimOptions& o, const SimSetup& s, double value, bool i
   return is_fraction ? value * s.bounds.saturation_rate : value;
 }
 
-std::string describe_partition(const SimOptions& o, const SimSetup& setup) {
+std::string describe_partition(const SimSetup& setup) {
   const Partition& p = setup.partition;
-  const NetworkConfig& n = o.config.network;
-  const long long lookahead =
-      std::min(n.switch_alloc_delay + n.switch_delay + n.link_latency, n.credit_latency);
+  const auto lookahead = static_cast<long long>(setup.plan.lookahead);
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "partition  %s over %d rank%s: edge cut %llu links, parts of %llu..%llu routers, "
@@ -149,8 +146,9 @@ std::string describe_partition(const SimOptions& o, const SimSetup& setup) {
   return buf;
 }
 
-std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs) {
+std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   const SimConfig& c = o.config;
+  const int vcs = setup.plan.vcs;
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "%s on %s, %d VC%s x %d flits%s, %s %s traffic, messages of %d..%d flits, "

@@ -11,8 +11,10 @@
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
+#include "wormnet/traffic/destination_pattern.hpp"
 
 namespace wormnet::cli {
 
@@ -25,6 +27,8 @@ inline constexpr int kExitDeadlock = 4;
 struct SimSetup {
   std::unique_ptr<Topology> topology;
   std::unique_ptr<RoutingFunction> routing;
+  RunPlan plan;                                 ///< settings derived once from the configuration
+  std::unique_ptr<DestinationPattern> pattern;  ///< the traffic's destinations on this network
   Partition partition;
   ThroughputBounds bounds;
   bool bounds_from_loads = false;  ///< saturation_rate came from the load analysis
@@ -36,9 +40,10 @@ struct SimSetup {
   double setup_seconds = 0.0;  ///< building all of this, the load analysis included
 };
 
-/// Builds topology, routing and partition, validates the configuration against them and
-/// computes the throughput references (the load analysis is split over the ranks: each
-/// explores its share of the destinations, rank_analysis.hpp).
+/// Builds topology, routing, plan, destination pattern and partition (the configuration is
+/// checked against the network on the way) and computes the throughput references (the load
+/// analysis is split over the ranks: each explores its share of the destinations,
+/// rank_analysis.hpp).
 /// `need_saturation`: an option besides --load-fraction needs (N-1)/pi (sweep --relative).
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation = false);
 
@@ -55,12 +60,12 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
 std::string format_summary(const RunSummary& s, const SimSetup& setup);
 
 /// The partition line: method, edge cut, part sizes, lookahead.
-std::string describe_partition(const SimOptions& o, const SimSetup& setup);
+std::string describe_partition(const SimSetup& setup);
 
 /// The setup line: how long building took, and what the load analysis did.
 std::string describe_setup(const SimSetup& setup, const Communicator& comm);
 
 /// The configuration line printed before a run.
-std::string describe_config(const SimOptions& o, const SimSetup& setup, int vcs);
+std::string describe_config(const SimOptions& o, const SimSetup& setup);
 
 }  // namespace wormnet::cli

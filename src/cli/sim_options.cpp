@@ -33,6 +33,9 @@ const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
                                                {"bubble", FlowControl::kBubble}};
 const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
                                                       {"per-vc", VcBandwidth::kPerVc}};
+const std::map<std::string, PartitionMethod> kPartitions{{"geometric", PartitionMethod::kGeometric},
+                                                         {"blocks", PartitionMethod::kBlocks},
+                                                         {"metis", PartitionMethod::kMetis}};
 
 template <class E>
 const char* name_of(const std::map<std::string, E>& m, E v) {
@@ -61,6 +64,9 @@ const char* to_string(VcBandwidth b) {
 }
 const char* to_string(RingTie t) {
   return name_of(ring_tie_names(), t);
+}
+const char* to_string(PartitionMethod p) {
+  return name_of(kPartitions, p);
 }
 
 void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
@@ -128,9 +134,10 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->group("Network");
   add_ring_tie_option(&app, n.ring_tie)->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
-  app.add_option("--partition", o.partition,
+  app.add_option("--partition", n.partition,
                  "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
-      ->capture_default_str()
+      ->transform(choice_of(kPartitions))
+      ->default_str(to_string(n.partition))
       ->group("Network");
 
   app.add_option("--traffic", t.pattern,
@@ -273,7 +280,7 @@ std::string to_toml(const SimOptions& o) {
   num("ejection-latency", n.ejection_latency);
   str("ring-tie", to_string(n.ring_tie));
   if (!o.preset.empty()) str("preset", o.preset);
-  str("partition", o.partition);
+  str("partition", to_string(n.partition));
   // A workload's messages and run length are its own: the open-loop traffic keys, which it
   // refuses, are left out.
   const bool traffic = !o.workload.active();
@@ -366,9 +373,6 @@ void finish_sim_options(SimOptions& o) {
     o.config.traffic.length_max = o.length;
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
-  if (o.partition != "geometric" && o.partition != "blocks" && o.partition != "metis") {
-    throw InputError("--partition", o.partition, "allowed: geometric, blocks, metis");
-  }
   validate_values(o.config);
 }
 

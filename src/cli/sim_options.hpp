@@ -17,7 +17,6 @@ struct SimOptions {
   std::string output;       ///< HDF5 file (-o); empty = no file
   std::string config_file;  ///< --config (an input: no output may replace it)
   int length = 0;           ///< --length N sets min and max
-  std::string partition = "geometric";
   bool quiet = false;
   /// --preset: a named set of defaults applied to the options not given (command line or
   /// --config); "booksim" = BookSim2's timing and traffic conventions (docs/fidelity.md).
@@ -56,5 +55,6 @@ const char* to_string(SelectionPolicy p);
 const char* to_string(FlowControl f);
 const char* to_string(VcBandwidth b);
 const char* to_string(RingTie t);
+const char* to_string(PartitionMethod p);
 
 }  // namespace wormnet::cli

@@ -7,7 +7,6 @@
 #include "build_version.hpp"
 #include "output_paths.hpp"
 #include "run_support.hpp"
-#include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/workload/closed_loop.hpp"
 #include "wormnet/workload/completion_report.hpp"
@@ -44,9 +43,8 @@ std::string number(double v) {
 /// counter): refused before anything is written.
 void refuse_silent_loads(const SimOptions& o, const SimSetup& setup,
                          const SimulationRequest& request) {
-  const MeasureConfig& m = o.config.measure;
   const TrafficConfig& t = o.config.traffic;
-  const double window = static_cast<double>(m.cycles > 0 ? m.cycles - m.warmup : m.measure);
+  const double window = static_cast<double>(setup.plan.window.length);
   const double nodes = static_cast<double>(setup.topology->num_nodes());
   const double mean_length = 0.5 * (t.length_min + t.length_max);
   for (const double point : request.points) {
@@ -173,7 +171,6 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   }
 
   SimSetup setup = build_setup(o, comm, request.relative);
-  const int vcs = effective_vcs(o.config, *setup.routing);
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
@@ -197,7 +194,8 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
                              restart->next_check, restart->flit_hops};
     resume->model = io::read_checkpoint_model(
         comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
-        static_cast<std::uint32_t>(setup.topology->num_ports()), static_cast<std::uint32_t>(vcs),
+        static_cast<std::uint32_t>(setup.topology->num_ports()),
+        static_cast<std::uint32_t>(setup.plan.vcs),
         static_cast<std::uint32_t>(o.config.network.buffer_depth));
     if (loop) {
       if (restart->workload.size() != 3ULL * workload->graph.size()) {
@@ -223,8 +221,8 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     }
   }
   if (comm.is_root() && !o.quiet) {
-    std::printf("wormnet %s: %s", request.command.c_str(), describe_config(o, setup, vcs).c_str());
-    std::printf("%s", describe_partition(o, setup).c_str());
+    std::printf("wormnet %s: %s", request.command.c_str(), describe_config(o, setup).c_str());
+    std::printf("%s", describe_partition(setup).c_str());
     std::printf("%s", describe_setup(setup, comm).c_str());
     if (restart) {
       std::printf("restart    from %s at point %lld, cycle %llu\n",
@@ -243,11 +241,10 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   base.config_toml = config_toml;
   base.version = build_version();
   base.output = o.output;
-  const MeasureConfig& m = o.config.measure;
-  BatchControl control(comm, plan, base, writer.get(), o.quiet,
-                       m.cycles > 0 ? m.cycles : m.warmup + m.measure, std::move(checkpoint),
-                       setup.topology->num_nodes());
-  Simulation sim(o.config, *setup.topology, *setup.routing, setup.partition, comm, setup.bounds);
+  BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),
+                       std::move(checkpoint), setup.topology->num_nodes());
+  Simulation sim(o.config, setup.plan, *setup.topology, *setup.routing, *setup.pattern,
+                 setup.partition, comm, setup.bounds);
   sim.set_hooks(&control);
   if (loop) {
     sim.set_script(loop.get());

@@ -118,46 +118,4 @@ void validate_values(const SimConfig& c) {
   }
 }
 
-int effective_vcs(const SimConfig& config, const RoutingFunction& routing) {
-  return config.network.vcs > 0 ? config.network.vcs : routing.vcs_required();
-}
-
-void validate_against(const SimConfig& c, const Topology& topo, const RoutingFunction& routing) {
-  const int vcs = effective_vcs(c, routing);
-  if (vcs < routing.vcs_required()) {
-    throw InputError("--vcs", std::to_string(vcs),
-                     "routing " + routing.name() + " needs at least " +
-                         std::to_string(routing.vcs_required()) + " VCs per channel");
-  }
-  if ((topo.num_ports() + 1) * vcs > 64) {
-    throw InputError("--vcs", std::to_string(vcs),
-                     "(ports + 1) x VCs must be <= 64; this topology has " +
-                         std::to_string(topo.num_ports()) + " ports");
-  }
-  const bool bubble = routing.needs_bubble() || c.network.flow_control == FlowControl::kBubble;
-  if (bubble && c.network.buffer_depth < 2 * c.traffic.length_max) {
-    throw InputError("--buffer", std::to_string(c.network.buffer_depth),
-                     "bubble flow control needs buffers for two whole packets: >= 2 x "
-                     "--length-max = " +
-                         std::to_string(2 * c.traffic.length_max) + " flits");
-  }
-  for (int h : c.traffic.hotspot_nodes) {
-    if (h < 0 || static_cast<std::uint32_t>(h) >= topo.num_nodes()) {
-      throw InputError("--hotspot-nodes", std::to_string(h),
-                       "node ids must be in [0, " + std::to_string(topo.num_nodes() - 1) + "]");
-    }
-  }
-  if (topo.num_nodes() < 2) {
-    throw InputError("--topology", topo.spec(), "needs at least 2 nodes to simulate traffic");
-  }
-  // Router-cycles (the run's length times the routers, a counter of the summary) fit in 64
-  // bits: a run of 2^62 cycles is bounded alone, not times a million routers.
-  const MeasureConfig& m = c.measure;
-  const std::uint64_t run_cycles =
-      m.cycles > 0 ? m.cycles + m.drain_limit : m.warmup + m.measure + m.drain_limit;
-  checked_product({{m.cycles > 0 ? "--cycles" : "--measure", run_cycles},
-                   {"--topology (routers)", topo.num_nodes()}},
-                  UINT64_MAX, "router-cycles (warm-up, measurement and drain limit included)");
-}
-
 }  // namespace wormnet

@@ -4,33 +4,12 @@
 
 #include <algorithm>
 
-#include "wormnet/config/config_validation.hpp"
 #include "wormnet/engine/deadlock_report.hpp"
 #include "wormnet/engine/mpi_transport.hpp"
 
 namespace wormnet {
 
 namespace {
-
-// A script (closed-loop workload) labels everything and runs until it is done, within the
-// drain limit; a load point has its warm-up, measurement window and drain.
-
-/// Cycles before the measurement window.
-Cycle warmup_cycles(const MeasureConfig& m, bool scripted) {
-  return scripted ? 0 : m.warmup;
-}
-
-/// The measurement window, cycles: --cycles counts the warm-up in, --measure does not.
-Cycle measure_cycles(const MeasureConfig& m, bool scripted) {
-  return scripted ? m.drain_limit : m.cycles > 0 ? m.cycles - m.warmup : m.measure;
-}
-
-SimConfig with_window(const SimConfig& config, bool scripted) {
-  SimConfig effective = config;
-  effective.measure.warmup = warmup_cycles(config.measure, scripted);
-  effective.measure.measure = measure_cycles(config.measure, scripted);
-  return effective;
-}
 
 LatencySummary summarize(const LatencyHistogram& h) {
   return LatencySummary{h.mean(), h.quantile(0.50), h.quantile(0.95), h.quantile(0.99), h.max()};
@@ -56,20 +35,14 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
     : c_(context),
       sink_(sink),
       wall_start_(Clock::now()),
-      warmup_(warmup_cycles(context.config.measure, context.script != nullptr)),
-      measure_(measure_cycles(context.config.measure, context.script != nullptr)),
-      measure_end_(warmup_ + measure_),
-      drain_end_(measure_end_ +
-                 (context.script != nullptr ? 0 : context.config.measure.drain_limit)),
-      model_(with_window(context.config, context.script != nullptr), context.topo, context.routing,
-             context.pattern, context.partition, context.comm.rank(), rate,
-             effective_vcs(context.config, context.routing)),
-      // Lookahead: the smallest delay of anything crossing ranks (every link has the same
-      // latency here, so all ranks agree without communicating).
-      lookahead_(std::max<Cycle>(1, model_.lookahead())) {
+      // A script (closed-loop workload) labels everything and runs until it is done, within
+      // the drain limit; a load point has its warm-up, measurement window and drain.
+      plan_(context.script != nullptr ? context.plan.closed_loop() : context.plan),
+      model_(context.config, plan_, context.topo, context.routing, context.pattern,
+             context.partition, context.comm.rank(), rate) {
   model_.set_script(c_.script);
   if (c_.comm.size() > 1) {
-    transport_ = std::make_unique<MpiTransport>(c_.comm, model_, lookahead_);
+    transport_ = std::make_unique<MpiTransport>(c_.comm, model_, plan_.lookahead);
   } else {
     transport_ = std::make_unique<NullTransport>();
   }
@@ -88,7 +61,8 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
 }
 
 Cycle PointRun::check_after(Cycle c) const {
-  return c < drain_end_ ? std::min(c + c_.check_every, drain_end_) : c + c_.check_every;
+  const Cycle drain_end = plan_.window.drain_end();
+  return c < drain_end ? std::min(c + c_.check_every, drain_end) : c + c_.check_every;
 }
 
 void PointRun::flush_window(Cycle now) {
@@ -113,7 +87,7 @@ void PointRun::flush_window(Cycle now) {
 void PointRun::run_to_check() {
   Cycle& t = loop_.cycle;
   do {
-    const Cycle chunk_end = std::min({t + lookahead_, loop_.next_window, loop_.next_check});
+    const Cycle chunk_end = std::min({t + plan_.lookahead, loop_.next_window, loop_.next_check});
     model_.set_window_end(chunk_end);
     const auto t0 = Clock::now();
     auto t1 = t0;
@@ -165,8 +139,8 @@ bool PointRun::control_check() {
     s_.deadlock_cycle = t;
     return true;
   }
-  if (scripted ? v[3] == c_.script->total() : t >= measure_end_ && v[1] == v[0]) return true;
-  if (t >= drain_end_) {
+  if (scripted ? v[3] == c_.script->total() : t >= plan_.window.end() && v[1] == v[0]) return true;
+  if (t >= plan_.window.drain_end()) {
     s_.saturated = true;
     s_.saturation_reason = scripted ? "drain limit reached with workload messages undelivered"
                                     : "drain limit reached with labelled packets undelivered";
@@ -214,8 +188,8 @@ RunSummary PointRun::finish() {
   c_.comm.sum(std::span<std::uint64_t>(created, 2));
   const double nodes = static_cast<double>(c_.topo.num_nodes());
   // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
-  s_.window_cycles =
-      std::max<Cycle>(1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : measure_);
+  s_.window_cycles = std::max<Cycle>(
+      1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : plan_.window.length);
   const auto window = static_cast<double>(s_.window_cycles);
   s_.measured_packets = created[0];
   s_.delivered_packets = merged.delivered_packets;

@@ -16,6 +16,7 @@ namespace wormnet {
 /// What a point reads from its Simulation.
 struct PointContext {
   const SimConfig& config;
+  const RunPlan& plan;  ///< derived from config on this network
   const Topology& topo;
   const RoutingFunction& routing;
   const Partition& partition;
@@ -46,7 +47,7 @@ class PointRun {
  private:
   using Clock = std::chrono::steady_clock;
   /// The next control check after cycle c: every check_every cycles, and one exactly at the
-  /// drain limit, so that a point never runs past measure_end + drain_limit.
+  /// drain limit, so that a point never runs past the window's drain_end().
   [[nodiscard]] Cycle check_after(Cycle c) const;
   /// Closes the statistics window ending at `now` (collective) and reports it.
   void flush_window(Cycle now);
@@ -56,12 +57,10 @@ class PointRun {
   const PointContext& c_;
   ResultSink& sink_;
   Clock::time_point wall_start_;
-  Cycle warmup_;       ///< cycles before the measurement window (0 with a script)
-  Cycle measure_;      ///< measurement window, cycles (a script's: the drain limit)
-  Cycle measure_end_;  ///< first cycle after it
-  Cycle drain_end_;    ///< the drain limit: measure_end + drain_limit (a script's: measure_end)
+  /// The run's plan, or with a script its closed-loop plan (window from cycle 0 to the drain
+  /// limit, no drain after it).
+  RunPlan plan_;
   RankModel model_;
-  Cycle lookahead_;
   std::unique_ptr<Transport> transport_;
   RunSummary s_;
   LoopState loop_;

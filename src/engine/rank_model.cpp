@@ -10,17 +10,16 @@ namespace wormnet {
 
 namespace {
 
-RouterParams router_params(const SimConfig& config, const Topology& topo,
-                           const RoutingFunction& routing, int vcs) {
+RouterParams router_params(const SimConfig& config, const RunPlan& plan, const Topology& topo) {
   const NetworkConfig& n = config.network;
   RouterParams p;
   p.ports = topo.num_ports();
-  p.vcs = vcs;
+  p.vcs = plan.vcs;
   p.depth = n.buffer_depth;
   p.routing_delay = static_cast<Cycle>(n.routing_delay);
   p.vc_alloc_delay = static_cast<Cycle>(n.vc_alloc_delay);
   p.injection_latency = static_cast<Cycle>(n.injection_latency);
-  p.bubble = routing.needs_bubble() || n.flow_control == FlowControl::kBubble;
+  p.bubble = plan.bubble;
   p.max_length = config.traffic.length_max;
   p.selection = n.selection;
   p.per_vc_bandwidth = n.vc_bandwidth == VcBandwidth::kPerVc;
@@ -31,22 +30,21 @@ RouterParams router_params(const SimConfig& config, const Topology& topo,
 
 }  // namespace
 
-RankModel::RankModel(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
-                     const DestinationPattern& pattern, const Partition& partition, int rank,
-                     double rate, int vcs)
+RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topology& topo,
+                     const RoutingFunction& routing, const DestinationPattern& pattern,
+                     const Partition& partition, int rank, double rate)
     : topo_(topo),
       ports_(topo.num_ports()),
-      vcs_(vcs),
+      vcs_(plan.vcs),
       flit_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                      config.network.switch_delay + config.network.link_latency)),
       eject_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                       config.network.switch_delay +
                                       config.network.ejection_latency)),
       credit_delay_(static_cast<Cycle>(config.network.credit_latency)),
-      measure_begin_(config.measure.warmup),
-      measure_end_(config.measure.warmup + config.measure.measure),
-      bank_(router_params(config, topo, routing, vcs), topo, routing, partition.nodes_of(rank),
-            packets_),
+      measure_begin_(plan.window.begin),
+      measure_end_(plan.window.end()),
+      bank_(router_params(config, plan, topo), topo, routing, partition.nodes_of(rank), packets_),
       local_of_(topo.num_nodes(), kNoLink),
       sources_(bank_.nodes(), config.traffic, pattern, rate, config.measure.seed, measure_begin_,
                measure_end_) {
@@ -100,10 +98,6 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   sources_.queue(r).push(m);
   ++scripted_packets_;
   wake(r);
-}
-
-Cycle RankModel::lookahead() const {
-  return std::min(flit_delay_, credit_delay_);
 }
 
 std::uint64_t RankModel::crossing_limit(Cycle window) const {

@@ -6,16 +6,18 @@
 
 namespace wormnet {
 
-Simulation::Simulation(const SimConfig& config, const Topology& topo,
-                       const RoutingFunction& routing, const Partition& partition,
-                       const Communicator& comm, ThroughputBounds bounds)
+Simulation::Simulation(const SimConfig& config, const RunPlan& plan, const Topology& topo,
+                       const RoutingFunction& routing, const DestinationPattern& pattern,
+                       const Partition& partition, const Communicator& comm,
+                       ThroughputBounds bounds)
     : config_(config),
+      plan_(plan),
       topo_(topo),
       routing_(routing),
+      pattern_(pattern),
       partition_(partition),
       comm_(comm),
-      bounds_(bounds),
-      pattern_(topo, config.traffic) {}
+      bounds_(bounds) {}
 
 Cycle Simulation::check_interval() const {
   // Checks are cheap (a few integers reduced over the ranks): often enough for a prompt stop
@@ -27,8 +29,8 @@ Cycle Simulation::check_interval() const {
 }
 
 RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const Resume* resume) {
-  const PointContext context{config_, topo_,    routing_, partition_, comm_,
-                             bounds_, pattern_, hooks_,   script_,    check_interval()};
+  const PointContext context{config_, plan_,    topo_,  routing_, partition_,      comm_,
+                             bounds_, pattern_, hooks_, script_,  check_interval()};
   PointRun point(context, rate, sink, point_index, resume);
   do {
     point.run_to_check();

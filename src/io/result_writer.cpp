@@ -340,23 +340,19 @@ void ResultWriter::write_network(const RunDescription& run) {
   p.set_attribute("edge_cut", part.edge_cut(topo));
   p.set_attribute("largest_part", part.largest_part());
   p.set_attribute("smallest_part", part.smallest_part());
-  p.set_attribute("lookahead", static_cast<std::uint64_t>(run.lookahead));
+  p.set_attribute("lookahead", static_cast<std::uint64_t>(run.plan->lookahead));
   std::vector<std::uint32_t> owner(mine.size(), static_cast<std::uint32_t>(comm_.rank()));
   p.write_distributed<std::uint32_t>("owner", node_rows, owner);
 
   const H5Group r = root.create_group("routing");
-  r.set_attribute("name", std::string_view(run.routing->name()));
-  r.set_attribute("description", std::string_view(run.routing->description()));
-  r.set_attribute("vcs", static_cast<std::int64_t>(run.vcs));
-  r.set_attribute("minimal", static_cast<std::int64_t>(run.routing->minimal() ? 1 : 0));
-  r.set_attribute(
-      "bubble_flow_control",
-      static_cast<std::int64_t>(run.routing->needs_bubble() ||
-                                        run.config->network.flow_control == FlowControl::kBubble
-                                    ? 1
-                                    : 0));
+  const RoutingTraits& routing = run.plan->routing;
+  r.set_attribute("name", std::string_view(routing.name));
+  r.set_attribute("description", std::string_view(routing.description));
+  r.set_attribute("vcs", static_cast<std::int64_t>(run.plan->vcs));
+  r.set_attribute("minimal", static_cast<std::int64_t>(routing.minimal ? 1 : 0));
+  r.set_attribute("bubble_flow_control", static_cast<std::int64_t>(run.plan->bubble ? 1 : 0));
   r.set_attribute("saturation_rate", run.bounds.saturation_rate);
-  r.set_attribute("escape_vcs", static_cast<std::int64_t>(run.routing->escape_vcs()));
+  r.set_attribute("escape_vcs", static_cast<std::int64_t>(routing.escape_classes));
   if (run.channel_load != nullptr && !run.channel_load->empty()) {
     // gamma_c of this rank's channels (every rank holds all of them), for channel heatmaps.
     std::vector<double> load;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "wormnet/engine/rank_model.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -103,6 +104,7 @@ class ScriptedNetwork {
         topo_(make_topology(topo)),
         routing_(make_routing(routing, *topo_, config_.network.flow_control, nullptr,
                               config_.network.ring_tie)),
+        plan_(make_run_plan(config_, *topo_, *routing_)),
         pattern_(*topo_, config_.traffic) {
     build(Partition::blocks(*topo_, parts));
   }
@@ -117,7 +119,7 @@ class ScriptedNetwork {
   }
 
   void run_until(Cycle end) {
-    const Cycle lookahead = models_[0]->lookahead();
+    const Cycle lookahead = plan_.lookahead;
     while (now_ < end) {
       const Cycle chunk = std::min(end, now_ + lookahead);
       for (auto& m : models_) m->set_window_end(chunk);
@@ -203,10 +205,9 @@ class ScriptedNetwork {
   void build(const Partition& partition) {
     partition_ = partition;
     models_.clear();
-    const int vcs = config_.network.vcs > 0 ? config_.network.vcs : routing_->vcs_required();
     for (int p = 0; p < partition_.parts(); ++p) {
-      models_.push_back(std::make_unique<RankModel>(config_, *topo_, *routing_, pattern_,
-                                                    partition_, p, 0.0, vcs));
+      models_.push_back(std::make_unique<RankModel>(config_, plan_, *topo_, *routing_, pattern_,
+                                                    partition_, p, 0.0));
       models_.back()->set_delivery_observer([this](const Packet& pk, Cycle done) {
         deliveries_.push_back(
             Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops, pk.state});
@@ -244,6 +245,7 @@ class ScriptedNetwork {
   SimConfig config_;
   std::unique_ptr<Topology> topo_;
   std::unique_ptr<RoutingFunction> routing_;
+  RunPlan plan_;
   DestinationPattern pattern_;
   Partition partition_;
   std::vector<std::unique_ptr<RankModel>> models_;

@@ -17,12 +17,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "wormnet/config/config_validation.hpp"
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/rank_model.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/parallel/communicator.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/traffic/destination_pattern.hpp"
@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
     const auto route = wormnet::make_routing(routing, *topo, config.network.flow_control);
     const wormnet::Communicator comm = wormnet::Communicator::world();
     const wormnet::Partition partition = wormnet::Partition::geometric(*topo, 1);
-    const int vcs = wormnet::effective_vcs(config, *route);
+    const wormnet::RunPlan plan = wormnet::make_run_plan(config, *topo, *route);
+    const wormnet::DestinationPattern pattern(*topo, config.traffic);
 
     double best_engine = std::numeric_limits<double>::infinity();
     double best_model = best_engine;
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
     Cycle engine_cycles = 0;
     for (int i = 0; i < repeats; ++i) {
       {
-        wormnet::Simulation sim(config, *topo, *route, partition, comm, {});
+        wormnet::Simulation sim(config, plan, *topo, *route, pattern, partition, comm, {});
         wormnet::ResultSink sink;
         const auto start = Clock::now();
         const wormnet::RunSummary s = sim.run(load, sink, 0);
@@ -84,9 +85,8 @@ int main(int argc, char** argv) {
         engine_cycles = s.cycles;
       }
       {
-        const wormnet::DestinationPattern pattern(*topo, config.traffic);
         const auto start = Clock::now();
-        wormnet::RankModel model(config, *topo, *route, pattern, partition, 0, load, vcs);
+        wormnet::RankModel model(config, plan, *topo, *route, pattern, partition, 0, load);
         model.set_window_end(std::numeric_limits<Cycle>::max());
         for (Cycle t = 0; t < engine_cycles; ++t) model.step(t);
         hops_model = model.take_window().flit_hops;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/config/routing_choices.hpp"
 #include "wormnet/core/ids.hpp"
-#include "wormnet/routing/routing_factory.hpp"
 
 namespace wormnet {
 
@@ -47,6 +47,13 @@ enum class VcBandwidth : std::uint8_t {
   kPerVc,
 };
 
+/// How routers are spread over ranks (docs/scaling.md).
+enum class PartitionMethod : std::uint8_t {
+  kGeometric,  ///< boxes of a torus or mesh, stripes of the honeycombs (the default)
+  kBlocks,     ///< contiguous blocks of node ids
+  kMetis,      ///< a METIS k-way graph partition (when built with libmetis-dev)
+};
+
 struct NetworkConfig {
   std::string topology = "honeycomb:4";
   std::string routing = "double-xy";
@@ -69,6 +76,8 @@ struct NetworkConfig {
   FlowControl flow_control = FlowControl::kCredit;
   SelectionPolicy selection = SelectionPolicy::kPriority;
   VcBandwidth vc_bandwidth = VcBandwidth::kShared;
+  /// Which rank simulates which router: never changes the results, only the speed.
+  PartitionMethod partition = PartitionMethod::kGeometric;
 };
 
 struct TrafficConfig {

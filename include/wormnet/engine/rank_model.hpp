@@ -19,6 +19,7 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/router/router_bank.hpp"
 #include "wormnet/routing/routing_function.hpp"
@@ -62,9 +63,11 @@ struct Outbox {
 
 class RankModel {
  public:
-  RankModel(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
-            const DestinationPattern& pattern, const Partition& partition, int rank, double rate,
-            int vcs);
+  /// The routers of `partition`'s part `rank`, their sources generating `rate`
+  /// flits/node/cycle; `plan` is the one derived from `config` on this network.
+  RankModel(const SimConfig& config, const RunPlan& plan, const Topology& topo,
+            const RoutingFunction& routing, const DestinationPattern& pattern,
+            const Partition& partition, int rank, double rate);
   // The router bank holds a reference to packets_: a model stays where it was built.
   RankModel(const RankModel&) = delete;
   RankModel& operator=(const RankModel&) = delete;
@@ -136,8 +139,6 @@ class RankModel {
 
   /// Bytes of model state held by this rank (buffers, tables, queues).
   [[nodiscard]] std::size_t bytes() const;
-  /// The smallest delay of anything that crosses to another rank (cycles).
-  [[nodiscard]] Cycle lookahead() const;
   /// The most flits, and the most credits, that one link carries in one direction during a
   /// window of `window` cycles (the exchange between ranks is sized by it).
   [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;

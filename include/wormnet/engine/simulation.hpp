@@ -13,6 +13,7 @@
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/rank_model.hpp"
 #include "wormnet/parallel/communicator.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/stats/result_sink.hpp"
 #include "wormnet/stats/run_summary.hpp"
@@ -57,8 +58,10 @@ class RunHooks {
 class Simulation {
  public:
   /// A run over comm.size() ranks with `partition` (one part per rank); flits crossing ranks
-  /// travel through an MpiTransport, or nowhere on one rank.
-  Simulation(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
+  /// travel through an MpiTransport, or nowhere on one rank. `plan` is the one derived from
+  /// `config` on this network; every argument must outlive the simulation.
+  Simulation(const SimConfig& config, const RunPlan& plan, const Topology& topo,
+             const RoutingFunction& routing, const DestinationPattern& pattern,
              const Partition& partition, const Communicator& comm, ThroughputBounds bounds);
 
   /// Simulates one load point at `rate` flits/node/cycle and reports it to `sink`; continues
@@ -80,12 +83,13 @@ class Simulation {
 
  private:
   const SimConfig& config_;
+  const RunPlan& plan_;
   const Topology& topo_;
   const RoutingFunction& routing_;
+  const DestinationPattern& pattern_;
   const Partition& partition_;
   Communicator comm_;
   ThroughputBounds bounds_;
-  DestinationPattern pattern_;
   RunHooks* hooks_ = nullptr;
   MessageScript* script_ = nullptr;
 };

@@ -18,7 +18,7 @@
 #include "wormnet/io/run_status.hpp"
 #include "wormnet/io/time_series_table.hpp"
 #include "wormnet/parallel/communicator.hpp"
-#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/stats/result_sink.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
@@ -33,13 +33,11 @@ struct RunDescription {
   std::string git_sha;
   const SimConfig* config = nullptr;
   const Topology* topology = nullptr;
-  const RoutingFunction* routing = nullptr;
+  const RunPlan* plan = nullptr;  ///< VCs, flow control, lookahead, window, routing traits
   const Partition* partition = nullptr;
   ThroughputBounds bounds;
   /// gamma_c per channel id (routes over all ordered pairs); null or empty when unknown.
   const std::vector<double>* channel_load = nullptr;
-  int vcs = 1;
-  Cycle lookahead = 1;
 };
 
 /// A closed-loop workload's results (group /workload), identical on every rank.

@@ -6,20 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "wormnet/config/routing_choices.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
-
-/// Flow control that the routing relies on inside torus rings.
-enum class FlowControl : std::uint8_t { kCredit, kBubble };
-
-/// Direction of a half-ring tie in the torus dimension-order routings (dor, dor-dateline,
-/// dor-ring-class, dor-booksim, dor-balanced): always + (the default), or drawn per packet from
-/// its identity, pseudo-randomly (seed, source, sequence number) or alternating with the
-/// sequence number at its source. The routing only sees "drawn"; how is the simulator's.
-enum class RingTie : std::uint8_t { kPlus, kRandom, kAlternating };
 
 /// True for the routings that --ring-tie applies to (torus dimension-order routings).
 bool takes_ring_tie(std::string_view routing);

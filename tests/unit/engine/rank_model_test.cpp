@@ -418,7 +418,8 @@ TEST(RankModel, RemoteArrivalsInThePastAreRefused) {
   auto routing = make_routing("dor-dateline", *topo, c.network.flow_control);
   const DestinationPattern pattern(*topo, c.traffic);
   const Partition two = Partition::blocks(*topo, 2);
-  RankModel model(c, *topo, *routing, pattern, two, 0, 0.0, routing->vcs_required());
+  const RunPlan plan = make_run_plan(c, *topo, *routing);
+  RankModel model(c, plan, *topo, *routing, pattern, two, 0, 0.0);
   const std::uint32_t node = two.nodes_of(0).front();  // every node of a half borders the other
   Outbox credit_at_1;
   credit_at_1.credits.push_back(RemoteCredit{1, node, 0, 0});

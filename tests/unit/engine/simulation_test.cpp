@@ -44,7 +44,10 @@ Net make_net(const std::string& topo, const std::string& routing) {
 }
 
 RecordingSink simulate(const Net& net, const SimConfig& c, double rate) {
-  Simulation sim(c, *net.topo, *net.routing, net.partition, Communicator::self(), {});
+  const RunPlan plan = make_run_plan(c, *net.topo, *net.routing);
+  const DestinationPattern pattern(*net.topo, c.traffic);
+  Simulation sim(c, plan, *net.topo, *net.routing, pattern, net.partition, Communicator::self(),
+                 {});
   RecordingSink sink;
   sim.run(rate, sink);
   return sink;

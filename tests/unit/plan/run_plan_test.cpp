@@ -1,0 +1,94 @@
+// The run plan: each derived setting checked against the rule it states, on hand-picked
+// configurations (the numbers below are worked out by hand from the option values).
+#include "wormnet/plan/run_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/topology/topology_factory.hpp"
+
+namespace wormnet {
+namespace {
+
+TEST(RunPlan, TheWindowIsMeasureCyclesAfterTheWarmupOrCyclesMinusWarmup) {
+  auto topo = make_topology("mesh:4x4");
+  auto routing = make_routing("xy", *topo);
+  SimConfig c;
+  c.measure.warmup = 300;
+  c.measure.measure = 1000;
+  c.measure.drain_limit = 50;
+  RunPlan p = make_run_plan(c, *topo, *routing);
+  EXPECT_EQ(p.window.begin, 300U);
+  EXPECT_EQ(p.window.length, 1000U);
+  EXPECT_EQ(p.window.end(), 1300U);
+  EXPECT_EQ(p.window.drain_end(), 1350U);
+  c.measure.cycles = 700;  // --cycles wins over --measure: the window is 700 - 300
+  p = make_run_plan(c, *topo, *routing);
+  EXPECT_EQ(p.window.length, 400U);
+  EXPECT_EQ(p.window.end(), 700U);
+  EXPECT_EQ(p.window.drain_end(), 750U);
+}
+
+TEST(RunPlan, LookaheadIsTheShorterOfAFlitsAndACreditsDelay) {
+  auto topo = make_topology("torus:4x4");
+  auto routing = make_routing("dor-dateline", *topo);
+  SimConfig c;
+  c.network.switch_alloc_delay = 1;
+  c.network.switch_delay = 2;
+  c.network.link_latency = 3;  // a flit: 1 + 2 + 3 = 6 cycles
+  c.network.credit_latency = 9;
+  EXPECT_EQ(make_run_plan(c, *topo, *routing).lookahead, 6U);
+  c.network.credit_latency = 4;
+  EXPECT_EQ(make_run_plan(c, *topo, *routing).lookahead, 4U);
+  c.network.switch_alloc_delay = 0;
+  c.network.switch_delay = 0;
+  c.network.link_latency = 1;
+  EXPECT_EQ(make_run_plan(c, *topo, *routing).lookahead, 1U);
+}
+
+TEST(RunPlan, VcsAreTheOptionsOrWhatTheRoutingNeeds) {
+  auto topo = make_topology("torus:4x4");
+  auto routing = make_routing("dor-dateline", *topo);  // needs 2
+  SimConfig c;
+  EXPECT_EQ(make_run_plan(c, *topo, *routing).vcs, 2);
+  c.network.vcs = 4;
+  const RunPlan p = make_run_plan(c, *topo, *routing);
+  EXPECT_EQ(p.vcs, 4);
+  EXPECT_EQ(p.routing.vc_classes, 2);
+  c.network.vcs = 1;
+  EXPECT_THROW(make_run_plan(c, *topo, *routing), InputError);
+}
+
+TEST(RunPlan, BubbleIsOnWhenTheRoutingReliesOnItOrTheOptionAsksForIt) {
+  auto topo = make_topology("torus:4x4");
+  SimConfig c;
+  c.network.buffer_depth = 2 * c.traffic.length_max;
+  auto dateline = make_routing("dor-dateline", *topo);
+  EXPECT_FALSE(make_run_plan(c, *topo, *dateline).bubble);
+  auto angara = make_routing("angara", *topo);  // relies on it by itself
+  EXPECT_TRUE(make_run_plan(c, *topo, *angara).bubble);
+  EXPECT_TRUE(make_run_plan(c, *topo, *angara).routing.needs_bubble);
+  c.network.flow_control = FlowControl::kBubble;  // asked for, on a routing without the need
+  const RunPlan p = make_run_plan(c, *topo, *dateline);
+  EXPECT_TRUE(p.bubble);
+  EXPECT_FALSE(p.routing.needs_bubble);
+  c.network.buffer_depth = 2 * c.traffic.length_max - 1;  // two whole packets do not fit
+  EXPECT_THROW(make_run_plan(c, *topo, *dateline), InputError);
+}
+
+TEST(RunPlan, CarriesThePartitionMethodAndTheRoutingsTraits) {
+  auto topo = make_topology("honeycomb:3");
+  auto routing = make_routing("duato", *topo);  // Double XY's 2 escape classes + 1 adaptive
+  SimConfig c;
+  c.network.partition = PartitionMethod::kBlocks;
+  const RunPlan p = make_run_plan(c, *topo, *routing);
+  EXPECT_EQ(p.partition, PartitionMethod::kBlocks);
+  EXPECT_EQ(p.routing.name, "duato");
+  EXPECT_EQ(p.routing.vc_classes, 3);
+  EXPECT_EQ(p.routing.escape_classes, 0b011);
+  EXPECT_TRUE(p.routing.minimal);
+}
+
+}  // namespace
+}  // namespace wormnet

@@ -1,26 +1,17 @@
-// The one place where a routing name becomes a routing function for a topology.
+// The one place where a routing name becomes a routing function for a topology (the names
+// and what they build are the registry's: wormnet/routing/routing_registry.hpp).
 #pragma once
 
 #include <memory>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "wormnet/config/routing_choices.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_registry.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
-
-/// True for the routings that --ring-tie applies to (torus dimension-order routings).
-bool takes_ring_tie(std::string_view routing);
-
-/// Routing names that fit a topology kind, in documentation order.
-std::vector<std::string> routing_names(TopologyKind kind);
-std::vector<std::string> routing_names(const Topology& topo);
-/// Every routing by topology kind ("honeycomb: stojmenovic, ...; mesh: ..."), for --help.
-std::string routing_catalog();
 
 /// Builds routing `name` for `topo` (which must outlive it). `flow` = kBubble marks a one-VC
 /// torus routing (dor) as relying on bubble flow control; angara and table always do.

@@ -6,8 +6,8 @@
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "rank_analysis.hpp"
-#include "routing_setup.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
@@ -145,8 +145,8 @@ Command add_info_command(CLI::App& root) {
             }
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
-              routing = make_cli_routing(opts->routing, opts->tables, *topo, opts->flow,
-                                         Communicator::world(), opts->tie)
+              routing = load_routing(opts->routing, opts->tables, *topo, opts->flow,
+                                     Communicator::world(), opts->tie)
                             .routing;
             }
             const TopologyMetrics m = compute_metrics(*topo);

@@ -6,10 +6,7 @@
 
 #include "build_version.hpp"
 #include "rank_analysis.hpp"
-#include "routing_setup.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/routing/routing_factory.hpp"
-#include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
@@ -45,32 +42,14 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
   const auto t0 = std::chrono::steady_clock::now();
   SimSetup s;
-  s.topology = make_topology(o.config.network.topology);
-  CliRouting routing =
-      make_cli_routing(o.config.network.routing, o.config.network.tables, *s.topology,
-                       o.config.network.flow_control, comm, o.config.network.ring_tie);
-  s.routing = std::move(routing.routing);
-  s.plan = make_run_plan(o.config, *s.topology, *s.routing);
-  // InputError when the pattern is undefined on this topology.
-  s.pattern = std::make_unique<DestinationPattern>(*s.topology, o.config.traffic);
-  switch (s.plan.partition) {
-    case PartitionMethod::kMetis:
-      s.partition = Partition::metis(*s.topology, comm.size());
-      break;
-    case PartitionMethod::kBlocks:
-      s.partition = Partition::blocks(*s.topology, comm.size());
-      break;
-    case PartitionMethod::kGeometric:
-      s.partition = Partition::geometric(*s.topology, comm.size());
-      break;
-  }
+  static_cast<SimNetwork&>(s) = build_network(o.config, comm);
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
-  if (routing.table_saturation_rate > 0.0) {
+  if (s.table_saturation_rate > 0.0) {
     // A table's loads come with it (the table check): no per-pair routing analysis needed.
-    s.bounds.saturation_rate = routing.table_saturation_rate;
+    s.bounds.saturation_rate = s.table_saturation_rate;
     s.bounds_from_loads = true;
-    s.channel_load = std::move(routing.table_loads);
+    s.channel_load = s.table_loads;
     s.analysis = "(N-1)/pi " + fixed(s.bounds.saturation_rate, 5) + " from the table file";
   } else {
     // Whether the analysis runs depends on the network, routing and options only, never on

@@ -7,14 +7,10 @@
 #include <vector>
 
 #include "sim_options.hpp"
-#include "wormnet/engine/partition.hpp"
+#include "wormnet/driver/sim_network.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
-#include "wormnet/plan/run_plan.hpp"
-#include "wormnet/routing/routing_function.hpp"
-#include "wormnet/topology/topology.hpp"
-#include "wormnet/traffic/destination_pattern.hpp"
 
 namespace wormnet::cli {
 
@@ -23,13 +19,9 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitDeadlock = 4;
 
-/// The network a simulation command runs on, built and validated from the options.
-struct SimSetup {
-  std::unique_ptr<Topology> topology;
-  std::unique_ptr<RoutingFunction> routing;
-  RunPlan plan;                                 ///< settings derived once from the configuration
-  std::unique_ptr<DestinationPattern> pattern;  ///< the traffic's destinations on this network
-  Partition partition;
+/// The network a simulation command runs on (built by the driver layer) and its throughput
+/// references.
+struct SimSetup : SimNetwork {
   ThroughputBounds bounds;
   bool bounds_from_loads = false;  ///< saturation_rate came from the load analysis
   /// gamma_c per channel id from the load analysis or the table (empty when not computed):
@@ -40,10 +32,9 @@ struct SimSetup {
   double setup_seconds = 0.0;  ///< building all of this, the load analysis included
 };
 
-/// Builds topology, routing, plan, destination pattern and partition (the configuration is
-/// checked against the network on the way) and computes the throughput references (the load
-/// analysis is split over the ranks: each explores its share of the destinations,
-/// rank_analysis.hpp).
+/// Builds the network (build_network: the configuration is checked against it on the way)
+/// and computes the throughput references (the load analysis is split over the ranks: each
+/// explores its share of the destinations, rank_analysis.hpp).
 /// `need_saturation`: an option besides --load-fraction needs (N-1)/pi (sweep --relative).
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation = false);
 

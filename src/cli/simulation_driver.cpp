@@ -243,8 +243,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   base.output = o.output;
   BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),
                        std::move(checkpoint), setup.topology->num_nodes());
-  Simulation sim(o.config, setup.plan, *setup.topology, *setup.routing, *setup.pattern,
-                 setup.partition, comm, setup.bounds);
+  Simulation sim = make_simulation(o.config, setup, comm, setup.bounds);
   sim.set_hooks(&control);
   if (loop) {
     sim.set_script(loop.get());

@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "rank_analysis.hpp"
-#include "routing_setup.hpp"
+#include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/verify/extended_dependency_graph.hpp"
@@ -137,7 +137,7 @@ void print_duato_text(const Topology& topo,
 int run_verify(const VerifyOptions& o) {
   const auto topo = make_topology(o.topology);
   const auto routing =
-      make_cli_routing(o.routing, o.tables, *topo, o.flow, Communicator::world(), o.tie).routing;
+      load_routing(o.routing, o.tables, *topo, o.flow, Communicator::world(), o.tie).routing;
   // Every rank explores its share of the destinations; all get the whole graph.
   const Communicator comm = Communicator::world();
   const auto t0 = std::chrono::steady_clock::now();

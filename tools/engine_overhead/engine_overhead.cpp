@@ -18,14 +18,8 @@
 #include <CLI/CLI.hpp>
 
 #include "wormnet/config/sim_config.hpp"
-#include "wormnet/engine/partition.hpp"
-#include "wormnet/engine/rank_model.hpp"
-#include "wormnet/engine/simulation.hpp"
+#include "wormnet/driver/sim_network.hpp"
 #include "wormnet/parallel/communicator.hpp"
-#include "wormnet/plan/run_plan.hpp"
-#include "wormnet/routing/routing_factory.hpp"
-#include "wormnet/topology/topology_factory.hpp"
-#include "wormnet/traffic/destination_pattern.hpp"
 
 namespace {
 
@@ -62,12 +56,9 @@ int main(int argc, char** argv) {
     config.measure.measure = cycles;
     config.measure.drain_limit = 0;  // stop at `cycles`: both loops then run the same count
     config.measure.stats_window = 1000;
-    const auto topo = wormnet::make_topology(topology);
-    const auto route = wormnet::make_routing(routing, *topo, config.network.flow_control);
     const wormnet::Communicator comm = wormnet::Communicator::world();
-    const wormnet::Partition partition = wormnet::Partition::geometric(*topo, 1);
-    const wormnet::RunPlan plan = wormnet::make_run_plan(config, *topo, *route);
-    const wormnet::DestinationPattern pattern(*topo, config.traffic);
+    // One part, as `wormnet run` builds it on one rank.
+    const wormnet::SimNetwork net = wormnet::build_network(config, comm);
 
     double best_engine = std::numeric_limits<double>::infinity();
     double best_model = best_engine;
@@ -76,7 +67,7 @@ int main(int argc, char** argv) {
     Cycle engine_cycles = 0;
     for (int i = 0; i < repeats; ++i) {
       {
-        wormnet::Simulation sim(config, plan, *topo, *route, pattern, partition, comm, {});
+        wormnet::Simulation sim = wormnet::make_simulation(config, net, comm);
         wormnet::ResultSink sink;
         const auto start = Clock::now();
         const wormnet::RunSummary s = sim.run(load, sink, 0);
@@ -86,14 +77,15 @@ int main(int argc, char** argv) {
       }
       {
         const auto start = Clock::now();
-        wormnet::RankModel model(config, plan, *topo, *route, pattern, partition, 0, load);
+        wormnet::RankModel model = wormnet::make_rank_model(config, net, 0, load);
         model.set_window_end(std::numeric_limits<Cycle>::max());
         for (Cycle t = 0; t < engine_cycles; ++t) model.step(t);
         hops_model = model.take_window().flit_hops;
         best_model = std::min(best_model, seconds_since(start));
       }
     }
-    const double rc = static_cast<double>(engine_cycles) * static_cast<double>(topo->num_nodes());
+    const double rc =
+        static_cast<double>(engine_cycles) * static_cast<double>(net.topology->num_nodes());
     std::printf("network   %s, %s, load %.4g flits/node/cycle, %llu cycles, best of %d\n",
                 topology.c_str(), routing.c_str(), load,
                 static_cast<unsigned long long>(engine_cycles), repeats);

@@ -1,15 +1,15 @@
-#include "routing_setup.hpp"
+#include "wormnet/driver/routing_choice.hpp"
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/tables/table_file.hpp"
 #include "wormnet/tables/table_limits.hpp"
 
-namespace wormnet::cli {
+namespace wormnet {
 
-CliRouting make_cli_routing(const std::string& name, const std::string& tables,
-                            const Topology& topo, FlowControl flow, const Communicator& comm,
-                            RingTie tie) {
-  CliRouting out;
+LoadedRouting load_routing(const std::string& name, const std::string& tables, const Topology& topo,
+                           FlowControl flow, const Communicator& comm, RingTie tie) {
+  LoadedRouting out;
   if (name != "table") {
     if (!tables.empty()) {
       throw InputError("--tables", tables, "a tables file is only read with --routing table");
@@ -29,4 +29,4 @@ CliRouting make_cli_routing(const std::string& name, const std::string& tables,
   return out;
 }
 
-}  // namespace wormnet::cli
+}  // namespace wormnet

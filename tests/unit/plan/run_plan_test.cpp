@@ -30,6 +30,29 @@ TEST(RunPlan, TheWindowIsMeasureCyclesAfterTheWarmupOrCyclesMinusWarmup) {
   EXPECT_EQ(p.window.drain_end(), 750U);
 }
 
+TEST(RunPlan, AClosedLoopRunLabelsFromCycleZeroUntilTheDrainLimitWithNoDrainAfter) {
+  auto topo = make_topology("torus:4x4");
+  auto routing = make_routing("dor-dateline", *topo);
+  SimConfig c;
+  c.measure.warmup = 300;
+  c.measure.measure = 1000;
+  c.measure.drain_limit = 5000;
+  c.network.credit_latency = 3;  // lookahead min(1 + 1 + 1, 3) = 3
+  c.network.vcs = 4;
+  const RunPlan open = make_run_plan(c, *topo, *routing);
+  const RunPlan closed = open.closed_loop();
+  EXPECT_EQ(closed.window.begin, 0U);
+  EXPECT_EQ(closed.window.length, 5000U);
+  EXPECT_EQ(closed.window.end(), 5000U);
+  EXPECT_EQ(closed.window.drain_end(), 5000U);  // the drain limit is the whole run
+  // Everything but the window stays the open-loop plan's.
+  EXPECT_EQ(closed.vcs, 4);
+  EXPECT_EQ(closed.lookahead, 3U);
+  EXPECT_EQ(closed.bubble, open.bubble);
+  EXPECT_EQ(closed.routing.name, "dor-dateline");
+  EXPECT_EQ(open.window.end(), 1300U);  // the plan it came from is unchanged
+}
+
 TEST(RunPlan, LookaheadIsTheShorterOfAFlitsAndACreditsDelay) {
   auto topo = make_topology("torus:4x4");
   auto routing = make_routing("dor-dateline", *topo);

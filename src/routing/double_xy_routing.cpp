@@ -1,6 +1,7 @@
 #include "wormnet/routing/double_xy_routing.hpp"
 
 #include "wormnet/routing/honeycomb_offsets.hpp"
+#include "wormnet/routing/honeycomb_symmetries.hpp"
 
 namespace wormnet {
 
@@ -24,6 +25,17 @@ void DoubleXyRouting::route(const RouteRequest& request, RouteOptions& out) cons
       out.add(p, static_cast<VcMask>(1U << request.state), request.state);
     }
   }
+}
+
+std::vector<NetworkSymmetry> DoubleXyRouting::symmetries(ArrivalScope /*scope*/) const {
+  // Z picks the network, so only motions that keep the Z axis: swapping X and Y (both carry
+  // the same two VCs), and the inversion, which turns dZ around and so trades the networks
+  // (VC 0 and VC 1 on X and Y; the Z channel is VC 0 in both).
+  std::vector<NetworkSymmetry> out;
+  for (const HoneycombMotion& m : honeycomb_motions()) {
+    if (m.axis[2] == 2) out.push_back(honeycomb_symmetry(topo_, m, m.invert));
+  }
+  return out;
 }
 
 }  // namespace wormnet

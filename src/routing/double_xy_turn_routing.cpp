@@ -1,6 +1,7 @@
 #include "wormnet/routing/double_xy_turn_routing.hpp"
 
 #include "wormnet/routing/honeycomb_offsets.hpp"
+#include "wormnet/routing/honeycomb_symmetries.hpp"
 
 namespace wormnet {
 
@@ -57,6 +58,20 @@ void DoubleXyTurnRouting::route(const RouteRequest& request, RouteOptions& out) 
       out.add(p, may_switch ? static_cast<VcMask>(kVc0 | kVc1) : own, request.state);
     }
   }
+}
+
+std::vector<NetworkSymmetry> DoubleXyTurnRouting::symmetries(ArrivalScope scope) const {
+  // The ports: a packet takes every minimal step (one option per port, whatever the network:
+  // a Z+ step is left only to packets in network 1, which never have dZ > 0), so the loads
+  // are those of minimal adaptive routing, symmetric under all 12 motions. The VCs are not:
+  // the classes and the one-way switch from network 0 to network 1 tell the axes and the
+  // orientation apart.
+  std::vector<NetworkSymmetry> out;
+  if (scope == ArrivalScope::kPorts) {
+    for (const HoneycombMotion& m : honeycomb_motions())
+      out.push_back(honeycomb_symmetry(topo_, m));
+  }
+  return out;
 }
 
 }  // namespace wormnet

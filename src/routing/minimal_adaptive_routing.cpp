@@ -1,5 +1,6 @@
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 
+#include "wormnet/routing/honeycomb_symmetries.hpp"
 #include "wormnet/routing/honeycomb_torus_ways.hpp"
 
 namespace wormnet {
@@ -36,6 +37,16 @@ void MinimalAdaptiveRouting::route(const RouteRequest& request, RouteOptions& ou
   PortId ports[kMaxPorts];
   const int n = minimal_ports(topo_, request.node, request.dest, ports);
   for (int i = 0; i < n; ++i) out.add(ports[i], 1);
+}
+
+std::vector<NetworkSymmetry> MinimalAdaptiveRouting::symmetries(ArrivalScope /*scope*/) const {
+  // Every minimal step, evenly: any automorphism keeps that. Declared on H_t (its 12).
+  std::vector<NetworkSymmetry> out;
+  if (topo_.kind() == TopologyKind::kHoneycomb) {
+    const auto& h = static_cast<const HoneycombMesh&>(topo_);
+    for (const HoneycombMotion& m : honeycomb_motions()) out.push_back(honeycomb_symmetry(h, m));
+  }
+  return out;
 }
 
 }  // namespace wormnet

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "wormnet/routing/honeycomb_offsets.hpp"
+#include "wormnet/routing/honeycomb_symmetries.hpp"
 
 namespace wormnet {
 
@@ -17,6 +18,17 @@ void StojmenovicRouting::route(const RouteRequest& request, RouteOptions& out) c
     }
   }
   if (best >= 0) out.add(honeycomb_port(best, o.black), 1);
+}
+
+std::vector<NetworkSymmetry> StojmenovicRouting::symmetries(ArrivalScope /*scope*/) const {
+  // The largest offset wins, ties to the lower coordinate: the inversion keeps both (it
+  // turns every offset and every link around together), a permutation of the coordinates
+  // would reorder the ties.
+  std::vector<NetworkSymmetry> out;
+  for (const HoneycombMotion& m : honeycomb_motions()) {
+    if (m.axis == std::array<int, 3>{0, 1, 2}) out.push_back(honeycomb_symmetry(topo_, m));
+  }
+  return out;
 }
 
 }  // namespace wormnet

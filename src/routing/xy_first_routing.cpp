@@ -1,6 +1,7 @@
 #include "wormnet/routing/xy_first_routing.hpp"
 
 #include "wormnet/routing/honeycomb_offsets.hpp"
+#include "wormnet/routing/honeycomb_symmetries.hpp"
 
 namespace wormnet {
 
@@ -25,6 +26,18 @@ void XyFirstRouting::route(const RouteRequest& request, RouteOptions& out) const
     const PortId p = honeycomb_port(i, o.black);
     if (o.reduces(i) && topo_.has_port(request.node, p)) out.add(p, 1);
   }
+}
+
+std::vector<NetworkSymmetry> XyFirstRouting::symmetries(ArrivalScope /*scope*/) const {
+  // Phase A (dX < 0 or dY > 0, the X-/Y+ zig-zag) is kept by swapping X and Y and inverting:
+  // dX < 0 becomes dY > 0 and the other way round, X- at white nodes becomes Y+ at black ones.
+  std::vector<NetworkSymmetry> out;
+  for (const HoneycombMotion& m : honeycomb_motions()) {
+    const bool identity = m.axis == std::array<int, 3>{0, 1, 2} && !m.invert;
+    const bool mirror = m.axis == std::array<int, 3>{1, 0, 2} && m.invert;
+    if (identity || mirror) out.push_back(honeycomb_symmetry(topo_, m));
+  }
+  return out;
 }
 
 }  // namespace wormnet

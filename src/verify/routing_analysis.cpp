@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "destination_pass.hpp"
+#include "symmetric_cover.hpp"
 #include "wormnet/topology/torus.hpp"
 #include "wormnet/verify/coordinate_distances.hpp"
 
@@ -104,6 +105,10 @@ std::string AnalysisPlan::summary(const Topology& topo) const {
     case Coverage::kEveryPair:
       s += ", one source at a time (source-dependent routing)";
       break;
+    case Coverage::kSymmetries:
+      s += " (one per orbit of the " + std::to_string(symmetries.size()) +
+           " network symmetries the routing commutes with)";
+      break;
   }
   return s + ", " + merge;
 }
@@ -136,6 +141,16 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
       if (origin) plan.destinations.push_back(NodeId(v));
     }
     plan.scale = static_cast<double>(translations);
+  } else if (std::vector<NetworkSymmetry> group =
+                 options.symmetries && !routing.source_dependent() && !routing.needs_bubble()
+                     ? routing.symmetries(options.cdg ? ArrivalScope::kOptions
+                                                      : ArrivalScope::kPorts)
+                     : std::vector<NetworkSymmetry>{};
+             group.size() > 1) {
+    plan.coverage = AnalysisPlan::Coverage::kSymmetries;
+    plan.destinations = detail::orbit_representatives(group, n);
+    plan.scale = static_cast<double>(n) / static_cast<double>(plan.destinations.size());
+    plan.symmetries = std::move(group);
   } else {
     plan.coverage = routing.source_dependent() ? AnalysisPlan::Coverage::kEveryPair
                                                : AnalysisPlan::Coverage::kEveryDestination;
@@ -176,15 +191,48 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   if (options.loads) part.loads.resize(channels);
   part.cdg = options.cdg ? &out.cdg : nullptr;
   detail::DestinationPass pass(topo, routing, vcs, plan.scope, distances);
+  // Under symmetries: the representatives grouped by the symmetries that fix them (their
+  // orbits are alike), each group's figures kept apart until they are moved onto the orbits.
+  struct OrbitKind {
+    std::uint32_t stabilizer;
+    std::vector<std::size_t> movers;  // one symmetry per orbit member
+    detail::PartialAnalysis part;
+  };
+  std::vector<OrbitKind> kinds;
   for (std::size_t i = static_cast<std::size_t>(share.part); i < plan.destinations.size();
        i += static_cast<std::size_t>(share.parts)) {
     const NodeId d = plan.destinations[i];
-    if (plan.coverage == AnalysisPlan::Coverage::kEveryPair) {
+    if (plan.coverage == AnalysisPlan::Coverage::kSymmetries) {
+      const std::uint32_t fixed = detail::stabilizer(plan.symmetries, d);
+      auto kind = std::find_if(kinds.begin(), kinds.end(),
+                               [&](const OrbitKind& k) { return k.stabilizer == fixed; });
+      if (kind == kinds.end()) {
+        kinds.push_back(OrbitKind{fixed, detail::orbit_movers(plan.symmetries, d), {}});
+        kind = kinds.end() - 1;
+        kind->part.loads.resize(part.loads.size());
+        kind->part.cdg = part.cdg;
+      }
+      pass.run(d, NodeId::invalid(), i, kind->part);
+    } else if (plan.coverage == AnalysisPlan::Coverage::kEveryPair) {
       for (std::uint32_t s = 0; s < n; ++s) {
         if (s != d.value()) pass.run(d, NodeId(s), i, part);
       }
     } else {
       pass.run(d, NodeId::invalid(), i, part);
+    }
+  }
+
+  for (const OrbitKind& kind : kinds) {
+    for (std::size_t m : kind.movers) {
+      detail::add_images(topo, plan.symmetries[m], kind.part.loads, part.loads);
+    }
+    part.hops.add(kind.part.hops.times(static_cast<std::uint32_t>(kind.movers.size())));
+    part.states += kind.part.states;
+    part.max_path = std::max(part.max_path, kind.part.max_path);
+    part.all_minimal = part.all_minimal && kind.part.all_minimal;
+    if (kind.part.defect_at < part.defect_at) {
+      part.defect_at = kind.part.defect_at;
+      part.defect = kind.part.defect;
     }
   }
 
@@ -220,6 +268,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   if (options.cdg) reduction.bit_or(out.cdg.words());
   std::uint64_t first = ~std::uint64_t{0};
   std::string defect;
+  const bool moved = plan.coverage == AnalysisPlan::Coverage::kSymmetries;
   for (const std::string& t :
        reduction.gather(part.defect.empty() ? std::string()
                                             : std::to_string(part.defect_at) + " " + part.defect)) {
@@ -231,6 +280,16 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
       defect = t.substr(space + 1);
     }
   }
+
+  if (moved && !defect.empty()) {
+    // A defect names a state toward a representative; the first in destination order may lie
+    // toward another orbit member: again without the symmetries, for the same message.
+    AnalysisOptions all = options;
+    all.symmetries = false;
+    return analyze_routing(topo, routing, all, share, reduction);
+  }
+  if (moved && options.cdg)
+    detail::add_dependency_images(topo, plan.symmetries, vcs, out.cdg.words());
 
   DeliveryReport& d = out.delivery;
   d.ok = defect.empty();

@@ -29,6 +29,8 @@ class DoubleXyRouting final : public RoutingFunction {
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
+  [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+
  private:
   const HoneycombMesh& topo_;
 };

@@ -58,6 +58,8 @@ class DoubleXyTurnRouting final : public RoutingFunction {
   /// so it is read as "Z > 0, X <= 0, Y < 0" (one sign). On H_t, dx + dy + dz is -1, 0 or 1.
   [[nodiscard]] static int route_class(int dx, int dy, int dz);
 
+  [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+
  private:
   const HoneycombMesh& topo_;
 };

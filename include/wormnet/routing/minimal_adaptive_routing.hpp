@@ -28,6 +28,8 @@ class MinimalAdaptiveRouting final : public RoutingFunction {
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
+  [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+
  private:
   const Topology& topo_;
 };

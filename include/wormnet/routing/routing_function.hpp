@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "wormnet/core/ids.hpp"
 #include "wormnet/topology/topology.hpp"
@@ -76,6 +77,15 @@ enum class Translation : std::uint8_t {
   kOptions,  ///< initial_state() and the whole result, VC masks included
 };
 
+/// A symmetry of the network (an automorphism: it maps links onto links) with a relabelling
+/// of the VCs: node n goes to node[n], the channel leaving n by port p to the channel leaving
+/// node[n] by port[p], and its VC v to VC vc[p][v].
+struct NetworkSymmetry {
+  std::vector<NodeId> node;                               ///< [node] -> image
+  std::array<PortId, kMaxPorts> port{};                   ///< [port] -> image port
+  std::array<std::array<VcId, kMaxVcs>, kMaxPorts> vc{};  ///< [port][vc] -> image VC
+};
+
 /// A routing function R(node, dest, input channel, state) -> allowed (port, VC set) steps.
 /// Contract: route() is a pure function of the request (no hidden state, no randomness);
 /// unless source_dependent(), it must not read request.source (the verifier explores states
@@ -140,6 +150,16 @@ class RoutingFunction {
   /// direction carries the same load (kPorts), and the dependencies repeat along the rings
   /// (kOptions), so one destination stands for all. Only ring dimensions count (a mesh has none).
   [[nodiscard]] virtual Translation translation_invariance() const { return Translation::kNone; }
+  /// A group of network symmetries g (the identity among them, closed under composition)
+  /// that the routing's flows commute with, within `scope`: the flow toward destination g(d)
+  /// on channel g(c) (and VC g(v), for kOptions) equals the flow toward d on c (VC v), and a
+  /// dependency (c, v) -> (c', v') toward d is one (g(c), g(v)) -> (g(c'), g(v')) toward g(d).
+  /// Then one destination per orbit gives every load (kPorts) or every dependency (kOptions).
+  /// Empty (the default): none claimed. Checked by brute force on small networks against the
+  /// flows of every destination (tests/support/routing_declarations.hpp).
+  [[nodiscard]] virtual std::vector<NetworkSymmetry> symmetries(ArrivalScope /*scope*/) const {
+    return {};
+  }
 };
 
 /// All VCs below n: mask with bits 0..n-1 set.

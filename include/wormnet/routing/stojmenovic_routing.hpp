@@ -21,6 +21,8 @@ class StojmenovicRouting final : public RoutingFunction {
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
+  [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+
  private:
   const HoneycombMesh& topo_;
 };

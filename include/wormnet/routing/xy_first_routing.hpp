@@ -30,6 +30,8 @@ class XyFirstRouting final : public RoutingFunction {
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
+  [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+
  private:
   const HoneycombMesh& topo_;
 };

@@ -54,6 +54,9 @@ struct AnalysisOptions {
   bool loads = true;  ///< compute channel loads
   /// VCs per channel; 0 means routing.vcs_required().
   int vcs = 0;
+  /// Use the routing's declared network symmetries (RoutingFunction::symmetries()); off for
+  /// the second pass that names the first defect in destination order.
+  bool symmetries = true;
 };
 
 /// How an analysis covers the N (N - 1) ordered pairs. Decided from the network, the
@@ -65,14 +68,18 @@ struct AnalysisPlan {
     kEveryDestination,  ///< one pass per destination, all sources at once
     kTranslations,      ///< one pass per destination class under the torus translations
     kEveryPair,         ///< one pass per (destination, source): source-dependent routings
+    kSymmetries,        ///< one pass per orbit of the routing's declared network symmetries
   };
   Coverage coverage = Coverage::kEveryDestination;
   /// Arrivals merged by the routing's classes in this scope (kOptions when a CDG is built).
   ArrivalScope scope = ArrivalScope::kOptions;
   std::string merge;  ///< what a state is, in words ("one state per node and packet state")
   std::vector<NodeId> destinations;  ///< explored, in this order
-  /// Destinations each explored one stands for: the translations (kTranslations), else 1.
+  /// Destinations each explored one stands for: the translations (kTranslations), on average
+  /// (kSymmetries: nodes / orbits), else 1.
   double scale = 1.0;
+  /// kSymmetries: the routing's symmetries in this scope (a group, the identity among them).
+  std::vector<NetworkSymmetry> symmetries;
   /// Routing states expected over all passes (nodes x passes; x route length per pair): the
   /// work, for deciding up front whether an analysis fits the time there is.
   std::uint64_t estimated_states = 0;

@@ -9,13 +9,19 @@
 #include <string>
 
 #include "../../support/routing_declarations.hpp"
+#include "../../support/symmetry_check.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/angara_routing.hpp"
 #include "wormnet/routing/dateline_routing.hpp"
+#include "wormnet/routing/double_xy_routing.hpp"
 #include "wormnet/routing/double_xy_turn_routing.hpp"
+#include "wormnet/routing/honeycomb_symmetries.hpp"
+#include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/routing/stojmenovic_routing.hpp"
 #include "wormnet/routing/table_routing.hpp"
+#include "wormnet/routing/xy_first_routing.hpp"
 #include "wormnet/tables/table_generator.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -24,9 +30,9 @@ namespace wormnet {
 namespace {
 
 const char* const kTopologies[] = {
-    "honeycomb:1", "honeycomb:2",       "honeycomb:3",       "mesh:4x3", "mesh:3x2x3",
-    "torus:4x4",   "torus:5x3",         "torus:2x3x4",       "torus:6",  "torus:4x3x3",
-    "torus:2x2x3", "honeycomb-torus:1", "honeycomb-rect:4x4"};
+    "honeycomb:1", "honeycomb:2",       "honeycomb:3",        "mesh:4x3",   "mesh:3x2x3",
+    "torus:4x4",   "torus:5x3",         "torus:2x3x4",        "torus:6",    "torus:4x3x3",
+    "torus:2x2x3", "honeycomb-torus:1", "honeycomb-rect:4x4", "honeycomb:4"};
 
 void expect_declarations_hold(const Topology& topo, const RoutingFunction& routing) {
   SCOPED_TRACE(routing.name() + " on " + topo.spec());
@@ -35,6 +41,8 @@ void expect_declarations_hold(const Topology& topo, const RoutingFunction& routi
   if (const auto* t = dynamic_cast<const Torus*>(&topo)) {
     EXPECT_EQ(test::check_translation(*t, routing), "");
   }
+  EXPECT_EQ(test::check_symmetries(topo, routing, ArrivalScope::kPorts), "");
+  EXPECT_EQ(test::check_symmetries(topo, routing, ArrivalScope::kOptions), "");
 }
 
 TEST(RoutingDeclarations, EveryRoutingOfTheFactoryDeclaresOnlyWhatHolds) {
@@ -145,6 +153,85 @@ class DoubleXyTurnOneClass final : public RoutingFunction {
  private:
   DoubleXyTurnRouting inner_;
 };
+
+/// A honeycomb routing claiming symmetries of its own choosing: every motion that `keep`
+/// accepts, with Double XY's VC swap under inversion when `swap`.
+template <class Inner>
+class HoneycombClaiming final : public RoutingFunction {
+ public:
+  HoneycombClaiming(const HoneycombMesh& h, bool (*keep)(const HoneycombMotion&), bool swap)
+      : h_(h), inner_(h), keep_(keep), swap_(swap) {}
+  std::string name() const override { return inner_.name() + "-claiming"; }
+  int vcs_required() const override { return inner_.vcs_required(); }
+  int state_count() const override { return inner_.state_count(); }
+  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
+    return inner_.arrival_class(s, p, v);
+  }
+  std::vector<NetworkSymmetry> symmetries(ArrivalScope) const override {
+    std::vector<NetworkSymmetry> out;
+    for (const HoneycombMotion& m : honeycomb_motions()) {
+      if (keep_(m)) out.push_back(honeycomb_symmetry(h_, m, swap_ && m.invert));
+    }
+    return out;
+  }
+
+ private:
+  const HoneycombMesh& h_;
+  Inner inner_;
+  bool (*keep_)(const HoneycombMotion&);
+  bool swap_;
+};
+
+bool every_motion(const HoneycombMotion&) {
+  return true;
+}
+bool keeps_z(const HoneycombMotion& m) {
+  return m.axis[2] == 2;
+}
+bool no_inversion(const HoneycombMotion& m) {
+  return !m.invert;
+}
+
+TEST(RoutingDeclarations, SymmetryClaimsThatDoNotHoldAreCaught) {
+  const HoneycombMesh h(3);
+  // Stojmenovic's ties go to the lower coordinate: no permutation of the axes keeps them.
+  EXPECT_NE(test::check_symmetries(h, HoneycombClaiming<StojmenovicRouting>(h, every_motion, false),
+                                   ArrivalScope::kPorts),
+            "");
+  // Double XY: without the VC swap the inversion maps network 0 onto VC 0 of network 1 ...
+  EXPECT_NE(test::check_symmetries(h, HoneycombClaiming<DoubleXyRouting>(h, keeps_z, false),
+                                   ArrivalScope::kOptions),
+            "");
+  // ... which the loads cannot see; Z is its own axis, though.
+  EXPECT_EQ(test::check_symmetries(h, HoneycombClaiming<DoubleXyRouting>(h, keeps_z, false),
+                                   ArrivalScope::kPorts),
+            "");
+  EXPECT_NE(test::check_symmetries(h, HoneycombClaiming<DoubleXyRouting>(h, every_motion, true),
+                                   ArrivalScope::kPorts),
+            "");
+  // Improved Double XY: its ports have all 12, its VCs not even the X-Y swap.
+  EXPECT_NE(test::check_symmetries(h, HoneycombClaiming<DoubleXyTurnRouting>(h, keeps_z, false),
+                                   ArrivalScope::kOptions),
+            "");
+  // XY-first's zig-zag is X-/Y+: the rotations do not keep it.
+  EXPECT_NE(test::check_symmetries(h, HoneycombClaiming<XyFirstRouting>(h, no_inversion, false),
+                                   ArrivalScope::kPorts),
+            "");
+  // Not a group: the X-Y swap without the identity.
+  EXPECT_NE(test::check_symmetries(h,
+                                   HoneycombClaiming<MinimalAdaptiveRouting>(
+                                       h,
+                                       [](const HoneycombMotion& m) {
+                                         return m.axis == std::array<int, 3>{1, 0, 2} && !m.invert;
+                                       },
+                                       false),
+                                   ArrivalScope::kPorts),
+            "");
+}
 
 TEST(RoutingDeclarations, ClaimsThatDoNotHoldAreCaught) {
   const Torus t({4, 4}, true);

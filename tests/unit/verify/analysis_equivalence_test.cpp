@@ -17,6 +17,8 @@
 #include "../../support/routing_case.hpp"
 #include "../../support/state_graph_reference.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/routing/minimal_adaptive_routing.hpp"
+#include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet {
@@ -144,9 +146,70 @@ TEST(AnalysisEquivalence, PlansUseTheRoutingsDeclarations) {
             AnalysisPlan::Coverage::kEveryDestination);
   // Stojmenovic reads only node and destination: one state per node and destination.
   const auto s = test::make_case("honeycomb:4", "stojmenovic");
-  const RoutingAnalysis a = analyze_routing(*s.topo, *s.routing, loads_only);
+  AnalysisOptions every_destination = loads_only;
+  every_destination.symmetries = false;
+  const RoutingAnalysis a = analyze_routing(*s.topo, *s.routing, every_destination);
   const std::uint64_t n = s.topo->num_nodes();
   EXPECT_EQ(a.states_explored, n * n);
+  // With its symmetry (the inversion, which fixes no node of H_t): half the destinations.
+  EXPECT_EQ(analyze_routing(*s.topo, *s.routing, loads_only).states_explored, n * n / 2);
+  // Double XY keeps the Z axis: 4 symmetries, of which the X-Y swap fixes the nodes with
+  // x = y; by Burnside's lemma (N + fixed) / 4 orbits.
+  const auto dxy = test::make_case("honeycomb:4", "double-xy");
+  p = plan_analysis(*dxy.topo, *dxy.routing);
+  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kSymmetries);
+  EXPECT_EQ(p.symmetries.size(), 4U);
+  std::uint64_t fixed = 0;
+  for (std::uint32_t v = 0; v < dxy.topo->num_nodes(); ++v) {
+    const Coord c = dxy.topo->coords(NodeId(v));
+    fixed += c[0] == c[1] ? 1U : 0U;
+  }
+  EXPECT_EQ(p.destinations.size(), (dxy.topo->num_nodes() + fixed) / 4);
+  // Improved Double XY: its loads have all 12 (the ports of minimal adaptive routing), its
+  // VCs none.
+  const auto turn = test::make_case("honeycomb:4", "double-xy-turn");
+  EXPECT_EQ(plan_analysis(*turn.topo, *turn.routing, loads_only).symmetries.size(), 12U);
+  EXPECT_EQ(plan_analysis(*turn.topo, *turn.routing).coverage,
+            AnalysisPlan::Coverage::kEveryDestination);
+}
+
+/// Minimal adaptive routing that gives up one hop before the destination: symmetric like
+/// minimal adaptive routing, and broken toward every destination.
+class GivesUpNextToTheDestination final : public RoutingFunction {
+ public:
+  explicit GivesUpNextToTheDestination(const Topology& t) : topo_(t), inner_(t) {}
+  std::string name() const override { return "gives-up"; }
+  int vcs_required() const override { return 1; }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+  void route(const RouteRequest& r, RouteOptions& out) const override {
+    if (topo_.distance(r.node, r.dest) > 1) inner_.route(r, out);
+  }
+  std::vector<NetworkSymmetry> symmetries(ArrivalScope s) const override {
+    return inner_.symmetries(s);
+  }
+
+ private:
+  const Topology& topo_;
+  MinimalAdaptiveRouting inner_;
+};
+
+// A defect is named as without the symmetries: the first destination in node order, which
+// need not be an orbit's representative.
+TEST(AnalysisEquivalence, SymmetricAnalysisNamesTheFirstDefect) {
+  const auto topo = make_topology("honeycomb:3");
+  const GivesUpNextToTheDestination routing(*topo);
+  ASSERT_EQ(routing.symmetries(ArrivalScope::kOptions).size(), 12U);
+  AnalysisOptions off;
+  off.symmetries = false;
+  const RoutingAnalysis every = analyze_routing(*topo, routing, off);
+  ASSERT_FALSE(every.delivery.ok);
+  const RoutingAnalysis sym = analyze_routing(*topo, routing);
+  EXPECT_EQ(sym.delivery.defect, every.delivery.defect);
+  EXPECT_NE(every.delivery.defect.find("bound for " + topo->node_label(NodeId(0))),
+            std::string::npos)
+      << every.delivery.defect;
 }
 
 // --- Shares: the destinations split over threads, combined by a reduction ----------------

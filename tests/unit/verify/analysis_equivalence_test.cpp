@@ -284,7 +284,8 @@ RoutingAnalysis analyze_in_parts(const test::RoutingCase& c, const AnalysisOptio
 TEST(AnalysisShares, SplittingTheDestinationsGivesBitIdenticalResults) {
   for (const auto& [spec, routing] :
        {std::pair{"honeycomb:4", "minimal-adaptive"}, std::pair{"honeycomb:4", "double-xy-turn"},
-        std::pair{"mesh:5x4", "west-first"}, std::pair{"torus:5x4", "dor-dateline"}}) {
+        std::pair{"honeycomb:5", "double-xy"}, std::pair{"mesh:5x4", "west-first"},
+        std::pair{"torus:5x4", "dor-dateline"}}) {
     const test::RoutingCase c = test::make_case(spec, routing);
     SCOPED_TRACE(c.label());
     for (bool cdg : {false, true}) {

@@ -179,19 +179,19 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 }
 
 void RankModel::step_router(std::uint32_t r, Cycle t) {
-  SourceQueue& source = sources_.queue(r);
-  bank_.step(r, t, source, moves_);
-  window_.injected_packets += moves_.injected_packets;
-  window_.injected_flits += moves_.injected_flits;
-  for (int k = 0; k < moves_.count; ++k) {
-    const RouterBank::Move& m = moves_.moves[static_cast<std::size_t>(k)];
-    if (m.out_port == ports_) {
-      eject(m.flit, t);
-    } else {
-      send_flit(r, m.out_port, m.out_vc, m.flit, t);
-    }
-    if (m.in_port != ports_) send_credit(r, m.in_port, m.in_vc, t);
-  }
+  // Each flit that crosses the switch goes on at once: ejected, or onto its link; a flit
+  // that leaves a network input port sends a credit back upstream.
+  const RouterBank::Injected injected = bank_.step(
+      r, t, sources_.queue(r), [&](int in_port, int in_vc, int out_port, int out_vc, Flit f) {
+        if (out_port == ports_) {
+          eject(f, t);
+        } else {
+          send_flit(r, out_port, out_vc, f, t);
+        }
+        if (in_port != ports_) send_credit(r, in_port, in_vc, t);
+      });
+  window_.injected_packets += injected.packets;
+  window_.injected_flits += injected.flits;
 }
 
 void RankModel::eject(const Flit& f, Cycle t) {

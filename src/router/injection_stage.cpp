@@ -5,12 +5,13 @@
 
 namespace wormnet {
 
-void RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out) {
+RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& source) {
+  Injected done;
   const int ports = params_.ports;
   const int vcs = params_.vcs;
   Injection& inj = injection_[r];
   if (inj.length == 0) {
-    if (source.empty()) return;
+    if (source.empty()) return done;
     // A new packet takes an empty injection VC, so it never waits behind a blocked one.
     int vc = -1;
     for (int v = 0; v < vcs; ++v) {
@@ -19,9 +20,9 @@ void RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& source, StepResul
         break;
       }
     }
-    if (vc < 0) return;
+    if (vc < 0) return done;
     const Message& m = source.front();
-    if (m.created + params_.injection_latency > t) return;  // still on the injection channel
+    if (m.created + params_.injection_latency > t) return done;  // still on the injection channel
     Packet p;
     p.created = m.created;
     p.injected = t;
@@ -37,16 +38,17 @@ void RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& source, StepResul
     inj.length = m.length;
     inj.vc = static_cast<std::uint8_t>(vc);
     source.pop();
-    ++out.injected_packets;
+    ++done.packets;
   }
   const int local_vc = ports * vcs + inj.vc;
-  if (inputs_.full(inputs_.index(r, local_vc))) return;
+  if (inputs_.full(inputs_.index(r, local_vc))) return done;
   const bool head = inj.sent == 0;
   const bool tail = inj.sent + 1 == inj.length;
   deposit(r, local_vc, Flit(inj.packet, head, tail), t);
   ++inj.sent;
-  ++out.injected_flits;
+  ++done.flits;
   if (tail) inj.length = 0;
+  return done;
 }
 
 int RouterBank::initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const {

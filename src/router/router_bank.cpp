@@ -75,15 +75,6 @@ void RouterBank::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   inputs_.push(r, local_vc, f);
 }
 
-void RouterBank::step(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out) {
-  out.count = 0;
-  out.injected_packets = 0;
-  out.injected_flits = 0;
-  inject(r, t, source, out);
-  if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
-  if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, out);
-}
-
 void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
                                  RouteOptions& out) const {
   out.clear();

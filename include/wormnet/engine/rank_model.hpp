@@ -172,7 +172,7 @@ class RankModel {
   void open_cycle(Cycle t);
   template <Pass kPass>
   void step_routers(Cycle t);
-  /// Router r at cycle t, then its moves carried on (links, ejection).
+  /// Router r at cycle t, its moves carried on (links, ejection) as they happen.
   void step_router(std::uint32_t r, Cycle t);
   /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
   /// from now_).
@@ -217,7 +217,6 @@ class RankModel {
   /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
   /// local packet slot.
   std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
-  RouterBank::StepResult moves_;  ///< the current router step's moves
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;

@@ -2,9 +2,10 @@
 // OutputUnit and allocator pair for all of them, indexed by local router). A router step runs
 // the stages in order: injection (source queue to injection buffer), VC allocation (route,
 // pick a free output VC by the selection policy and the VC rules, arbitrate), and switch
-// allocation with traversal (one flit per input and output port, or per VC). The flits that
-// win the switch are handed back as moves: carrying them over links and ejecting them is the
-// rank's (RankModel), so the bank never sees a link, a wheel or another rank.
+// allocation with traversal (one flit per input and output port, or per VC). Each flit that
+// wins the switch is handed to the caller's `on_move` as it leaves (a template parameter, so
+// the call inlines): carrying it over a link or ejecting it is the rank's (RankModel), so the
+// bank never sees a link, a wheel or another rank.
 #pragma once
 
 #include <array>
@@ -26,21 +27,10 @@ namespace wormnet {
 
 class RouterBank {
  public:
-  /// A flit that won the switch at a router: it left input VC (in_port, in_vc) for output VC
-  /// (out_port, out_vc); out_port P is ejection, in_port P injection.
-  struct Move {
-    Flit flit;
-    std::uint8_t in_port;
-    std::uint8_t in_vc;
-    std::uint8_t out_port;
-    std::uint8_t out_vc;
-  };
-  /// What one router step did: its moves in grant order, and what it injected.
-  struct StepResult {
-    std::array<Move, 64> moves;  ///< at most one per input VC (64 at most per router)
-    int count = 0;
-    std::uint32_t injected_packets = 0;  ///< packets that left the source queue (0 or 1)
-    std::uint32_t injected_flits = 0;    ///< flits written to the injection buffer (0 or 1)
+  /// What the injection stage did at a router in one cycle.
+  struct Injected {
+    std::uint32_t packets = 0;  ///< packets that left the source queue (0 or 1)
+    std::uint32_t flits = 0;    ///< flits written to the injection buffer (0 or 1)
   };
   /// The packet being written into a router's injection buffer.
   struct Injection {
@@ -58,8 +48,15 @@ class RouterBank {
   /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   /// Cycle t at router r: injection from `source` (r's queue), VC allocation, switch
-  /// allocation and traversal. `out` receives the moves.
-  void step(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out);
+  /// allocation and traversal. Each flit that crosses the switch is passed on as
+  /// on_move(in_port, in_vc, out_port, out_vc, flit) (port P: injection / ejection).
+  template <class OnMove>
+  Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
+    const Injected injected = inject(r, t, source);
+    if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
+    if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, on_move);
+    return injected;
+  }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
     return inputs_.nonempty(r) == 0 && injection_[r].length == 0 && source.empty();
@@ -69,14 +66,15 @@ class RouterBank {
   /// Starts the next message of `source` on a free injection VC when its injection channel
   /// delivered it (creation + injection latency <= t), and writes one flit of the packet
   /// being injected when the buffer has room.
-  void inject(std::uint32_t r, Cycle t, SourceQueue& source, StepResult& out);
+  Injected inject(std::uint32_t r, Cycle t, SourceQueue& source);
   /// Every head waiting at r whose routing delay is over requests one free output VC its
   /// routing allows (selection policy, bubble and Duato rules); the VC allocator grants at
   /// most one head per output VC.
   void allocate_vcs(std::uint32_t r, Cycle t);
   /// Input VCs holding an output VC, with a flit and a credit, compete for the switch; the
-  /// winners traverse it (appended to `out`).
-  void allocate_switch(std::uint32_t r, Cycle t, StepResult& out);
+  /// winners traverse it and go to `on_move` (defined in router/switch_stage.hpp).
+  template <class OnMove>
+  void allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move);
 
   /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
@@ -123,7 +121,8 @@ class RouterBank {
   /// buffer slots downstream; the first among equals.
   [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
   /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC.
-  void traverse(std::uint32_t r, int in_port, int vc, Cycle t, StepResult& out);
+  template <class OnMove>
+  void traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move);
 
   RouterParams params_;
   const RoutingFunction& routing_;
@@ -143,3 +142,5 @@ class RouterBank {
 };
 
 }  // namespace wormnet
+
+#include "wormnet/router/switch_stage.hpp"  // IWYU pragma: export

@@ -18,6 +18,22 @@ constexpr int kXPlus = 0;
 constexpr int kXMinus = 1;
 constexpr int kTerminal = 4;
 
+/// A flit that crossed the switch, as the bank passed it on.
+struct Move {
+  int in_port;
+  int in_vc;
+  int out_port;
+  int out_vc;
+  Flit flit;
+};
+
+/// What one router step did.
+struct StepResult {
+  std::vector<Move> moves;
+  RouterBank::Injected injected;
+  [[nodiscard]] int count() const { return static_cast<int>(moves.size()); }
+};
+
 /// One router (node 0, or `node`) of `spec`, 1 VC, every pipeline delay 0 unless changed.
 struct OneRouter {
   explicit OneRouter(const char* spec, const char* routing_name, RouterParams p,
@@ -26,8 +42,12 @@ struct OneRouter {
         routing(make_routing(routing_name, *topo, flow)),
         bank(p, *topo, *routing, {node}, packets) {}
   /// Steps cycle t; returns the moves.
-  const RouterBank::StepResult& step(Cycle t) {
-    bank.step(0, t, source, result);
+  const StepResult& step(Cycle t) {
+    result.moves.clear();
+    result.injected =
+        bank.step(0, t, source, [&](int in_port, int in_vc, int out_port, int out_vc, Flit f) {
+          result.moves.push_back(Move{in_port, in_vc, out_port, out_vc, f});
+        });
     return result;
   }
   std::unique_ptr<Topology> topo;
@@ -35,7 +55,7 @@ struct OneRouter {
   PacketTable packets;
   SourceQueue source;
   RouterBank bank;
-  RouterBank::StepResult result;
+  StepResult result;
 };
 
 RouterParams ideal(int depth) {
@@ -59,11 +79,11 @@ TEST(RouterBank, AFlitACycleWithZeroDelays) {
   OneRouter r("mesh:2x2", "xy", ideal(4));
   r.source.push(message(1, 3));
   for (Cycle t = 0; t < 3; ++t) {
-    const RouterBank::StepResult& s = r.step(t);
-    ASSERT_EQ(s.count, 1) << "cycle " << t;
-    EXPECT_EQ(s.injected_flits, 1U);
-    EXPECT_EQ(s.injected_packets, t == 0 ? 1U : 0U);
-    const RouterBank::Move& m = s.moves[0];
+    const StepResult& s = r.step(t);
+    ASSERT_EQ(s.count(), 1) << "cycle " << t;
+    EXPECT_EQ(s.injected.flits, 1U);
+    EXPECT_EQ(s.injected.packets, t == 0 ? 1U : 0U);
+    const Move& m = s.moves[0];
     EXPECT_EQ(m.in_port, kTerminal);
     EXPECT_EQ(m.out_port, kXPlus);
     EXPECT_EQ(m.flit.head(), t == 0);
@@ -83,29 +103,29 @@ TEST(RouterBank, PipelineDelaysAddUp) {
   p.vc_alloc_delay = 1;
   OneRouter r("mesh:2x2", "xy", p);
   r.source.push(message(1, 1));
-  EXPECT_EQ(r.step(0).count, 0);
+  EXPECT_EQ(r.step(0).count(), 0);
   EXPECT_EQ(r.bank.inputs().waiting(0), 1U << (kTerminal * 1));
-  EXPECT_EQ(r.step(1).count, 0);
-  EXPECT_EQ(r.step(2).count, 0);
+  EXPECT_EQ(r.step(1).count(), 0);
+  EXPECT_EQ(r.step(2).count(), 0);
   EXPECT_EQ(r.bank.inputs().active(0), 1U << (kTerminal * 1));
-  EXPECT_EQ(r.step(3).count, 1);
+  EXPECT_EQ(r.step(3).count(), 1);
 
   p.injection_latency = 5;
   OneRouter late("mesh:2x2", "xy", p);
   late.source.push(message(1, 1));
-  for (Cycle t = 0; t < 5; ++t) EXPECT_EQ(late.step(t).injected_flits, 0U) << t;
-  EXPECT_EQ(late.step(5).injected_flits, 1U);
+  for (Cycle t = 0; t < 5; ++t) EXPECT_EQ(late.step(t).injected.flits, 0U) << t;
+  EXPECT_EQ(late.step(5).injected.flits, 1U);
 }
 
 // One-flit buffers: after the head the body has no credit until one comes back.
 TEST(RouterBank, NoCreditNoMove) {
   OneRouter r("mesh:2x2", "xy", ideal(1));
   r.source.push(message(1, 2));
-  EXPECT_EQ(r.step(0).count, 1);
-  EXPECT_EQ(r.step(1).count, 0);
-  EXPECT_EQ(r.step(2).count, 0);
+  EXPECT_EQ(r.step(0).count(), 1);
+  EXPECT_EQ(r.step(1).count(), 0);
+  EXPECT_EQ(r.step(2).count(), 0);
   r.bank.outputs().return_credit(r.bank.outputs().index(0, kXPlus));
-  ASSERT_EQ(r.step(3).count, 1);
+  ASSERT_EQ(r.step(3).count(), 1);
   EXPECT_TRUE(r.result.moves[0].flit.tail());
 }
 
@@ -117,13 +137,13 @@ TEST(RouterBank, BubbleFlowControlReservesABubbleOnRingEntry) {
   p.max_length = 4;
   OneRouter four("torus:4x4", "dor", p, 0, FlowControl::kBubble);
   four.source.push(message(1, 4));
-  for (Cycle t = 0; t < 6; ++t) EXPECT_EQ(four.step(t).count, 0) << t;  // 4 < 8: never
+  for (Cycle t = 0; t < 6; ++t) EXPECT_EQ(four.step(t).count(), 0) << t;  // 4 < 8: never
   EXPECT_EQ(four.bank.outputs().owner(four.bank.outputs().index(0, kXPlus)), OutputUnit::kFree);
 
   p.depth = 8;
   OneRouter eight("torus:4x4", "dor", p, 0, FlowControl::kBubble);
   eight.source.push(message(1, 4));
-  EXPECT_EQ(eight.step(0).count, 1);
+  EXPECT_EQ(eight.step(0).count(), 1);
 
   // Node 1 of the 4x4 torus, a packet from node 0 to node 2 arriving on X- (it travels X+):
   // it goes straight on and 4 free slots suffice.
@@ -136,7 +156,7 @@ TEST(RouterBank, BubbleFlowControlReservesABubbleOnRingEntry) {
   pk.length = 4;
   const std::uint32_t slot = straight.packets.allocate(pk);
   for (int k = 0; k < 4; ++k) straight.bank.deposit(0, kXMinus, Flit(slot, k == 0, k == 3), 0);
-  ASSERT_EQ(straight.step(0).count, 1);
+  ASSERT_EQ(straight.step(0).count(), 1);
   EXPECT_EQ(straight.result.moves[0].out_port, kXPlus);
   EXPECT_EQ(straight.result.moves[0].in_port, kXMinus);
 }

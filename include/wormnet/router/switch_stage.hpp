@@ -1,6 +1,10 @@
 // The switch allocation and traversal stage of RouterBank: separable input-first allocation
 // (one VC per input port, then one input port per output port, both round robin), or with
-// per-VC bandwidth every eligible VC at once; the winners leave their input buffer.
+// per-VC bandwidth every eligible VC at once; the winners leave their input buffer and go to
+// the caller's on_move. Templates on on_move, so that carrying a flit on inlines into the
+// per-cycle loop; included at the end of router_bank.hpp.
+#pragma once
+
 #include <bit>
 
 #include "wormnet/core/error.hpp"
@@ -8,7 +12,8 @@
 
 namespace wormnet {
 
-void RouterBank::allocate_switch(std::uint32_t r, Cycle t, StepResult& out) {
+template <class OnMove>
+void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
   const int ports = params_.ports;
   const int vcs = params_.vcs;
   // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
@@ -31,7 +36,7 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, StepResult& out) {
     // since wormhole ownership gives every output VC to one input VC at a time.
     for (; eligible != 0; eligible &= eligible - 1) {
       const auto lv = static_cast<std::uint32_t>(std::countr_zero(eligible));
-      traverse(r, port_of_[lv], vc_of_[lv], t, out);
+      traverse(r, port_of_[lv], vc_of_[lv], t, on_move);
     }
     return;
   }
@@ -58,11 +63,12 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, StepResult& out) {
     requested &= requested - 1;
     const int p = switch_allocator_.pick_input(r, q, requesters[q]);
     switch_allocator_.commit(r, p, chosen_vc[p], q);
-    traverse(r, p, chosen_vc[p], t, out);
+    traverse(r, p, chosen_vc[p], t, on_move);
   }
 }
 
-void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, StepResult& out) {
+template <class OnMove>
+void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
   const int ports = params_.ports;
   const int local_vc = in_port * params_.vcs + vc;
   const std::uint32_t i = inputs_.index(r, local_vc);
@@ -73,9 +79,7 @@ void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, StepRes
   const std::uint32_t o = outputs_.index(r, out_port * params_.vcs + out_vc);
   if (f.tail()) outputs_.set_owner(o, OutputUnit::kFree);
   if (out_port != ports) outputs_.take_credit(o);  // a slot of the downstream buffer
-  out.moves[static_cast<std::size_t>(out.count++)] =
-      Move{f, static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(vc),
-           static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(out_vc)};
+  on_move(in_port, vc, out_port, out_vc, f);
   if (f.tail()) {
     InputVcState& s = inputs_.state(i);
     if (s.count > 0) {

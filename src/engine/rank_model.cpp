@@ -132,7 +132,8 @@ void RankModel::open_cycle(Cycle t) {
     script_->release(t, released_);
     for (const auto& [node, m] : released_) enqueue(node, m);
   }
-  if (t >= measure_begin_ && t < measure_end_) {
+  in_measurement_ = t >= measure_begin_ && t < measure_end_;
+  if (in_measurement_) {
     measured_.packet_cycles += sources_.created_packets() + scripted_packets_ - ejected_packets_;
   }
 }
@@ -179,24 +180,25 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 }
 
 void RankModel::step_router(std::uint32_t r, Cycle t) {
-  // Each flit that crosses the switch goes on at once: ejected, or onto its link; a flit
-  // that leaves a network input port sends a credit back upstream.
-  const RouterBank::Injected injected = bank_.step(
-      r, t, sources_.queue(r), [&](int in_port, int in_vc, int out_port, int out_vc, Flit f) {
-        if (out_port == ports_) {
-          eject(f, t);
-        } else {
-          send_flit(r, out_port, out_vc, f, t);
-        }
-        if (in_port != ports_) send_credit(r, in_port, in_vc, t);
-      });
+  const RouterBank::Injected injected = bank_.step(r, t, sources_.queue(r), Carry{*this, r, t});
   window_.injected_packets += injected.packets;
   window_.injected_flits += injected.flits;
 }
 
+void RankModel::Carry::operator()(int in_port, int in_vc, int out_port, int out_vc, Flit f) const {
+  // Ejected, or onto its link; a flit that leaves a network input port sends a credit back
+  // upstream.
+  if (out_port == model.ports_) {
+    model.eject(f, t);
+  } else {
+    model.send_flit(r, out_port, out_vc, f, t);
+  }
+  if (in_port != model.ports_) model.send_credit(r, in_port, in_vc, t);
+}
+
 void RankModel::eject(const Flit& f, Cycle t) {
   ++window_.ejected_flits;
-  if (t >= measure_begin_ && t < measure_end_) ++measured_.accepted_flits;
+  if (in_measurement_) ++measured_.accepted_flits;
   if (!f.tail()) return;
   const Packet& p = packets_[f.packet()];
   const Cycle done = t + eject_delay_;
@@ -221,7 +223,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
   const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
                         static_cast<std::size_t>(out_port);
   ++window_.flit_hops;
-  if (t >= measure_begin_ && t < measure_end_) ++channel_flits_[k];
+  if (in_measurement_) ++channel_flits_[k];
   const Cycle arrival = t + flit_delay_;
   const std::uint32_t target = link_[k];
   const int in_port = out_port ^ 1;
@@ -255,15 +257,19 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const Cycle arrival = t + credit_delay_;
   const int out_port = in_port ^ 1;
   if ((target & kRemoteBit) != 0) {
-    const RemoteEnd& e = remote_[target & ~kRemoteBit];
-    require(arrival >= window_end_,
-            "lookahead violated: a credit would reach another rank too early");
-    outboxes_[e.rank].credits.push_back(RemoteCredit{
-        arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
+    send_remote_credit(target & ~kRemoteBit, out_port, vc, arrival);
     return;
   }
   wheel_[arrival & wheel_mask_].credits.push_back(
       bank_.outputs().index(target, out_port * vcs_ + vc));
+}
+
+void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {
+  const RemoteEnd& e = remote_[remote];
+  require(arrival >= window_end_,
+          "lookahead violated: a credit would reach another rank too early");
+  outboxes_[e.rank].credits.push_back(RemoteCredit{
+      arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
 }
 
 void RankModel::receive(const Outbox& from_peer) {

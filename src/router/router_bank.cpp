@@ -1,6 +1,5 @@
 #include "wormnet/router/router_bank.hpp"
 
-#include "wormnet/core/error.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -54,25 +53,6 @@ void RouterBank::clear_buffers() {
   const auto routers = static_cast<std::uint32_t>(nodes_.size());
   inputs_ = InputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
   outputs_ = OutputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
-}
-
-void RouterBank::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
-  const std::uint32_t i = inputs_.index(r, local_vc);
-  InputVcState& s = inputs_.state(i);
-  const VcMask escape = params_.escape_vcs;
-  if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params_.ports &&
-      ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
-    require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
-  }
-  if (s.count == 0) {
-    since_.mark(i, t);  // its wait starts now
-    if (s.stage == VcStage::kIdle) {
-      require(f.head(), "a body flit arrived at an idle input VC");
-      inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
-      s.ready = t + params_.routing_delay;
-    }
-  }
-  inputs_.push(r, local_vc, f);
 }
 
 void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,

@@ -174,6 +174,15 @@ class RankModel {
   void step_routers(Cycle t);
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen.
   void step_router(std::uint32_t r, Cycle t);
+  /// RouterBank::step's on_move for router r at cycle t: carries on each flit that crosses
+  /// the switch. A functor whose call is always inlined: the per-flit path makes no call.
+  struct Carry {
+    RankModel& model;
+    std::uint32_t r;
+    Cycle t;
+    [[gnu::always_inline]] inline void operator()(int in_port, int in_vc, int out_port, int out_vc,
+                                                  Flit f) const;
+  };
   /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
   /// from now_).
   [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
@@ -181,14 +190,21 @@ class RankModel {
     const Cycle c = base + w;
     return c < now_ ? c + wheel_.size() : c;
   }
-  /// A flit enters router r's input VC at t (and the router has work).
-  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
+  /// A flit enters router r's input VC at t (and the router has work). Inlined: every flit
+  /// taken off a link comes here.
+  [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void eject(const Flit& f, Cycle t);
-  void send_flit(std::uint32_t r, int out_port, int vc, Flit f, Cycle t);
-  void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
+  // send_flit() and send_credit() run for every flit that crosses a switch: inlined into the
+  // router step, their rare remote paths kept out of line.
+  [[gnu::always_inline]] inline void send_flit(std::uint32_t r, int out_port, int vc, Flit f,
+                                               Cycle t);
+  [[gnu::always_inline]] inline void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
   /// The rare path of send_flit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
                                                      Flit f, Cycle arrival);
+  /// The rare path of send_credit(): the link crosses to another rank.
+  [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
+                                                       Cycle arrival);
   [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r, sources_.queue(r)); }
   /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
   /// or kNoLink.
@@ -237,6 +253,7 @@ class RankModel {
   std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle window_end_ = 0;
   Cycle now_ = 0;                       ///< first cycle not yet simulated
+  bool in_measurement_ = false;         ///< the cycle being stepped is in the measurement window
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;

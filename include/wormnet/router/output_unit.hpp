@@ -25,6 +25,10 @@ class OutputUnit {
   }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::uint16_t credits(std::uint32_t o) const { return credits_[o]; }
+  /// Router `router`'s credits, indexed by port * vcs + vc.
+  [[nodiscard]] const std::uint16_t* credits_row(std::uint32_t router) const {
+    return credits_.data() + static_cast<std::size_t>(index(router, 0));
+  }
   void take_credit(std::uint32_t o) { --credits_[o]; }
   void return_credit(std::uint32_t o) { ++credits_[o]; }
   void set_credits(std::uint32_t o, std::uint16_t c) { credits_[o] = c; }

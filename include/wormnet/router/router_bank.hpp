@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -46,13 +47,33 @@ class RouterBank {
              std::vector<std::uint32_t> nodes, PacketTable& packets);
 
   /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
-  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
+  /// Inline: the rank calls it for every flit it takes off a link.
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+    const std::uint32_t i = inputs_.index(r, local_vc);
+    InputVcState& s = inputs_.state(i);
+    const VcMask escape = params_.escape_vcs;
+    if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params_.ports &&
+        ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
+      require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+    }
+    if (s.count == 0) {
+      since_.mark(i, t);  // its wait starts now
+      if (s.stage == VcStage::kIdle) {
+        require(f.head(), "a body flit arrived at an idle input VC");
+        inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
+        s.ready = t + params_.routing_delay;
+      }
+    }
+    inputs_.push(r, local_vc, f);
+  }
   /// Cycle t at router r: injection from `source` (r's queue), VC allocation, switch
   /// allocation and traversal. Each flit that crosses the switch is passed on as
   /// on_move(in_port, in_vc, out_port, out_vc, flit) (port P: injection / ejection).
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
-    const Injected injected = inject(r, t, source);
+    // Most routers of a busy network have nothing to inject: no call for those.
+    const Injected injected =
+        injection_[r].length != 0 || !source.empty() ? inject(r, t, source) : Injected{};
     if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
     if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, on_move);
     return injected;
@@ -122,7 +143,8 @@ class RouterBank {
   [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
   /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC.
   template <class OnMove>
-  void traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move);
+  [[gnu::always_inline]] inline void traverse(std::uint32_t r, int in_port, int vc, Cycle t,
+                                              OnMove& on_move);
 
   RouterParams params_;
   const RoutingFunction& routing_;

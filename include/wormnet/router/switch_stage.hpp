@@ -14,20 +14,20 @@ namespace wormnet {
 
 template <class OnMove>
 void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
-  const int ports = params_.ports;
   const int vcs = params_.vcs;
   // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
-  // delay, with a flit, and with a credit downstream (the ejection port never runs out).
-  // Flits enter buffers at their arrival cycle, so a buffered flit is always ready.
+  // delay, with a flit, and with a credit downstream (the ejection port's credits never run
+  // out: it is never charged one). Flits enter buffers at their arrival cycle, so a buffered
+  // flit is always ready. The rows of router r are read once: nothing here writes them.
+  const InputVcState* in = &inputs_.state(inputs_.index(r, 0));
+  const std::uint16_t* credits = outputs_.credits_row(r);
+  std::uint8_t out_port_of[64];  // valid for the eligible bits
   std::uint64_t eligible = 0;
   for (std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
-    const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
-    const InputVcState& s = inputs_.state(inputs_.index(r, static_cast<int>(lv)));
-    if (s.ready > t) continue;
-    if (s.out_port != ports &&
-        outputs_.credits(outputs_.index(r, s.out_port * vcs + s.out_vc)) == 0) {
-      continue;
-    }
+    const int lv = std::countr_zero(mask);
+    const InputVcState& s = in[lv];
+    if (s.ready > t || credits[s.out_port * vcs + s.out_vc] == 0) continue;
+    out_port_of[lv] = s.out_port;
     eligible |= std::uint64_t{1} << lv;
   }
   if (eligible == 0) return;
@@ -40,7 +40,17 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
     }
     return;
   }
-  // Input stage: one VC per input port (round robin).
+  if ((eligible & (eligible - 1)) == 0) {
+    // One eligible VC, the common case of a lightly loaded router: it wins its input port
+    // and its output port, and both round-robin pointers move to it, as arbitration would.
+    const int lv = std::countr_zero(eligible);
+    const int p = port_of_[static_cast<std::size_t>(lv)];
+    const int v = vc_of_[static_cast<std::size_t>(lv)];
+    switch_allocator_.commit(r, p, v, out_port_of[lv]);
+    traverse(r, p, v, t, on_move);
+    return;
+  }
+  // Input stage: one VC per input port (round robin; a lone requester wins without it).
   const std::uint64_t port_vcs = all_vcs(vcs);
   std::uint32_t requested = 0;  // output ports with at least one request
   std::uint32_t requesters[kMaxPorts + 1];
@@ -50,25 +60,29 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
     const int shift = p * vcs;
     const std::uint64_t port_eligible = (eligible >> shift) & port_vcs;
     eligible &= ~(port_vcs << shift);
-    const int v = switch_allocator_.pick_vc(r, p, port_eligible);
+    const int v = (port_eligible & (port_eligible - 1)) == 0
+                      ? std::countr_zero(port_eligible)
+                      : switch_allocator_.pick_vc(r, p, port_eligible);
     chosen_vc[p] = v;
-    const int q = inputs_.state(inputs_.index(r, shift + v)).out_port;
+    const int q = out_port_of[shift + v];
     if (!((requested >> q) & 1U)) requesters[q] = 0;
     requested |= 1U << q;
     requesters[q] |= 1U << p;
   }
-  // Output stage: one input port per output port (round robin).
+  // Output stage: one input port per output port (round robin; a lone requester wins).
   while (requested) {
     const int q = std::countr_zero(requested);
     requested &= requested - 1;
-    const int p = switch_allocator_.pick_input(r, q, requesters[q]);
+    const std::uint32_t from = requesters[q];
+    const int p = (from & (from - 1)) == 0 ? std::countr_zero(from)
+                                           : switch_allocator_.pick_input(r, q, from);
     switch_allocator_.commit(r, p, chosen_vc[p], q);
     traverse(r, p, chosen_vc[p], t, on_move);
   }
 }
 
 template <class OnMove>
-void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
+inline void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
   const int ports = params_.ports;
   const int local_vc = in_port * params_.vcs + vc;
   const std::uint32_t i = inputs_.index(r, local_vc);

@@ -1,6 +1,9 @@
-// A flit as it sits in a buffer: 8 bytes. The packet's fields live once per rank in the
-// PacketTable; a flit carries the packet's slot and whether it is the head and/or the tail.
-// Flits enter a buffer at their arrival cycle, so a buffered flit is always ready to move.
+// A flit as it sits in a buffer: 4 bytes, one word. The packet's fields live once per rank in
+// the PacketTable; a flit carries the packet's slot (the high 30 bits) and whether it is the
+// head and/or the tail (the low 2 bits). Four bytes, not eight: buffers are most of a router's
+// state (a 3-D torus router with 2 VCs x 4 flits holds 56 flits), and a million routers must
+// fit in 1 KB each. Flits enter a buffer at their arrival cycle, so a buffered flit is always
+// ready to move.
 #pragma once
 
 #include <cstdint>
@@ -11,29 +14,30 @@ class Flit {
  public:
   static constexpr std::uint32_t kHeadBit = 1U << 0;
   static constexpr std::uint32_t kTailBit = 1U << 1;
+  static constexpr int kKindBits = 2;
+  /// Packet slots a flit can name (the PacketTable never grows past it).
+  static constexpr std::uint32_t kMaxPackets = 1U << (32 - kKindBits);
 
   Flit() = default;
   Flit(std::uint32_t packet, bool head, bool tail)
-      : packet_(packet), kind_((head ? kHeadBit : 0U) | (tail ? kTailBit : 0U)) {}
+      : word_((packet << kKindBits) | (head ? kHeadBit : 0U) | (tail ? kTailBit : 0U)) {}
 
-  [[nodiscard]] std::uint32_t packet() const { return packet_; }
-  void set_packet(std::uint32_t p) { packet_ = p; }
-  [[nodiscard]] bool head() const { return (kind_ & kHeadBit) != 0; }
-  [[nodiscard]] bool tail() const { return (kind_ & kTailBit) != 0; }
+  [[nodiscard]] std::uint32_t packet() const { return word_ >> kKindBits; }
+  void set_packet(std::uint32_t p) { word_ = (p << kKindBits) | kind(); }
+  [[nodiscard]] bool head() const { return (word_ & kHeadBit) != 0; }
+  [[nodiscard]] bool tail() const { return (word_ & kTailBit) != 0; }
   /// The kind bits, for carrying a flit to another rank.
-  [[nodiscard]] std::uint32_t kind() const { return kind_; }
+  [[nodiscard]] std::uint32_t kind() const { return word_ & (kHeadBit | kTailBit); }
   static Flit with_kind(std::uint32_t packet, std::uint32_t kind) {
     Flit f;
-    f.packet_ = packet;
-    f.kind_ = kind;
+    f.word_ = (packet << kKindBits) | (kind & (kHeadBit | kTailBit));
     return f;
   }
 
  private:
-  std::uint32_t packet_ = 0;
-  std::uint32_t kind_ = 0;
+  std::uint32_t word_ = 0;
 };
 
-static_assert(sizeof(Flit) == 8);
+static_assert(sizeof(Flit) == 4);
 
 }  // namespace wormnet

@@ -8,6 +8,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/ids.hpp"
+#include "wormnet/router/flit.hpp"
 #include "wormnet/routing/routing_function.hpp"
 
 namespace wormnet {
@@ -33,6 +34,7 @@ class PacketTable {
       slots_[s] = p;
       return s;
     }
+    require(slots_.size() < Flit::kMaxPackets, "more packets on a rank than a flit can name");
     slots_.push_back(p);
     return static_cast<std::uint32_t>(slots_.size() - 1);
   }

@@ -2,11 +2,34 @@
 #include <gtest/gtest.h>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/router/flit.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 
 namespace wormnet {
 namespace {
+
+TEST(Flit, KeepsSlotAndKindInOneWord) {
+  // The four kinds at slot 0, at the largest slot a flit can name (2^30 - 1) and at one
+  // between: the slot never leaks into the head/tail bits nor they into the slot.
+  for (const std::uint32_t slot : {0U, 12345U, (1U << 30) - 1U}) {
+    for (const bool head : {false, true}) {
+      for (const bool tail : {false, true}) {
+        const Flit f(slot, head, tail);
+        EXPECT_EQ(f.packet(), slot);
+        EXPECT_EQ(f.head(), head);
+        EXPECT_EQ(f.tail(), tail);
+        EXPECT_EQ(f.kind(), (head ? 1U : 0U) | (tail ? 2U : 0U));
+        Flit g = Flit::with_kind(0, f.kind());  // as a flit from another rank is rebuilt
+        g.set_packet(slot);
+        EXPECT_EQ(g.packet(), slot);
+        EXPECT_EQ(g.head(), head);
+        EXPECT_EQ(g.tail(), tail);
+      }
+    }
+  }
+  EXPECT_EQ(sizeof(Flit), 4U);
+}
 
 TEST(InputUnit, KeepsFifoOrderAcrossTheRingBufferWrap) {
   InputUnit in(2, 3, 2, 3);  // 2 routers, 3 ports x 2 VCs, 3-flit buffers

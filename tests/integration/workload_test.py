@@ -9,6 +9,8 @@ usage: workload_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest argu
 """
 import math
 import os
+import resource
+import signal
 import subprocess
 import sys
 import unittest
@@ -222,6 +224,30 @@ class Replay(unittest.TestCase):
                         "messages/delivered", "iterations/end", "path_network_cycles"):
                 self.assertTrue(np.array_equal(motif[key], other[key]), key)
 
+    def test_a_failed_trace_write_keeps_the_old_file(self):
+        # --write-trace over an existing file, in a process that may not write files larger
+        # than 4 MiB (MPI's start-up needs less; the trace of 3 all-to-alls on 256 nodes is
+        # about 7 MiB): the write fails, the run ends with exit code 6 (an output failed),
+        # and the old file is still whole, with no partial file left beside it.
+        trace = os.path.join(OUT, "kept.csv")
+        old = "# an earlier trace\n"
+        with open(trace, "w") as f:
+            f.write(old)
+
+        def small_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4 << 20, 4 << 20))
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a signal
+
+        r = subprocess.run([WORMNET, "run", "-t", "mesh:16x16", "-r", "xy", "--workload",
+                            "alltoall", "--iterations", "3", "--message-size", "2",
+                            "--write-trace", trace, "-q", "-o", os.path.join(OUT, "kept.h5")],
+                           env=ENV, capture_output=True, text=True, timeout=120, check=False,
+                           preexec_fn=small_files)
+        self.assertEqual(r.returncode, 6, r.stdout + r.stderr)
+        self.assertIn(trace, r.stderr)
+        with open(trace) as f:
+            self.assertEqual(f.read(), old)
+        self.assertEqual([n for n in os.listdir(OUT) if n.startswith("kept.csv")], ["kept.csv"])
 
 class Restart(unittest.TestCase):
     def test_stop_and_restart_on_another_rank_count(self):

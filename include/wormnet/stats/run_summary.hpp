@@ -42,7 +42,7 @@ struct SyncTimes {
 };
 
 struct RunSummary {
-  double offered_load = 0.0;      ///< configured, flits/node/cycle
+  double offered_load = 0.0;  ///< configured, flits/node/cycle
   /// Cycles the per-cycle rates below are averaged over: --measure, or a workload's
   /// completion (its last delivery), at least 1.
   Cycle window_cycles = 1;

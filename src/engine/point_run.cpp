@@ -182,8 +182,9 @@ RunSummary PointRun::finish() {
   const MeasuredStats merged = merge_measured();
   std::uint64_t created[2] = {model_.measured_created(), model_.measured_created_flits()};
   if (c_.script != nullptr) {  // a workload labels every message it releases
-    created[0] += c_.script->released().packets;
-    created[1] += c_.script->released().flits;
+    const MessageScript::Released r = c_.script->released();  // one pass over the messages
+    created[0] += r.packets;
+    created[1] += r.flits;
   }
   c_.comm.sum(std::span<std::uint64_t>(created, 2));
   const double nodes = static_cast<double>(c_.topo.num_nodes());

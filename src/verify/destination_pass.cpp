@@ -54,8 +54,12 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
     }
   }
   state_bits_ = bits_for(state_count_);
-  node_shift_ = bits_for(static_cast<std::uint64_t>(classes_)) + state_bits_;
-  const std::uint64_t keys = static_cast<std::uint64_t>(topo.num_nodes()) << node_shift_;
+  node_bits_ = bits_for(topo.num_nodes());
+  node_mask_ = static_cast<std::uint32_t>((std::uint64_t{1} << node_bits_) - 1U);
+  // Nodes up to a power of two: the keys of nodes beyond the last are never touched.
+  const std::uint64_t keys = std::uint64_t{1}
+                             << (bits_for(static_cast<std::uint64_t>(classes_)) + state_bits_ +
+                                 node_bits_);
   require(keys <= (1ULL << 32), "routing analysis: too many routing states for 32-bit keys");
   entries_.resize(keys);
   found_.resize(keys);
@@ -77,7 +81,7 @@ void DestinationPass::illegal_step(std::uint32_t k, const RouteOption& o, Partia
 
 std::string DestinationPass::describe(std::uint32_t k) const {
   const Entry& e = entries_[k];
-  const NodeId n(k >> node_shift_);
+  const NodeId n = key_node(k);
   std::string text;
   if (e.in_port == kInjectionPort) {
     text = "injected at " + topo_.node_label(n);
@@ -86,7 +90,7 @@ std::string DestinationPass::describe(std::uint32_t k) const {
         topo_.channel(topo_.neighbor(n, e.in_port), Topology::reverse_port(e.in_port));
     text = "after " + topo_.channel_label(c) + " vc" + std::to_string(e.in_vc);
   }
-  return text + " (state " + std::to_string(k & ((1U << state_bits_) - 1U)) + ", bound for " +
+  return text + " (state " + std::to_string(key_state(k)) + ", bound for " +
          topo_.node_label(dest_) + ")";
 }
 
@@ -95,7 +99,7 @@ std::string DestinationPass::describe(std::uint32_t k) const {
 // step is checked against the network.
 template <bool kCdg, bool kOneVc>
 inline void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
-  const NodeId n(k >> node_shift_);
+  const NodeId n = key_node(k);
   const std::uint32_t first = edge_count_;
   if (n == dest_) {  // arrived: a terminal state
     entries_[k].first_edge = first;
@@ -108,7 +112,7 @@ inline void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
   request.dest = dest_;
   request.in_port = entries_[k].in_port;
   request.in_vc = entries_[k].in_vc;
-  request.state = k & ((1U << state_bits_) - 1U);
+  request.state = key_state(k);
   options_.clear();
   routing_.route(request, options_);
   if (options_.empty()) [[unlikely]]
@@ -233,7 +237,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
       minimal = minimal && w.distance == u.distance - 1;
       if (--w.pending == 0) order_[tail++] = edge.to;
     }
-    if ((k >> node_shift_) == terminal) out.max_path = std::max(out.max_path, u.hops);
+    if (key_node(k).value() == terminal) out.max_path = std::max(out.max_path, u.hops);
   }
   if (tail < count) {
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -246,19 +250,25 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   }
   // The steps' flows onto the channels, in the order the steps were found (close to channel
   // order, unlike the topological order): loads, path lengths and dependencies.
+  // The hops are summed in step order (the order fixes the rounding), in the same loop as the
+  // dependencies, which hides the latency of the chain of additions.
   double dest_hops = 0;  // expected hops summed over this destination's sources
   const std::span<const Edge> steps(edges_.data(), edge_count_);
-  for (const Edge& edge : steps) dest_hops += edge.share;
-  if (!out.loads.empty()) {
-    for (const Edge& edge : steps) out.loads[edge.channel].add(edge.share);
-  }
   if (cdg_) {
     for (std::uint32_t e = 0; e < edge_count_; ++e) {
+      const Edge& edge = edges_[e];
+      dest_hops += edge.share;
+      const std::uint64_t successors = successors_[edge.to];
       for (unsigned v = edge_vcs_[e]; v != 0; v &= v - 1) {
-        out.cdg->add_all(ChannelId(edges_[e].channel), static_cast<VcId>(std::countr_zero(v)),
-                         successors_[edges_[e].to]);
+        out.cdg->add_all(ChannelId(edge.channel), static_cast<VcId>(std::countr_zero(v)),
+                         successors);
       }
     }
+  } else {
+    for (const Edge& edge : steps) dest_hops += edge.share;
+  }
+  if (!out.loads.empty()) {
+    for (const Edge& edge : steps) out.loads[edge.channel].add(edge.share);
   }
   if (check_minimal_ && !minimal) out.all_minimal = false;
   out.states += count;

@@ -66,13 +66,21 @@ class DestinationPass {
   };
   static_assert(sizeof(Entry) == 32);
 
-  /// The key of a state: node, arrival class and packet state packed in bit fields.
+  /// The key of a state: arrival class, packet state and node packed in bit fields, the node
+  /// lowest: the states of one class and packet state at consecutive nodes lie side by side,
+  /// so the pass (which reaches every node's few states, the roots in node order, and steps to
+  /// neighbours) reads whole cache lines instead of one line per node.
   [[nodiscard]] std::uint32_t key(NodeId node, PortId in_port, VcId in_vc, RouteState st) const {
     const std::size_t p = in_port == kInjectionPort ? static_cast<std::size_t>(ports_) : in_port;
-    return (node.value() << node_shift_) |
-           (static_cast<std::uint32_t>(class_[p * static_cast<std::size_t>(vcs_) + in_vc])
-            << state_bits_) |
-           st;
+    return (((static_cast<std::uint32_t>(class_[p * static_cast<std::size_t>(vcs_) + in_vc])
+              << state_bits_) |
+             st)
+            << node_bits_) |
+           node.value();
+  }
+  [[nodiscard]] NodeId key_node(std::uint32_t k) const { return NodeId(k & node_mask_); }
+  [[nodiscard]] RouteState key_state(std::uint32_t k) const {
+    return (k >> node_bits_) & ((1U << state_bits_) - 1U);
   }
   /// The key of a state, which is added to the states found when new.
   std::uint32_t reach(NodeId node, PortId in_port, VcId in_vc, RouteState st) {
@@ -104,7 +112,8 @@ class DestinationPass {
   std::uint32_t state_count_;  // routing.state_count()
   int classes_ = 0;
   unsigned state_bits_ = 0;          // key bits of the packet state
-  unsigned node_shift_ = 0;          // key bits of the class and the state
+  unsigned node_bits_ = 0;           // key bits of the node (the lowest)
+  std::uint32_t node_mask_ = 0;      // (1 << node_bits_) - 1
   std::vector<std::uint8_t> class_;  // [(port, or ports_ at injection) * vcs + vc] -> class
   std::vector<std::uint8_t> bits_;   // [mask]: number of set bits (port and VC masks)
   /// [options * (kMaxVcs + 1) + VCs]: (1 / options) / VCs, a step's share of the flow.

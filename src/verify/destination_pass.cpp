@@ -57,13 +57,26 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
   node_bits_ = bits_for(topo.num_nodes());
   node_mask_ = static_cast<std::uint32_t>((std::uint64_t{1} << node_bits_) - 1U);
   // Nodes up to a power of two: the keys of nodes beyond the last are never touched.
-  const std::uint64_t keys = std::uint64_t{1}
-                             << (bits_for(static_cast<std::uint64_t>(classes_)) + state_bits_ +
-                                 node_bits_);
+  const std::uint64_t keys = std::uint64_t{1} << (bits_for(static_cast<std::uint64_t>(classes_)) +
+                                                  state_bits_ + node_bits_);
   require(keys <= (1ULL << 32), "routing analysis: too many routing states for 32-bit keys");
+  class_key_.resize(class_.size());
+  for (std::size_t i = 0; i < class_.size(); ++i) {
+    class_key_[i] = static_cast<std::uint32_t>(class_[i]) << (state_bits_ + node_bits_);
+  }
+  links_.resize(static_cast<std::size_t>(topo.num_nodes()) * static_cast<std::size_t>(ports_));
+  for (std::uint32_t v = 0; v < topo.num_nodes(); ++v) {
+    for (int p = 0; p < ports_; ++p) {
+      if (!topo.has_port(NodeId(v), static_cast<PortId>(p))) continue;
+      links_[static_cast<std::size_t>(v) * static_cast<std::size_t>(ports_) +
+             static_cast<std::size_t>(p)] =
+          Link{topo.neighbor(NodeId(v), static_cast<PortId>(p)).value(),
+               channel(NodeId(v), static_cast<PortId>(p)).value()};
+    }
+  }
+  slots_.resize(keys);
   entries_.resize(keys);
-  found_.resize(keys);
-  order_.resize(keys);
+  order_.resize(keys + 1);
 }
 
 void DestinationPass::note(std::string text, PartialAnalysis& out) {
@@ -73,15 +86,15 @@ void DestinationPass::note(std::string text, PartialAnalysis& out) {
   }
 }
 
-void DestinationPass::illegal_step(std::uint32_t k, const RouteOption& o, PartialAnalysis& out) {
+void DestinationPass::illegal_step(std::uint32_t i, const RouteOption& o, PartialAnalysis& out) {
   note("illegal step (port " + std::to_string(o.port) + ", vcs " + std::to_string(o.vcs) + ") " +
-           describe(k),
+           describe(i),
        out);
 }
 
-std::string DestinationPass::describe(std::uint32_t k) const {
-  const Entry& e = entries_[k];
-  const NodeId n = key_node(k);
+std::string DestinationPass::describe(std::uint32_t i) const {
+  const Entry& e = entries_[i];
+  const NodeId n = key_node(e.key);
   std::string text;
   if (e.in_port == kInjectionPort) {
     text = "injected at " + topo_.node_label(n);
@@ -90,44 +103,50 @@ std::string DestinationPass::describe(std::uint32_t k) const {
         topo_.channel(topo_.neighbor(n, e.in_port), Topology::reverse_port(e.in_port));
     text = "after " + topo_.channel_label(c) + " vc" + std::to_string(e.in_vc);
   }
-  return text + " (state " + std::to_string(key_state(k)) + ", bound for " +
+  return text + " (state " + std::to_string(key_state(e.key)) + ", bound for " +
          topo_.node_label(dest_) + ")";
 }
 
-// Routes state k once: its steps become edges (one per option, or per VC where the next
-// node's arrival classes tell the VCs apart), its CDG successor bits are recorded, and every
-// step is checked against the network.
+// Routes state i (its place in the order found) once: its steps become edges (one per option, or
+// per VC where the next node's arrival classes tell the VCs apart), its CDG successor bits are
+// recorded, and every step is checked against the network.
 template <bool kCdg, bool kOneVc>
-inline void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
+inline void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
+  const std::uint32_t k = entries_[i].key;
   const NodeId n = key_node(k);
   const std::uint32_t first = edge_count_;
   if (n == dest_) {  // arrived: a terminal state
-    entries_[k].first_edge = first;
-    if constexpr (kCdg) successors_[k] = 0;
+    entries_[i].first_edge = first;
+    if constexpr (kCdg) successors_[i] = 0;
     return;
   }
   RouteRequest request;
   request.node = n;
   request.source = source_;
   request.dest = dest_;
-  request.in_port = entries_[k].in_port;
-  request.in_vc = entries_[k].in_vc;
+  request.in_port = entries_[i].in_port;
+  request.in_vc = entries_[i].in_vc;
   request.state = key_state(k);
   options_.clear();
   routing_.route(request, options_);
   if (options_.empty()) [[unlikely]]
-    note("dead end " + describe(k), out);
+    note("dead end " + describe(i), out);
   const double* option_share = &share_[static_cast<std::size_t>(options_.size() * (kMaxVcs + 1))];
   const unsigned legal = all_vcs(vcs_);
+  const unsigned port_mask = topo_.port_mask(n);
+  const Link* links =
+      &links_[static_cast<std::size_t>(n.value()) * static_cast<std::size_t>(ports_)];
   std::uint64_t successors = 0;
   for (const RouteOption& o : options_) {
-    if (o.port >= ports_ || !topo_.has_port(n, o.port) || o.vcs == 0 || (o.vcs & ~legal) != 0 ||
-        o.next_state >= state_count_) [[unlikely]] {
-      illegal_step(k, o, out);
+    // A port of the node, 1 .. all of the legal VCs (legal = 2^vcs - 1, so a mask up to it is
+    // a subset), a packet state in range.
+    if (o.port >= ports_ || ((port_mask >> o.port) & 1U) == 0 ||
+        static_cast<unsigned>(o.vcs) - 1U >= legal || o.next_state >= state_count_) [[unlikely]] {
+      illegal_step(i, o, out);
       continue;
     }
-    const NodeId m = topo_.neighbor(n, o.port);
-    const std::uint32_t c = channel(n, o.port).value();
+    const NodeId m(links[o.port].neighbor);
+    const std::uint32_t c = links[o.port].channel;
     const PortId arrival = Topology::reverse_port(o.port);
     successors |= static_cast<std::uint64_t>(o.vcs) << (o.port * vcs_);
     if constexpr (kOneVc) {
@@ -156,10 +175,10 @@ inline void DestinationPass::expand(std::uint32_t k, PartialAnalysis& out) {
       }
     }
   }
-  Entry& e = entries_[k];
+  Entry& e = entries_[i];
   e.first_edge = first;
   e.edges = static_cast<std::uint8_t>(edge_count_ - first);
-  if constexpr (kCdg) successors_[k] = successors;
+  if constexpr (kCdg) successors_[i] = successors;
 }
 
 void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
@@ -167,7 +186,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   source_ = source;
   index_ = index;
   if (++epoch_ == 0) {  // wrapped: clear the stamps once every 2^32 passes
-    for (Entry& e : entries_) e.epoch = 0;
+    for (Slot& slot : slots_) slot.epoch = 0;
     epoch_ = 1;
   }
   found_count_ = 0;
@@ -206,7 +225,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
         edges_.resize(2 * edges_.size() + kMostSteps);
         if constexpr (kCdg) edge_vcs_.resize(edges_.size());
       }
-      expand<kCdg, kOneVc>(found_[i], out);
+      expand<kCdg, kOneVc>(i, out);
     }
   };
   if (cdg_) {
@@ -219,13 +238,12 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   const std::uint32_t count = found_count_;
   std::uint32_t tail = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (entries_[found_[i]].pending == 0) order_[tail++] = found_[i];
+    if (entries_[i].pending == 0) order_[tail++] = i;
   }
   bool minimal = true;
   const std::uint32_t terminal = dest.value();
   for (std::uint32_t head = 0; head < tail; ++head) {
-    const std::uint32_t k = order_[head];
-    const Entry& u = entries_[k];
+    const Entry& u = entries_[order_[head]];
     const double f = u.flow;
     const std::int32_t h = u.hops + 1;
     for (std::uint32_t e = u.first_edge; e < u.first_edge + u.edges; ++e) {
@@ -234,16 +252,18 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
       edge.share *= f;  // from here on: the flow that takes the step
       w.flow += edge.share;
       w.hops = std::max(w.hops, h);
-      minimal = minimal && w.distance == u.distance - 1;
-      if (--w.pending == 0) order_[tail++] = edge.to;
+      minimal &= w.distance == u.distance - 1;
+      // Branch-free: written always, kept when its last step in was taken (order_ has room
+      // for one more than every key).
+      order_[tail] = edge.to;
+      tail += --w.pending == 0 ? 1U : 0U;
     }
-    if (key_node(k).value() == terminal) out.max_path = std::max(out.max_path, u.hops);
+    if (key_node(u.key).value() == terminal) out.max_path = std::max(out.max_path, u.hops);
   }
   if (tail < count) {
     for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t k = found_[i];
-      if (entries_[k].pending > 0) {
-        note("livelock: routing states form a cycle through " + describe(k), out);
+      if (entries_[i].pending > 0) {
+        note("livelock: routing states form a cycle through " + describe(i), out);
         break;
       }
     }

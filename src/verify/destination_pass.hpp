@@ -48,14 +48,15 @@ class DestinationPass {
   /// A step from one state to the next, over a channel.
   struct Edge {
     double share;      ///< fraction of the state's flow that takes it (then: the flow itself)
-    std::uint32_t to;  ///< key of the next state
+    std::uint32_t to;  ///< the next state (its position in the order found)
     std::uint32_t channel;
   };
   /// A routing state toward the current destination, with what the pass derives for it.
-  /// Indexed by key; valid only when `epoch` is the current pass's.
+  /// Stored densely in the order the states are found (a breadth-first order from the
+  /// sources, so neighbouring states lie close); slots_ finds a state's place from its key.
   struct Entry {
     double flow;               ///< packets (fractions of) that reach this state
-    std::uint32_t epoch = 0;   ///< the pass that reached it
+    std::uint32_t key;         ///< node, arrival class and packet state (see key())
     std::uint32_t pending;     ///< steps into it not yet taken (Kahn's topological order)
     std::int32_t hops;         ///< longest path from a source to this state
     std::int32_t distance;     ///< to the destination (while minimality is checked)
@@ -72,33 +73,32 @@ class DestinationPass {
   /// neighbours) reads whole cache lines instead of one line per node.
   [[nodiscard]] std::uint32_t key(NodeId node, PortId in_port, VcId in_vc, RouteState st) const {
     const std::size_t p = in_port == kInjectionPort ? static_cast<std::size_t>(ports_) : in_port;
-    return (((static_cast<std::uint32_t>(class_[p * static_cast<std::size_t>(vcs_) + in_vc])
-              << state_bits_) |
-             st)
-            << node_bits_) |
+    return class_key_[p * static_cast<std::size_t>(vcs_) + in_vc] | (st << node_bits_) |
            node.value();
   }
   [[nodiscard]] NodeId key_node(std::uint32_t k) const { return NodeId(k & node_mask_); }
   [[nodiscard]] RouteState key_state(std::uint32_t k) const {
     return (k >> node_bits_) & ((1U << state_bits_) - 1U);
   }
-  /// The key of a state, which is added to the states found when new.
+  /// The place of a state in the order found; a new state is added at the end.
   std::uint32_t reach(NodeId node, PortId in_port, VcId in_vc, RouteState st) {
     const std::uint32_t k = key(node, in_port, in_vc, st);
-    Entry& e = entries_[k];
-    if (e.epoch != epoch_) {
-      e = Entry{0.0, epoch_, 0, 0, check_minimal_ ? distance_(node) : 0, 0, 0, in_port, in_vc};
-      found_[found_count_++] = k;
+    Slot& slot = slots_[k];
+    if (slot.epoch != epoch_) {
+      slot = Slot{epoch_, found_count_};
+      entries_[found_count_] =
+          Entry{0.0, k, 0, 0, check_minimal_ ? distance_(node) : 0, 0, 0, in_port, in_vc};
+      return found_count_++;
     }
-    return k;
+    return slot.at;
   }
   template <bool kCdg, bool kOneVc>
-  [[gnu::always_inline]] inline void expand(std::uint32_t k, PartialAnalysis& out);
+  [[gnu::always_inline]] inline void expand(std::uint32_t i, PartialAnalysis& out);
   // Defects: rare, kept out of the hot code.
   [[gnu::cold, gnu::noinline]] void note(std::string text, PartialAnalysis& out);
-  [[gnu::cold, gnu::noinline]] void illegal_step(std::uint32_t k, const RouteOption& o,
+  [[gnu::cold, gnu::noinline]] void illegal_step(std::uint32_t i, const RouteOption& o,
                                                  PartialAnalysis& out);
-  [[nodiscard]] std::string describe(std::uint32_t k) const;
+  [[nodiscard]] std::string describe(std::uint32_t i) const;
   [[nodiscard]] ChannelId channel(NodeId n, PortId p) const {
     const unsigned below = topo_.port_mask(n) & ((1U << p) - 1U);
     return ChannelId(topo_.first_channel(n) + bits_[below]);
@@ -111,11 +111,18 @@ class DestinationPass {
   int ports_;
   std::uint32_t state_count_;  // routing.state_count()
   int classes_ = 0;
-  unsigned state_bits_ = 0;          // key bits of the packet state
-  unsigned node_bits_ = 0;           // key bits of the node (the lowest)
-  std::uint32_t node_mask_ = 0;      // (1 << node_bits_) - 1
-  std::vector<std::uint8_t> class_;  // [(port, or ports_ at injection) * vcs + vc] -> class
-  std::vector<std::uint8_t> bits_;   // [mask]: number of set bits (port and VC masks)
+  unsigned state_bits_ = 0;               // key bits of the packet state
+  unsigned node_bits_ = 0;                // key bits of the node (the lowest)
+  std::uint32_t node_mask_ = 0;           // (1 << node_bits_) - 1
+  std::vector<std::uint8_t> class_;       // [(port, or ports_ at injection) * vcs + vc] -> class
+  std::vector<std::uint32_t> class_key_;  // the same, as key bits: class << (state + node bits)
+  /// [node * ports + port]: the neighbour and the channel to it (one load for both).
+  struct Link {
+    std::uint32_t neighbor;
+    std::uint32_t channel;
+  };
+  std::vector<Link> links_;
+  std::vector<std::uint8_t> bits_;  // [mask]: number of set bits (port and VC masks)
   /// [options * (kMaxVcs + 1) + VCs]: (1 / options) / VCs, a step's share of the flow.
   std::vector<double> share_;
 
@@ -126,15 +133,20 @@ class DestinationPass {
   CoordinateDistances::To distance_;
   bool check_minimal_ = true;
   bool cdg_ = false;  // this pass records dependencies
+  /// Where the state of a key lies in entries_, when `epoch` is the current pass's.
+  struct Slot {
+    std::uint32_t epoch = 0;  ///< the pass that reached the state
+    std::uint32_t at;
+  };
   std::uint32_t epoch_ = 0;
-  std::vector<Entry> entries_;             // [key]
-  std::vector<std::uint64_t> successors_;  // [key]: CDG bits (port * vcs + vc) of the options
-  // Arrays sized once (found_, order_: every key; edges_: grown before a state is routed), so
-  // that the hot loops store without capacity checks.
-  std::vector<std::uint32_t> found_;  // keys of the states reached, in the order found
+  std::vector<Slot> slots_;  // [key]
+  // Arrays sized once (entries_, successors_, order_: every key; edges_: grown before a state
+  // is routed), so that the hot loops store without capacity checks.
+  std::vector<Entry> entries_;             // [place]: the states reached, in the order found
+  std::vector<std::uint64_t> successors_;  // [place]: CDG bits (port * vcs + vc) of the options
   std::uint32_t found_count_ = 0;
   std::uint32_t edge_count_ = 0;
-  std::vector<std::uint32_t> order_;  // keys in topological order (Kahn)
+  std::vector<std::uint32_t> order_;  // places in topological order (Kahn)
   std::vector<Edge> edges_;
   std::vector<VcMask> edge_vcs_;  // [edge]: VCs of the channel the step may use (for the CDG)
   RouteOptions options_;

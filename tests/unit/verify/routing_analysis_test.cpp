@@ -279,6 +279,33 @@ TEST(RoutingAnalysisDelivery, VirtualChannelOutOfRangeIsADefect) {
   expect_defect<BadVcRouting>("illegal step");
 }
 
+// The defect names the state, worked out by hand: the first destination in node order that
+// has a defect, and in it the first state found (the sources' injections in node order, then
+// the states they lead to). Catches a state key decoded into the wrong node, arrival or state.
+TEST(RoutingAnalysisDelivery, TheDefectNamesItsStateAndDestination) {
+  const Torus mesh({4, 4}, false);
+  auto at = [&](int x, int y) {
+    for (std::uint32_t v = 0; v < mesh.num_nodes(); ++v) {
+      if (mesh.coord(NodeId(v), 0) == x && mesh.coord(NodeId(v), 1) == y) return NodeId(v);
+    }
+    return NodeId::invalid();
+  };
+  // Toward (0,0), the packet injected at (1,1) is the first to reach the dead end there.
+  EXPECT_EQ(analyze_routing(mesh, DeadEndRouting(mesh)).delivery.defect,
+            "dead end injected at " + mesh.node_label(at(1, 1)) + " (state 0, bound for " +
+                mesh.node_label(at(0, 0)) + ")");
+  // Toward (3,0), the first destination in column 3: the injection at (0,0) steps X+ to
+  // (1,0), the first state of the bounce between columns 0 and 1.
+  EXPECT_EQ(analyze_routing(mesh, LivelockRouting(mesh)).delivery.defect,
+            "livelock: routing states form a cycle through after " +
+                mesh.channel_label(mesh.channel(at(0, 0), Topology::port_of(0, 1))) +
+                " vc0 (state 0, bound for " + mesh.node_label(at(3, 0)) + ")");
+  // Toward (0,0), the injection at (3,0) on the east edge asks for X+ (port 0, VC mask 1).
+  EXPECT_EQ(analyze_routing(mesh, LeavesNetworkRouting(mesh)).delivery.defect,
+            "illegal step (port 0, vcs 1) injected at " + mesh.node_label(at(3, 0)) +
+                " (state 0, bound for " + mesh.node_label(at(0, 0)) + ")");
+}
+
 TEST(RoutingAnalysisDelivery, TheControlRoutingForTheBrokenOnesDelivers) {
   // The broken routings deviate from this one; on its own it must pass, or the defect tests
   // would prove nothing.

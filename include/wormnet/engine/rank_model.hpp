@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
@@ -225,8 +226,8 @@ class RankModel {
 
   PacketTable packets_;
   RouterBank bank_;
-  std::vector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
-  std::vector<std::uint32_t> link_;      ///< [r * P + port]: local neighbour, remote, kNoLink
+  HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
+  HugeVector<std::uint32_t> link_;      ///< [r * P + port]: local neighbour, remote, kNoLink
   std::vector<RemoteEnd> remote_;
   std::vector<int> neighbor_ranks_;
   TrafficSources sources_;
@@ -241,7 +242,7 @@ class RankModel {
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
   /// land on the wheel), so the bit scan meets every router that was active at its start.
-  std::vector<std::uint64_t> active_;
+  HugeVector<std::uint64_t> active_;
   /// Routers with a link to another rank (same layout as active_), and the words of it that
   /// hold any: the boundary pass visits only those.
   std::vector<std::uint64_t> boundary_;
@@ -250,7 +251,7 @@ class RankModel {
 
   TrafficCounters window_;
   MeasuredStats measured_;
-  std::vector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
+  HugeVector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
   Cycle window_end_ = 0;
   Cycle now_ = 0;                       ///< first cycle not yet simulated
   bool in_measurement_ = false;         ///< the cycle being stepped is in the measurement window

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
 #include "wormnet/router/flit.hpp"
 
@@ -102,11 +103,11 @@ class InputUnit {
  private:
   std::uint32_t vcs_per_router_ = 0;
   std::uint32_t depth_ = 1;
-  std::vector<InputVcState> state_;
-  std::vector<Flit> flits_;
-  std::vector<std::uint64_t> nonempty_;
-  std::vector<std::uint64_t> waiting_;
-  std::vector<std::uint64_t> active_;
+  HugeVector<InputVcState> state_;
+  HugeVector<Flit> flits_;
+  HugeVector<std::uint64_t> nonempty_;
+  HugeVector<std::uint64_t> waiting_;
+  HugeVector<std::uint64_t> active_;
 };
 
 }  // namespace wormnet

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/core/huge_page_allocator.hpp"
+
 namespace wormnet {
 
 class OutputUnit {
@@ -45,9 +47,9 @@ class OutputUnit {
 
  private:
   std::uint32_t vcs_per_router_ = 0;
-  std::vector<std::uint16_t> credits_;
-  std::vector<std::uint8_t> owner_;
-  std::vector<std::uint32_t> owner_packet_;
+  HugeVector<std::uint16_t> credits_;
+  HugeVector<std::uint8_t> owner_;
+  HugeVector<std::uint32_t> owner_packet_;
 };
 
 }  // namespace wormnet

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
 #include "wormnet/router/flit.hpp"
 #include "wormnet/routing/routing_function.hpp"
@@ -47,7 +48,7 @@ class PacketTable {
   }
 
  private:
-  std::vector<Packet> slots_;
+  HugeVector<Packet> slots_;
   std::vector<std::uint32_t> free_;
 };
 

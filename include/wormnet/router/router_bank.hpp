@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -160,7 +161,7 @@ class RouterBank {
   VcAllocator vc_allocator_;
   SwitchAllocator switch_allocator_;
   WaitStamps since_;
-  std::vector<Injection> injection_;
+  HugeVector<Injection> injection_;
 };
 
 }  // namespace wormnet

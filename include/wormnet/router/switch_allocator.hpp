@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/router/round_robin.hpp"
 
 namespace wormnet {
@@ -48,8 +49,8 @@ class SwitchAllocator {
 
  private:
   std::uint32_t ports_ = 0;
-  std::vector<std::uint8_t> last_vc_;    // per input port: last VC that won
-  std::vector<std::uint8_t> last_port_;  // per output port: last input port that won
+  HugeVector<std::uint8_t> last_vc_;    // per input port: last VC that won
+  HugeVector<std::uint8_t> last_port_;  // per output port: last input port that won
 };
 
 }  // namespace wormnet

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/router/round_robin.hpp"
 
 namespace wormnet {
@@ -57,7 +58,7 @@ class VcAllocator {
 
  private:
   std::uint32_t per_router_ = 0;
-  std::vector<std::uint8_t> last_;  // last granted input VC per output VC
+  HugeVector<std::uint8_t> last_;  // last granted input VC per output VC
 };
 
 }  // namespace wormnet

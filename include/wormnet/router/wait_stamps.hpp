@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
 
 namespace wormnet {
@@ -31,7 +32,7 @@ class WaitStamps {
   [[nodiscard]] std::size_t bytes() const { return since_.capacity() * sizeof(std::uint32_t); }
 
  private:
-  std::vector<std::uint32_t> since_;
+  HugeVector<std::uint32_t> since_;
 };
 
 }  // namespace wormnet

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/rng.hpp"
 #include "wormnet/traffic/destination_pattern.hpp"
 
@@ -124,8 +125,8 @@ class TrafficSources {
   double rate_;          ///< offered load, flits/node/cycle
   Cycle measure_begin_;
   Cycle measure_end_;
-  std::vector<Source> sources_;
-  std::vector<SourceQueue> queues_;
+  HugeVector<Source> sources_;
+  HugeVector<SourceQueue> queues_;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
   std::uint64_t created_flits_ = 0;
   std::uint64_t created_packets_ = 0;

@@ -3,8 +3,9 @@
 // the injection channel from the local terminal.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <new>
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
@@ -37,77 +38,109 @@ class InputUnit {
   InputUnit(std::uint32_t routers, int ports, int vcs, int depth)
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
         depth_(static_cast<std::uint32_t>(depth)),
-        state_(static_cast<std::size_t>(routers) * vcs_per_router_),
-        flits_(state_.size() * depth_),
-        nonempty_(routers, 0),
-        waiting_(routers, 0),
-        active_(routers, 0) {}
+        stride_((sizeof(InputVcState) + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
+                alignof(InputVcState) * alignof(InputVcState)),
+        records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
+        masks_(routers) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
+      std::byte* r = records_.data() + i * stride_;
+      new (r) InputVcState{};
+      for (std::uint32_t k = 0; k < depth_; ++k)
+        new (r + sizeof(InputVcState) + k * sizeof(Flit)) Flit{};
+    }
+  }
 
   /// Index of (router, port, vc) over all input VCs of the rank.
   [[nodiscard]] std::uint32_t index(std::uint32_t router, int local_vc) const {
     return router * vcs_per_router_ + static_cast<std::uint32_t>(local_vc);
   }
-  [[nodiscard]] InputVcState& state(std::uint32_t i) { return state_[i]; }
-  [[nodiscard]] const InputVcState& state(std::uint32_t i) const { return state_[i]; }
-  [[nodiscard]] const Flit& front(std::uint32_t i) const {
-    return flits_[i * depth_ + state_[i].head];
+  [[nodiscard]] InputVcState& state(std::uint32_t i) {
+    return *std::launder(reinterpret_cast<InputVcState*>(record(i)));
   }
-  [[nodiscard]] Flit& front(std::uint32_t i) { return flits_[i * depth_ + state_[i].head]; }
+  [[nodiscard]] const InputVcState& state(std::uint32_t i) const {
+    return *std::launder(reinterpret_cast<const InputVcState*>(record(i)));
+  }
+  [[nodiscard]] const Flit& front(std::uint32_t i) const { return flit(i, state(i).head); }
+  [[nodiscard]] Flit& front(std::uint32_t i) { return flit(i, state(i).head); }
   /// The k-th flit from the front (k < count).
   [[nodiscard]] const Flit& at(std::uint32_t i, std::uint32_t k) const {
-    const std::uint32_t pos = state_[i].head + k;
-    return flits_[i * depth_ + (pos >= depth_ ? pos - depth_ : pos)];
+    const std::uint32_t pos = state(i).head + k;
+    return flit(i, pos >= depth_ ? pos - depth_ : pos);
   }
-  [[nodiscard]] bool full(std::uint32_t i) const { return state_[i].count >= depth_; }
+  [[nodiscard]] bool full(std::uint32_t i) const { return state(i).count >= depth_; }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
-  [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const { return nonempty_[router]; }
+  [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const {
+    return masks_[router].nonempty;
+  }
   /// Bit set when that input VC's front packet waits for VC allocation (kWaitVc).
-  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const { return waiting_[router]; }
+  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const { return masks_[router].waiting; }
   /// Bit set when that input VC holds an output VC (kActive).
-  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return active_[router]; }
+  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return masks_[router].active; }
 
   /// Moves an input VC to `stage`, keeping the per-router stage masks in step.
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
-    state_[index(router, local_vc)].stage = stage;
+    state(index(router, local_vc)).stage = stage;
     const std::uint64_t bit = std::uint64_t{1} << local_vc;
-    waiting_[router] = stage == VcStage::kWaitVc ? waiting_[router] | bit : waiting_[router] & ~bit;
-    active_[router] = stage == VcStage::kActive ? active_[router] | bit : active_[router] & ~bit;
+    Masks& m = masks_[router];
+    m.waiting = stage == VcStage::kWaitVc ? m.waiting | bit : m.waiting & ~bit;
+    m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
   }
 
   void push(std::uint32_t router, int local_vc, const Flit& f) {
     const std::uint32_t i = index(router, local_vc);
-    InputVcState& s = state_[i];
+    InputVcState& s = state(i);
     require(s.count < depth_, "input buffer overflow: a flit arrived without a credit");
     const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
-    flits_[i * depth_ + (pos >= depth_ ? pos - depth_ : pos)] = f;           // pos < 2 depth
+    flit(i, pos >= depth_ ? pos - depth_ : pos) = f;                         // pos < 2 depth
     ++s.count;
-    nonempty_[router] |= std::uint64_t{1} << local_vc;
+    masks_[router].nonempty |= std::uint64_t{1} << local_vc;
   }
   Flit pop(std::uint32_t router, int local_vc) {
     const std::uint32_t i = index(router, local_vc);
-    InputVcState& s = state_[i];
-    const Flit f = flits_[i * depth_ + s.head];
+    InputVcState& s = state(i);
+    const Flit f = flit(i, s.head);
     s.head = static_cast<std::uint16_t>(s.head + 1U == depth_ ? 0U : s.head + 1U);
     --s.count;
-    if (s.count == 0) nonempty_[router] &= ~(std::uint64_t{1} << local_vc);
+    if (s.count == 0) masks_[router].nonempty &= ~(std::uint64_t{1} << local_vc);
     return f;
   }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
-    return state_.capacity() * sizeof(InputVcState) + flits_.capacity() * sizeof(Flit) +
-           (nonempty_.capacity() + waiting_.capacity() + active_.capacity()) *
-               sizeof(std::uint64_t);
+    return records_.capacity() + masks_.capacity() * sizeof(Masks);
   }
 
  private:
+  /// A router's stage masks side by side: a router step reads them together.
+  struct Masks {
+    std::uint64_t nonempty = 0;
+    std::uint64_t waiting = 0;
+    std::uint64_t active = 0;
+  };
+
+  /// Input VC i's record: its state, then its ring of `depth_` flits (stride_ bytes in all),
+  /// so that the state and the flit a stage reads usually share a cache line (on a rank of
+  /// a million routers each separate array cost a miss per access).
+  [[nodiscard]] std::byte* record(std::uint32_t i) {
+    return records_.data() + static_cast<std::size_t>(i) * stride_;
+  }
+  [[nodiscard]] const std::byte* record(std::uint32_t i) const {
+    return records_.data() + static_cast<std::size_t>(i) * stride_;
+  }
+  [[nodiscard]] Flit& flit(std::uint32_t i, std::uint32_t pos) {
+    return *std::launder(
+        reinterpret_cast<Flit*>(record(i) + sizeof(InputVcState) + pos * sizeof(Flit)));
+  }
+  [[nodiscard]] const Flit& flit(std::uint32_t i, std::uint32_t pos) const {
+    return *std::launder(
+        reinterpret_cast<const Flit*>(record(i) + sizeof(InputVcState) + pos * sizeof(Flit)));
+  }
+
   std::uint32_t vcs_per_router_ = 0;
   std::uint32_t depth_ = 1;
-  HugeVector<InputVcState> state_;
-  HugeVector<Flit> flits_;
-  HugeVector<std::uint64_t> nonempty_;
-  HugeVector<std::uint64_t> waiting_;
-  HugeVector<std::uint64_t> active_;
+  std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
+  HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
+  HugeVector<Masks> masks_;
 };
 
 }  // namespace wormnet

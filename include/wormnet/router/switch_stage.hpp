@@ -19,13 +19,13 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
   // delay, with a flit, and with a credit downstream (the ejection port's credits never run
   // out: it is never charged one). Flits enter buffers at their arrival cycle, so a buffered
   // flit is always ready. The rows of router r are read once: nothing here writes them.
-  const InputVcState* in = &inputs_.state(inputs_.index(r, 0));
+  const std::uint32_t first = inputs_.index(r, 0);
   const std::uint16_t* credits = outputs_.credits_row(r);
   std::uint8_t out_port_of[64];  // valid for the eligible bits
   std::uint64_t eligible = 0;
   for (std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
     const int lv = std::countr_zero(mask);
-    const InputVcState& s = in[lv];
+    const InputVcState& s = inputs_.state(first + static_cast<std::uint32_t>(lv));
     if (s.ready > t || credits[s.out_port * vcs + s.out_vc] == 0) continue;
     out_port_of[lv] = s.out_port;
     eligible |= std::uint64_t{1} << lv;

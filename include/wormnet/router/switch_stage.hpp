@@ -18,15 +18,16 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
   // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
   // delay, with a flit, and with a credit downstream (the ejection port's credits never run
   // out: it is never charged one). Flits enter buffers at their arrival cycle, so a buffered
-  // flit is always ready. The rows of router r are read once: nothing here writes them.
+  // flit is always ready.
   const std::uint32_t first = inputs_.index(r, 0);
-  const std::uint16_t* credits = outputs_.credits_row(r);
+  const std::uint32_t first_out = outputs_.index(r, 0);
   std::uint8_t out_port_of[64];  // valid for the eligible bits
   std::uint64_t eligible = 0;
   for (std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
     const int lv = std::countr_zero(mask);
     const InputVcState& s = inputs_.state(first + static_cast<std::uint32_t>(lv));
-    if (s.ready > t || credits[s.out_port * vcs + s.out_vc] == 0) continue;
+    const auto out = static_cast<std::uint32_t>(s.out_port * vcs + s.out_vc);
+    if (s.ready > t || outputs_.credits(first_out + out) == 0) continue;
     out_port_of[lv] = s.out_port;
     eligible |= std::uint64_t{1} << lv;
   }

@@ -383,7 +383,6 @@ void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
   // Routers that hold flits are active: only those are visited (a cost per control check of
   // a few instructions per busy router).
   const InputUnit& in = bank_.inputs();
-  const WaitStamps& since = bank_.wait_stamps();
   for (std::size_t w = 0; w < active_.size(); ++w) {
     for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
       const auto r =
@@ -391,7 +390,7 @@ void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
       for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
         const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
         const std::uint32_t i = in.index(r, static_cast<int>(lv));
-        if (since.stuck(i, t, threshold)) f(r, lv, i);
+        if (in.stuck(i, t, threshold)) f(r, lv, i);
       }
     }
   }

@@ -60,7 +60,7 @@ ModelSnapshot RankModel::snapshot() const {
       const std::uint32_t i = inputs.index(r, static_cast<int>(lv));
       const InputVcState& st = inputs.state(i);
       s.ivc_ready.push_back(st.ready);
-      s.ivc_since.push_back(bank_.wait_stamps().stamp(i));
+      s.ivc_since.push_back(inputs.stamp(i));
       s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |
                            static_cast<std::uint64_t>(st.stage) << 16 |
                            static_cast<std::uint64_t>(st.out_port) << 24 |
@@ -237,7 +237,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       inputs.set_stage(r, static_cast<int>(lv), stage);
       InputVcState& st = inputs.state(inputs.index(r, static_cast<int>(lv)));
       st.ready = all.ivc_ready[row];
-      bank_.wait_stamps().set_stamp(ivc(r, lv), all.ivc_since[row]);
+      inputs.set_stamp(ivc(r, lv), all.ivc_since[row]);
       st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
       st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
       const std::uint32_t o = outputs.index(r, static_cast<int>(lv));

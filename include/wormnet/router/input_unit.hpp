@@ -38,15 +38,15 @@ class InputUnit {
   InputUnit(std::uint32_t routers, int ports, int vcs, int depth)
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
         depth_(static_cast<std::uint32_t>(depth)),
-        stride_((sizeof(InputVcState) + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
+        stride_((kFlitsAt + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
                 alignof(InputVcState) * alignof(InputVcState)),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
         masks_(routers) {
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
-      for (std::uint32_t k = 0; k < depth_; ++k)
-        new (r + sizeof(InputVcState) + k * sizeof(Flit)) Flit{};
+      new (r + kStampAt) std::uint32_t{0};
+      for (std::uint32_t k = 0; k < depth_; ++k) new (r + kFlitsAt + k * sizeof(Flit)) Flit{};
     }
   }
 
@@ -104,6 +104,19 @@ class InputUnit {
     if (s.count == 0) masks_[router].nonempty &= ~(std::uint64_t{1} << local_vc);
     return f;
   }
+  /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
+  /// the low 32 bits of t.
+  void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<std::uint32_t>(t); }
+  /// Whether input VC i has been quiet for `threshold` cycles (< 2^31) before cycle t
+  /// (unsigned difference of the low 32 bits: right across their wrap).
+  [[nodiscard]] bool stuck(std::uint32_t i, Cycle t, Cycle threshold) const {
+    return static_cast<std::uint32_t>(t) - stamp(i) >= threshold;
+  }
+  /// The stored stamp (checkpoints).
+  [[nodiscard]] std::uint32_t stamp(std::uint32_t i) const {
+    return *std::launder(reinterpret_cast<const std::uint32_t*>(record(i) + kStampAt));
+  }
+  void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = low_bits; }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
@@ -118,9 +131,14 @@ class InputUnit {
     std::uint64_t active = 0;
   };
 
-  /// Input VC i's record: its state, then its ring of `depth_` flits (stride_ bytes in all),
-  /// so that the state and the flit a stage reads usually share a cache line (on a rank of
-  /// a million routers each separate array cost a miss per access).
+  /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
+  /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
+  /// a cache line (on a rank of a million routers each separate array cost a miss per access).
+  static constexpr std::size_t kStampAt = sizeof(InputVcState);
+  static constexpr std::size_t kFlitsAt = kStampAt + sizeof(std::uint32_t);
+  [[nodiscard]] std::uint32_t& stamp_ref(std::uint32_t i) {
+    return *std::launder(reinterpret_cast<std::uint32_t*>(record(i) + kStampAt));
+  }
   [[nodiscard]] std::byte* record(std::uint32_t i) {
     return records_.data() + static_cast<std::size_t>(i) * stride_;
   }
@@ -128,12 +146,10 @@ class InputUnit {
     return records_.data() + static_cast<std::size_t>(i) * stride_;
   }
   [[nodiscard]] Flit& flit(std::uint32_t i, std::uint32_t pos) {
-    return *std::launder(
-        reinterpret_cast<Flit*>(record(i) + sizeof(InputVcState) + pos * sizeof(Flit)));
+    return *std::launder(reinterpret_cast<Flit*>(record(i) + kFlitsAt + pos * sizeof(Flit)));
   }
   [[nodiscard]] const Flit& flit(std::uint32_t i, std::uint32_t pos) const {
-    return *std::launder(
-        reinterpret_cast<const Flit*>(record(i) + sizeof(InputVcState) + pos * sizeof(Flit)));
+    return *std::launder(reinterpret_cast<const Flit*>(record(i) + kFlitsAt + pos * sizeof(Flit)));
   }
 
   std::uint32_t vcs_per_router_ = 0;

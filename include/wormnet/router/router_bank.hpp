@@ -20,7 +20,6 @@
 #include "wormnet/router/router_params.hpp"
 #include "wormnet/router/switch_allocator.hpp"
 #include "wormnet/router/vc_allocator.hpp"
-#include "wormnet/router/wait_stamps.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
@@ -58,7 +57,7 @@ class RouterBank {
       require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
     }
     if (s.count == 0) {
-      since_.mark(i, t);  // its wait starts now
+      inputs_.mark(i, t);  // its wait starts now
       if (s.stage == VcStage::kIdle) {
         require(f.head(), "a body flit arrived at an idle input VC");
         inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
@@ -124,12 +123,10 @@ class RouterBank {
   [[nodiscard]] const VcAllocator& vc_allocator() const { return vc_allocator_; }
   [[nodiscard]] SwitchAllocator& switch_allocator() { return switch_allocator_; }
   [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_allocator_; }
-  [[nodiscard]] WaitStamps& wait_stamps() { return since_; }
-  [[nodiscard]] const WaitStamps& wait_stamps() const { return since_; }
   [[nodiscard]] Injection& injection(std::uint32_t r) { return injection_[r]; }
   [[nodiscard]] const Injection& injection(std::uint32_t r) const { return injection_[r]; }
-  /// Empties every input buffer and frees every output VC, with `depth` credits each (the
-  /// ejection port's too): a restore then sets every VC from the checkpoint.
+  /// Empties every input buffer (wait stamps at 0) and frees every output VC, with `depth`
+  /// credits each (the ejection port's too): a restore then sets every VC from the checkpoint.
   void clear_buffers();
 
   /// Bytes of router state (buffers, VC states, allocators, stamps, injections).
@@ -160,7 +157,6 @@ class RouterBank {
   OutputUnit outputs_;
   VcAllocator vc_allocator_;
   SwitchAllocator switch_allocator_;
-  WaitStamps since_;
   HugeVector<Injection> injection_;
 };
 

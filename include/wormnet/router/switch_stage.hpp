@@ -90,7 +90,7 @@ inline void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, 
   const int out_port = inputs_.state(i).out_port;
   const int out_vc = inputs_.state(i).out_vc;
   const Flit f = inputs_.pop(r, local_vc);
-  since_.mark(i, t);
+  inputs_.mark(i, t);
   const std::uint32_t o = outputs_.index(r, out_port * params_.vcs + out_vc);
   if (f.tail()) outputs_.set_owner(o, OutputUnit::kFree);
   if (out_port != ports) outputs_.take_credit(o);  // a slot of the downstream buffer

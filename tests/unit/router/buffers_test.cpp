@@ -82,5 +82,64 @@ TEST(OutputUnit, CreditsStartAtTheDownstreamDepthAndOwnersStartFree) {
   EXPECT_EQ(out.owner(out.index(0, 5)), OutputUnit::kFree);  // another router's
 }
 
+// The deadlock detector's per-VC wait stamps, across the 32-bit wrap of the stored cycle.
+TEST(InputUnit, AVcIsStuckExactlyThresholdCyclesAfterItsLastMove) {
+  InputUnit in(1, 3, 1, 2);
+  in.mark(1, 100);
+  EXPECT_FALSE(in.stuck(1, 119, 20));
+  EXPECT_TRUE(in.stuck(1, 120, 20));
+  EXPECT_TRUE(in.stuck(0, 20, 20));  // never marked: waiting since cycle 0
+  EXPECT_FALSE(in.stuck(2, 19, 20));
+}
+
+TEST(InputUnit, WaitStampsCountCyclesAcrossTheWrapOfTheLow32Bits) {
+  InputUnit in(1, 1, 1, 1);
+  const Cycle before_wrap = (Cycle{1} << 32) - 5;
+  in.mark(0, before_wrap);
+  EXPECT_EQ(in.stamp(0), 0xFFFFFFFBU);
+  EXPECT_TRUE(in.stuck(0, before_wrap + 15, 15));  // 15 cycles later, past 2^32
+  EXPECT_FALSE(in.stuck(0, before_wrap + 15, 16));
+  in.set_stamp(0, 7);
+  EXPECT_TRUE(in.stuck(0, (Cycle{3} << 32) + 10, 3));
+}
+
+// Each input VC's state, stamp and flits share one record: filling every VC of every router
+// to the brim with distinct flits and stamps, for buffer depths 1..6 (records of 24..48
+// bytes), must read every value back where it was written.
+TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
+  for (int depth = 1; depth <= 6; ++depth) {
+    const std::uint32_t routers = 3;
+    const int ports = 3;
+    const int vcs = 2;
+    InputUnit in(routers, ports, vcs, depth);
+    auto tag = [&](std::uint32_t r, int lv, int k) {
+      return static_cast<std::uint32_t>((r * 100 + static_cast<std::uint32_t>(lv)) * 10 + k);
+    };
+    for (std::uint32_t r = 0; r < routers; ++r) {
+      for (int lv = 0; lv < ports * vcs; ++lv) {
+        for (int k = 0; k < depth; ++k) in.push(r, lv, Flit(tag(r, lv, k), k == 0, false));
+        in.mark(in.index(r, lv), 0xABC00000ULL + tag(r, lv, 0));
+        in.set_stage(r, lv, lv % 2 == 0 ? VcStage::kWaitVc : VcStage::kActive);
+        in.state(in.index(r, lv)).ready = tag(r, lv, 9);
+      }
+    }
+    for (std::uint32_t r = 0; r < routers; ++r) {
+      EXPECT_EQ(in.nonempty(r), 0b111111U);
+      EXPECT_EQ(in.waiting(r), 0b010101U);
+      EXPECT_EQ(in.active(r), 0b101010U);
+      for (int lv = 0; lv < ports * vcs; ++lv) {
+        const std::uint32_t i = in.index(r, lv);
+        EXPECT_TRUE(in.full(i));
+        EXPECT_EQ(in.stamp(i), 0xABC00000U + tag(r, lv, 0));
+        EXPECT_EQ(in.state(i).ready, tag(r, lv, 9));
+        for (int k = 0; k < depth; ++k) {
+          EXPECT_EQ(in.at(i, static_cast<std::uint32_t>(k)).packet(), tag(r, lv, k))
+              << "depth " << depth << " router " << r << " vc " << lv << " flit " << k;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wormnet

@@ -168,8 +168,8 @@ TEST(RouterBank, AMoveStampsItsInputVc) {
   r.step(0);  // head leaves
   r.step(1);  // body written, no credit
   const std::uint32_t injection_vc = r.bank.inputs().index(0, kTerminal);
-  EXPECT_EQ(r.bank.wait_stamps().stamp(injection_vc), 1U);  // arrived empty at 1
-  EXPECT_TRUE(r.bank.wait_stamps().stuck(injection_vc, 11, 10));
+  EXPECT_EQ(r.bank.inputs().stamp(injection_vc), 1U);  // arrived empty at 1
+  EXPECT_TRUE(r.bank.inputs().stuck(injection_vc, 11, 10));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
   Injected done;
   const int ports = params_.ports;
   const int vcs = params_.vcs;
-  Injection& inj = injection_[r];
+  Injection& inj = inputs_.injection(r);
   if (inj.length == 0) {
     if (source.empty()) return done;
     // A new packet takes an empty injection VC, so it never waits behind a blocked one.

@@ -44,7 +44,6 @@ RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
   }
   vc_allocator_ = VcAllocator(routers, static_cast<std::uint32_t>(terminal_ports * vcs));
   switch_allocator_ = SwitchAllocator(routers, terminal_ports);
-  injection_.assign(routers, Injection{});
 }
 
 void RouterBank::clear_buffers() {
@@ -73,7 +72,7 @@ void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Pac
 
 std::size_t RouterBank::bytes() const {
   return inputs_.bytes() + outputs_.bytes() + vc_allocator_.bytes() + switch_allocator_.bytes() +
-         nodes_.capacity() * sizeof(std::uint32_t) + injection_.capacity() * sizeof(Injection);
+         nodes_.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace wormnet

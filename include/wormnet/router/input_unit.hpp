@@ -1,6 +1,7 @@
-// Input units of all routers of a rank (structure of arrays): per input port and VC a FIFO
-// of B flits and the packet-level state of the VC at its front. Input port P (the last) is
-// the injection channel from the local terminal.
+// Input units of all routers of a rank: per input port and VC a FIFO of B flits, the
+// packet-level state of the VC at its front and its wait stamp, in one record per VC; per
+// router a header with the stage masks and the injection in progress. Input port P (the
+// last) is the injection channel from the local terminal.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,14 @@ struct InputVcState {
   std::uint8_t out_vc = 0;    ///< granted output VC (kActive)
 };
 
+/// The packet being written into a router's injection buffer (input port P), flit by flit.
+struct Injection {
+  std::uint32_t packet = 0;  ///< PacketTable slot
+  std::uint16_t sent = 0;    ///< flits already written to the injection buffer
+  std::uint16_t length = 0;  ///< 0 = not injecting
+  std::uint8_t vc = 0;
+};
+
 class InputUnit {
  public:
   InputUnit() = default;
@@ -41,7 +50,7 @@ class InputUnit {
         stride_((kFlitsAt + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
                 alignof(InputVcState) * alignof(InputVcState)),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
-        masks_(routers) {
+        headers_(routers) {
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
@@ -70,18 +79,20 @@ class InputUnit {
   [[nodiscard]] bool full(std::uint32_t i) const { return state(i).count >= depth_; }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
   [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const {
-    return masks_[router].nonempty;
+    return headers_[router].nonempty;
   }
   /// Bit set when that input VC's front packet waits for VC allocation (kWaitVc).
-  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const { return masks_[router].waiting; }
+  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const {
+    return headers_[router].waiting;
+  }
   /// Bit set when that input VC holds an output VC (kActive).
-  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return masks_[router].active; }
+  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return headers_[router].active; }
 
   /// Moves an input VC to `stage`, keeping the per-router stage masks in step.
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
     state(index(router, local_vc)).stage = stage;
     const std::uint64_t bit = std::uint64_t{1} << local_vc;
-    Masks& m = masks_[router];
+    Header& m = headers_[router];
     m.waiting = stage == VcStage::kWaitVc ? m.waiting | bit : m.waiting & ~bit;
     m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
   }
@@ -93,7 +104,7 @@ class InputUnit {
     const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
     flit(i, pos >= depth_ ? pos - depth_ : pos) = f;                         // pos < 2 depth
     ++s.count;
-    masks_[router].nonempty |= std::uint64_t{1} << local_vc;
+    headers_[router].nonempty |= std::uint64_t{1} << local_vc;
   }
   Flit pop(std::uint32_t router, int local_vc) {
     const std::uint32_t i = index(router, local_vc);
@@ -101,7 +112,7 @@ class InputUnit {
     const Flit f = flit(i, s.head);
     s.head = static_cast<std::uint16_t>(s.head + 1U == depth_ ? 0U : s.head + 1U);
     --s.count;
-    if (s.count == 0) masks_[router].nonempty &= ~(std::uint64_t{1} << local_vc);
+    if (s.count == 0) headers_[router].nonempty &= ~(std::uint64_t{1} << local_vc);
     return f;
   }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
@@ -117,18 +128,25 @@ class InputUnit {
     return *std::launder(reinterpret_cast<const std::uint32_t*>(record(i) + kStampAt));
   }
   void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = low_bits; }
+  /// Router `router`'s injection in progress.
+  [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
+  [[nodiscard]] const Injection& injection(std::uint32_t router) const {
+    return headers_[router].injection;
+  }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
-    return records_.capacity() + masks_.capacity() * sizeof(Masks);
+    return records_.capacity() + headers_.capacity() * sizeof(Header);
   }
 
  private:
-  /// A router's stage masks side by side: a router step reads them together.
-  struct Masks {
+  /// What every step of a router reads first, side by side: its stage masks and its
+  /// injection in progress.
+  struct Header {
     std::uint64_t nonempty = 0;
     std::uint64_t waiting = 0;
     std::uint64_t active = 0;
+    Injection injection;
   };
 
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
@@ -156,7 +174,7 @@ class InputUnit {
   std::uint32_t depth_ = 1;
   std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
   HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
-  HugeVector<Masks> masks_;
+  HugeVector<Header> headers_;
 };
 
 }  // namespace wormnet

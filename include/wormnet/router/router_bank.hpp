@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
-#include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -33,13 +32,8 @@ class RouterBank {
     std::uint32_t packets = 0;  ///< packets that left the source queue (0 or 1)
     std::uint32_t flits = 0;    ///< flits written to the injection buffer (0 or 1)
   };
-  /// The packet being written into a router's injection buffer.
-  struct Injection {
-    std::uint32_t packet = 0;  ///< PacketTable slot
-    std::uint16_t sent = 0;    ///< flits already written to the injection buffer
-    std::uint16_t length = 0;  ///< 0 = not injecting
-    std::uint8_t vc = 0;
-  };
+  /// The packet being written into a router's injection buffer (kept by the input unit).
+  using Injection = wormnet::Injection;
 
   /// The routers `nodes` (global ids; local index = position) of `topo`, routed by
   /// `routing`; their packets live in `packets` (shared with the rank's links).
@@ -73,14 +67,14 @@ class RouterBank {
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
     // Most routers of a busy network have nothing to inject: no call for those.
     const Injected injected =
-        injection_[r].length != 0 || !source.empty() ? inject(r, t, source) : Injected{};
+        inputs_.injection(r).length != 0 || !source.empty() ? inject(r, t, source) : Injected{};
     if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
     if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, on_move);
     return injected;
   }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
-    return inputs_.nonempty(r) == 0 && injection_[r].length == 0 && source.empty();
+    return inputs_.nonempty(r) == 0 && inputs_.injection(r).length == 0 && source.empty();
   }
 
   // The stages, in pipeline order (step() runs them; public for their tests).
@@ -123,8 +117,8 @@ class RouterBank {
   [[nodiscard]] const VcAllocator& vc_allocator() const { return vc_allocator_; }
   [[nodiscard]] SwitchAllocator& switch_allocator() { return switch_allocator_; }
   [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_allocator_; }
-  [[nodiscard]] Injection& injection(std::uint32_t r) { return injection_[r]; }
-  [[nodiscard]] const Injection& injection(std::uint32_t r) const { return injection_[r]; }
+  [[nodiscard]] Injection& injection(std::uint32_t r) { return inputs_.injection(r); }
+  [[nodiscard]] const Injection& injection(std::uint32_t r) const { return inputs_.injection(r); }
   /// Empties every input buffer (wait stamps at 0) and frees every output VC, with `depth`
   /// credits each (the ejection port's too): a restore then sets every VC from the checkpoint.
   void clear_buffers();
@@ -157,7 +151,6 @@ class RouterBank {
   OutputUnit outputs_;
   VcAllocator vc_allocator_;
   SwitchAllocator switch_allocator_;
-  HugeVector<Injection> injection_;
 };
 
 }  // namespace wormnet

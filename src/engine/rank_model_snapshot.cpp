@@ -80,7 +80,7 @@ ModelSnapshot RankModel::snapshot() const {
       s.ovc_owner.push_back(outputs.owner(o));
       const bool owned = outputs.owner(o) != OutputUnit::kFree;
       s.ovc_packet.push_back(owned ? id_of(outputs.owner_packet(o)) : ModelSnapshot::kNoPacket);
-      s.va_last.push_back(bank_.vc_allocator().last(r, lv));
+      s.va_last.push_back(outputs.last_grant(o));
       // A stream crosses the link when the owner's head has left already.
       const int q = bank_.port_of(lv);
       if (owned && q != ports_) {
@@ -246,7 +246,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       if (owned(row)) {
         outputs.set_owner_packet(o, slot(ivc(r, all.ovc_owner[row]), all.ovc_packet[row]));
       }
-      bank_.vc_allocator().set_last(r, lv, all.va_last[row]);
+      outputs.last_grant(o) = all.va_last[row];
     }
     for (int p = 0; p <= ports_; ++p) {
       const std::size_t row = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_ + 1) +

@@ -42,7 +42,6 @@ RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int v = 0; v < vcs; ++v) outputs_.set_credits(outputs_.index(r, ports * vcs + v), 0xFFFF);
   }
-  vc_allocator_ = VcAllocator(routers, static_cast<std::uint32_t>(terminal_ports * vcs));
   switch_allocator_ = SwitchAllocator(routers, terminal_ports);
 }
 
@@ -71,7 +70,7 @@ void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Pac
 }
 
 std::size_t RouterBank::bytes() const {
-  return inputs_.bytes() + outputs_.bytes() + vc_allocator_.bytes() + switch_allocator_.bytes() +
+  return inputs_.bytes() + outputs_.bytes() + switch_allocator_.bytes() +
          nodes_.capacity() * sizeof(std::uint32_t);
 }
 

@@ -99,7 +99,10 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   }
   if (n == 0) return;
   bool granted[64];
-  vc_allocator_.arbitrate(r, requests, n, granted);
+  const std::uint32_t first_out = outputs_.index(r, 0);
+  VcAllocator::arbitrate(requests, n, granted, [&](std::uint8_t o) -> std::uint8_t& {
+    return outputs_.last_grant(first_out + o);
+  });
   for (int k = 0; k < n; ++k) {
     if (!granted[k]) continue;
     const std::uint32_t i = inputs_.index(r, requests[k].input_vc);

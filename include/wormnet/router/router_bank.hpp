@@ -113,8 +113,6 @@ class RouterBank {
   [[nodiscard]] const InputUnit& inputs() const { return inputs_; }
   [[nodiscard]] OutputUnit& outputs() { return outputs_; }
   [[nodiscard]] const OutputUnit& outputs() const { return outputs_; }
-  [[nodiscard]] VcAllocator& vc_allocator() { return vc_allocator_; }
-  [[nodiscard]] const VcAllocator& vc_allocator() const { return vc_allocator_; }
   [[nodiscard]] SwitchAllocator& switch_allocator() { return switch_allocator_; }
   [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_allocator_; }
   [[nodiscard]] Injection& injection(std::uint32_t r) { return inputs_.injection(r); }
@@ -149,7 +147,6 @@ class RouterBank {
 
   InputUnit inputs_;
   OutputUnit outputs_;
-  VcAllocator vc_allocator_;
   SwitchAllocator switch_allocator_;
 };
 

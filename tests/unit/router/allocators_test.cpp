@@ -1,6 +1,7 @@
 // The router's arbiters and allocators against hand-worked round-robin orders.
 #include <gtest/gtest.h>
 
+#include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/round_robin.hpp"
 #include "wormnet/router/switch_allocator.hpp"
 #include "wormnet/router/vc_allocator.hpp"
@@ -33,22 +34,30 @@ TEST(RoundRobin, ServesEveryStandingRequesterOncePerRotation) {
 }
 
 TEST(VcAllocator, GrantsOneHeadPerOutputVcInRoundRobinOrder) {
-  VcAllocator a(2, 8);  // two routers, 8 output VCs each
+  OutputUnit out(2, 2, 4, 4);  // two routers, 2 ports x 4 VCs: 8 output VCs each
+  auto last = [&](std::uint32_t router) {
+    return [&out, router](std::uint8_t o) -> std::uint8_t& {
+      return out.last_grant(out.index(router, o));
+    };
+  };
   // Input VCs 2 and 5 both want output VC 3; input VC 6 wants output VC 4 alone.
   const VcAllocator::Request reqs[] = {{2, 3, 0}, {5, 3, 1}, {6, 4, 0}};
   bool granted[3];
-  a.arbitrate(1, reqs, 3, granted);
+  VcAllocator::arbitrate(reqs, 3, granted, last(1));
   EXPECT_TRUE(granted[0]);  // no winner yet: the lowest input VC
   EXPECT_FALSE(granted[1]);
   EXPECT_TRUE(granted[2]);  // uncontested
-  EXPECT_EQ(a.last(1, 3), 2);
-  a.arbitrate(1, reqs, 3, granted);
+  EXPECT_EQ(out.last_grant(out.index(1, 3)), 2);
+  EXPECT_EQ(out.last_grant(out.index(1, 4)), 6);
+  VcAllocator::arbitrate(reqs, 3, granted, last(1));
   EXPECT_FALSE(granted[0]);  // 5 is next after 2
   EXPECT_TRUE(granted[1]);
-  a.arbitrate(1, reqs, 3, granted);
+  VcAllocator::arbitrate(reqs, 3, granted, last(1));
   EXPECT_TRUE(granted[0]);  // and back to 2
-  // Router 0 kept its own state.
-  EXPECT_EQ(a.last(0, 3), 63);
+  // Router 0 kept its own state, and the pointers left the credits and owners alone.
+  EXPECT_EQ(out.last_grant(out.index(0, 3)), 63);
+  EXPECT_EQ(out.credits(out.index(1, 3)), 4);
+  EXPECT_EQ(out.owner(out.index(1, 3)), OutputUnit::kFree);
 }
 
 TEST(SwitchAllocator, RotatesVcsPerInputPortAndInputsPerOutputPort) {

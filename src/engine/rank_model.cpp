@@ -121,7 +121,6 @@ void RankModel::open_cycle(Cycle t) {
   now_ = t + 1;
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
-  wheel_flits_ -= slot.flits.size();
   slot.flits.clear();
   for (std::uint32_t o : slot.credits) bank_.outputs().return_credit(o);
   slot.credits.clear();
@@ -233,7 +232,6 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
   }
   wheel_[arrival & wheel_mask_].flits.push_back(
       Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
-  ++wheel_flits_;
 }
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
@@ -309,7 +307,6 @@ void RankModel::receive(const Outbox& from_peer) {
     }
     wheel_[rf.arrival & wheel_mask_].flits.push_back(
         Arrival{r, static_cast<std::uint16_t>(local_vc), f});
-    ++wheel_flits_;
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
@@ -351,7 +348,8 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
 }
 
 std::uint64_t RankModel::flits_in_network() const {
-  std::uint64_t n = wheel_flits_;
+  std::uint64_t n = 0;
+  for (const WheelSlot& w : wheel_) n += w.flits.size();  // flits on local links
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     const InputUnit& in = bank_.inputs();
     for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
@@ -466,7 +464,7 @@ std::size_t RankModel::bytes() const {
   b += local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
        inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
   for (const WheelSlot& w : wheel_) {
-    b += w.flits.capacity() * sizeof(Arrival) + w.credits.capacity() * 4;
+    b += w.flits.bytes() + w.credits.bytes();
   }
   return b;
 }

@@ -292,14 +292,12 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     w.flits.clear();
     w.credits.clear();
   }
-  wheel_flits_ = 0;
   for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
     if (!mine(f.router)) continue;
     const std::uint32_t r = local_of_[f.router];
     wheel_[f.arrival & wheel_mask_].flits.push_back(
         Arrival{r, static_cast<std::uint16_t>(f.local_vc),
                 Flit::with_kind(slot(ivc(r, f.local_vc), f.packet), f.kind)});
-    ++wheel_flits_;
   }
   for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
     if (!mine(c.router)) continue;

@@ -20,6 +20,7 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/router/router_bank.hpp"
@@ -155,8 +156,8 @@ class RankModel {
     Flit flit;
   };
   struct WheelSlot {
-    std::vector<Arrival> flits;
-    std::vector<std::uint32_t> credits;  ///< OutputUnit indices
+    WheelBucket<Arrival> flits;
+    WheelBucket<std::uint32_t> credits;  ///< OutputUnit indices
   };
   /// Remote end of a link: index into remote_ when the neighbour is on another rank.
   static constexpr std::uint32_t kRemoteBit = 0x80000000U;
@@ -262,7 +263,6 @@ class RankModel {
   std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
   std::uint64_t created_flits_seen_ = 0;
   std::uint64_t created_packets_seen_ = 0;
-  std::uint64_t wheel_flits_ = 0;  ///< flits on local links (in the wheel)
 };
 
 }  // namespace wormnet

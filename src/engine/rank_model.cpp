@@ -179,9 +179,15 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 }
 
 void RankModel::step_router(std::uint32_t r, Cycle t) {
-  const RouterBank::Injected injected = bank_.step(r, t, sources_.queue(r), Carry{*this, r, t});
-  window_.injected_packets += injected.packets;
-  window_.injected_flits += injected.flits;
+  // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
+  // does not add its zero counts.
+  SourceQueue& source = sources_.queue(r);
+  if (bank_.has_injection(r, source)) {
+    const RouterBank::Injected injected = bank_.inject(r, t, source);
+    window_.injected_packets += injected.packets;
+    window_.injected_flits += injected.flits;
+  }
+  bank_.allocate(r, t, Carry{*this, r, t});
 }
 
 void RankModel::Carry::operator()(int in_port, int in_vc, int out_port, int out_vc, Flit f) const {

@@ -60,17 +60,27 @@ class RouterBank {
     }
     inputs_.push(r, local_vc, f);
   }
-  /// Cycle t at router r: injection from `source` (r's queue), VC allocation, switch
-  /// allocation and traversal. Each flit that crosses the switch is passed on as
-  /// on_move(in_port, in_vc, out_port, out_vc, flit) (port P: injection / ejection).
+  /// Cycle t at router r: injection from `source` (r's queue), then allocate(). Each flit
+  /// that crosses the switch is passed on as on_move(in_port, in_vc, out_port, out_vc, flit)
+  /// (port P: injection / ejection).
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
-    // Most routers of a busy network have nothing to inject: no call for those.
-    const Injected injected =
-        inputs_.injection(r).length != 0 || !source.empty() ? inject(r, t, source) : Injected{};
+    const Injected injected = has_injection(r, source) ? inject(r, t, source) : Injected{};
+    allocate(r, t, on_move);
+    return injected;
+  }
+  /// Whether router r's injection stage has work: a packet being written or a message
+  /// queued. Most routers of a busy network have none, and skip the stage.
+  [[nodiscard]] bool has_injection(std::uint32_t r, const SourceQueue& source) const {
+    return inputs_.injection(r).length != 0 || !source.empty();
+  }
+  /// The stages after injection at router r in cycle t: VC allocation, then switch
+  /// allocation and traversal (on_move as for step()). Inlined into the caller's loop over
+  /// routers, like allocate_switch().
+  template <class OnMove>
+  [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
     if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
     if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, on_move);
-    return injected;
   }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
@@ -87,9 +97,11 @@ class RouterBank {
   /// most one head per output VC.
   void allocate_vcs(std::uint32_t r, Cycle t);
   /// Input VCs holding an output VC, with a flit and a credit, compete for the switch; the
-  /// winners traverse it and go to `on_move` (defined in router/switch_stage.hpp).
+  /// winners traverse it and go to `on_move` (defined in router/switch_stage.hpp). Inlined
+  /// into the caller's loop over routers: nearly every active router gets here each cycle,
+  /// and a call cost it the saving and restoring of every register it uses.
   template <class OnMove>
-  void allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move);
+  [[gnu::always_inline]] inline void allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move);
 
   /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,

@@ -119,6 +119,8 @@ void RankModel::wake(std::uint32_t r) {
 
 void RankModel::open_cycle(Cycle t) {
   now_ = t + 1;
+  flits_due_ = &wheel_[(t + flit_delay_) & wheel_mask_].flits;
+  credits_due_ = &wheel_[(t + credit_delay_) & wheel_mask_].credits;
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
   slot.flits.clear();
@@ -229,15 +231,13 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
                         static_cast<std::size_t>(out_port);
   ++window_.flit_hops;
   if (in_measurement_) ++channel_flits_[k];
-  const Cycle arrival = t + flit_delay_;
   const std::uint32_t target = link_[k];
   const int in_port = out_port ^ 1;
   if ((target & kRemoteBit) != 0) {
-    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, arrival);
+    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  wheel_[arrival & wheel_mask_].flits.push_back(
-      Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
+  flits_due_->push_back(Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
@@ -258,14 +258,12 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
 
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const std::uint32_t target = link(r, in_port);
-  const Cycle arrival = t + credit_delay_;
   const int out_port = in_port ^ 1;
   if ((target & kRemoteBit) != 0) {
-    send_remote_credit(target & ~kRemoteBit, out_port, vc, arrival);
+    send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  wheel_[arrival & wheel_mask_].credits.push_back(
-      bank_.outputs().index(target, out_port * vcs_ + vc));
+  credits_due_->push_back(bank_.outputs().index(target, out_port * vcs_ + vc));
 }
 
 void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {

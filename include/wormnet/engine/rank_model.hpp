@@ -238,6 +238,10 @@ class RankModel {
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
+  /// The buckets of the flits and the credits sent during the cycle being stepped (all of a
+  /// cycle's local sends arrive together: the delays are fixed), set by open_cycle().
+  WheelBucket<Arrival>* flits_due_ = nullptr;
+  WheelBucket<std::uint32_t>* credits_due_ = nullptr;
   std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather

@@ -174,8 +174,9 @@ class RankModel {
   void open_cycle(Cycle t);
   template <Pass kPass>
   void step_routers(Cycle t);
-  /// Router r at cycle t, its moves carried on (links, ejection) as they happen.
-  void step_router(std::uint32_t r, Cycle t);
+  /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
+  /// into the loop over routers (a call per router saved and restored every register).
+  [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
   /// RouterBank::step's on_move for router r at cycle t: carries on each flit that crosses
   /// the switch. A functor whose call is always inlined: the per-flit path makes no call.
   struct Carry {

@@ -193,7 +193,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   edge_count_ = 0;
   cdg_ = out.cdg != nullptr;
   if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
-  check_minimal_ = out.all_minimal;
+  check_minimal_ = out.flows && out.all_minimal;
   if (check_minimal_) distance_ = distances_.to(dest);
 
   // Roots: one injection per source and initial choice, with its share of the source's unit
@@ -234,14 +234,47 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     vcs_ == 1 ? expand_all.operator()<false, true>() : expand_all.operator()<false, false>();
   }
 
-  // Kahn's order; flows split over the steps, longest paths and minimality follow it.
+  if (out.flows) {
+    order_states<true>(out);
+  } else if (!out.acyclic) {
+    order_states<false>(out);
+  }
+  // The steps' flows onto the channels, in the order the steps were found (close to channel
+  // order, unlike the topological order): loads, path lengths and dependencies. The path
+  // lengths are each step's flow added exactly (ExactSum), so their total does not depend on
+  // the order the steps come in, nor on how states are merged or moved by symmetries.
+  const std::span<const Edge> steps(edges_.data(), edge_count_);
+  if (cdg_) {
+    for (std::uint32_t e = 0; e < edge_count_; ++e) {
+      const Edge& edge = edges_[e];
+      const std::uint64_t successors = successors_[edge.to];
+      for (unsigned v = edge_vcs_[e]; v != 0; v &= v - 1) {
+        out.cdg->add_all(ChannelId(edge.channel), static_cast<VcId>(std::countr_zero(v)),
+                         successors);
+      }
+    }
+  }
+  if (out.flows) {
+    for (const Edge& edge : steps) out.hops.add(edge.share);
+    if (!out.loads.empty()) {
+      for (const Edge& edge : steps) out.loads[edge.channel].add(edge.share);
+    }
+  }
+  out.states += found_count_;
+}
+
+// Kahn's order of the states found; with kFlows, the flows split over the steps (each edge's
+// share becomes its flow), and the longest paths and minimality follow that order. States left
+// over lie on a cycle: a livelock.
+template <bool kFlows>
+void DestinationPass::order_states(PartialAnalysis& out) {
   const std::uint32_t count = found_count_;
   std::uint32_t tail = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
     if (entries_[i].pending == 0) order_[tail++] = i;
   }
   bool minimal = true;
-  const std::uint32_t terminal = dest.value();
+  const std::uint32_t terminal = dest_.value();
   for (std::uint32_t head = 0; head < tail; ++head) {
     const Entry& u = entries_[order_[head]];
     const double f = u.flow;
@@ -249,16 +282,20 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     for (std::uint32_t e = u.first_edge; e < u.first_edge + u.edges; ++e) {
       Edge& edge = edges_[e];
       Entry& w = entries_[edge.to];
-      edge.share *= f;  // from here on: the flow that takes the step
-      w.flow += edge.share;
-      w.hops = std::max(w.hops, h);
-      minimal &= w.distance == u.distance - 1;
+      if constexpr (kFlows) {
+        edge.share *= f;  // from here on: the flow that takes the step
+        w.flow += edge.share;
+        w.hops = std::max(w.hops, h);
+        minimal &= w.distance == u.distance - 1;
+      }
       // Branch-free: written always, kept when its last step in was taken (order_ has room
       // for one more than every key).
       order_[tail] = edge.to;
       tail += --w.pending == 0 ? 1U : 0U;
     }
-    if (key_node(u.key).value() == terminal) out.max_path = std::max(out.max_path, u.hops);
+    if constexpr (kFlows) {
+      if (key_node(u.key).value() == terminal) out.max_path = std::max(out.max_path, u.hops);
+    }
   }
   if (tail < count) {
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -268,31 +305,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
       }
     }
   }
-  // The steps' flows onto the channels, in the order the steps were found (close to channel
-  // order, unlike the topological order): loads, path lengths and dependencies.
-  // The hops are summed in step order (the order fixes the rounding), in the same loop as the
-  // dependencies, which hides the latency of the chain of additions.
-  double dest_hops = 0;  // expected hops summed over this destination's sources
-  const std::span<const Edge> steps(edges_.data(), edge_count_);
-  if (cdg_) {
-    for (std::uint32_t e = 0; e < edge_count_; ++e) {
-      const Edge& edge = edges_[e];
-      dest_hops += edge.share;
-      const std::uint64_t successors = successors_[edge.to];
-      for (unsigned v = edge_vcs_[e]; v != 0; v &= v - 1) {
-        out.cdg->add_all(ChannelId(edge.channel), static_cast<VcId>(std::countr_zero(v)),
-                         successors);
-      }
-    }
-  } else {
-    for (const Edge& edge : steps) dest_hops += edge.share;
-  }
-  if (!out.loads.empty()) {
-    for (const Edge& edge : steps) out.loads[edge.channel].add(edge.share);
-  }
-  if (check_minimal_ && !minimal) out.all_minimal = false;
-  out.states += count;
-  out.hops.add(dest_hops);
+  if (kFlows && check_minimal_ && !minimal) out.all_minimal = false;
 }
 
 }  // namespace wormnet::detail

@@ -24,8 +24,16 @@ namespace wormnet::detail {
 /// What the passes of one process add up (combined over processes by routing_analysis.cpp).
 struct PartialAnalysis {
   std::vector<ExactSum> loads;  ///< [channel]: flow over the explored destinations (if loads)
-  ExactSum hops;                ///< sum over explored pairs of the expected route length
-  std::uint64_t states = 0;     ///< routing states explored (each routed once)
+  /// Sum over explored pairs of the expected route length: every step's flow added in fixed
+  /// point, so the total is exact up to the terms' 2^-63 cut and independent of the order.
+  ExactSum hops;
+  /// Whether the passes follow the flows (loads, path lengths, minimality). Off: only the
+  /// states, their dependencies and the defects (a dead end, an illegal step, a livelock).
+  bool flows = true;
+  /// Known free of livelocks (every step of every route brings the packet one hop closer, so
+  /// no state can be reached twice): a pass without flows then skips Kahn's order.
+  bool acyclic = false;
+  std::uint64_t states = 0;  ///< routing states explored (each routed once)
   int max_path = 0;
   bool all_minimal = true;
   /// Position in the plan of the destination whose defect is kept (the first), or none.
@@ -92,6 +100,8 @@ class DestinationPass {
     }
     return slot.at;
   }
+  template <bool kFlows>
+  void order_states(PartialAnalysis& out);
   template <bool kCdg, bool kOneVc>
   [[gnu::always_inline]] inline void expand(std::uint32_t i, PartialAnalysis& out);
   // Defects: rare, kept out of the hot code.

@@ -166,6 +166,71 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
   return plan;
 }
 
+namespace {
+
+/// Whether a CDG analysis pays to split in two: its dependencies have no symmetry to use (one
+/// pass per destination), while its loads and path figures do (declared network symmetries or
+/// torus translations in the port scope).
+bool split_pays(const Topology& topo, const RoutingFunction& routing,
+                const AnalysisOptions& options) {
+  if (!options.cdg || !options.symmetries) return false;
+  if (plan_analysis(topo, routing, options).coverage != AnalysisPlan::Coverage::kEveryDestination) {
+    return false;
+  }
+  AnalysisOptions ports = options;
+  ports.cdg = false;
+  const AnalysisPlan::Coverage c = plan_analysis(topo, routing, ports).coverage;
+  return c == AnalysisPlan::Coverage::kSymmetries || c == AnalysisPlan::Coverage::kTranslations;
+}
+
+/// The split analysis: the delivery figures (and loads, if asked) from the port-scope pass over
+/// the symmetry classes, then the channel dependencies and the defects from a pass over every
+/// destination in the dependencies' own scope that follows no flows. The path lengths are
+/// exact sums (ExactSum), so they are the same bits as one pass over every destination; a
+/// defect found by either pass reruns the whole analysis without symmetries, which names the
+/// first defect in destination order as that pass always did.
+RoutingAnalysis analyze_split(const Topology& topo, const RoutingFunction& routing,
+                              const AnalysisOptions& options, AnalysisShare share,
+                              const ShareReduction& reduction) {
+  AnalysisOptions unsplit = options;
+  unsplit.symmetries = false;
+  AnalysisOptions delivery = options;
+  delivery.cdg = false;
+  RoutingAnalysis out = analyze_routing(topo, routing, delivery, share, reduction);
+  if (!out.delivery.ok) return analyze_routing(topo, routing, unsplit, share, reduction);
+
+  const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
+  out.cdg = ChannelDependencyGraph(topo, vcs);
+  out.cdg.set_aside_ring_dependencies(routing.needs_bubble());
+  const CoordinateDistances distances(topo);  // unused without flows (no minimality check)
+  detail::PartialAnalysis part;
+  part.flows = false;
+  // Every route minimal (toward the representatives, so toward their images too: the port
+  // symmetries map routes onto routes): every step is one hop closer, no state repeats, and
+  // there is no livelock to look for.
+  part.acyclic = out.delivery.all_minimal;
+  part.cdg = &out.cdg;
+  detail::DestinationPass pass(topo, routing, vcs, ArrivalScope::kOptions, distances);
+  const std::uint32_t n = topo.num_nodes();
+  for (auto d = static_cast<std::uint32_t>(share.part); d < n;
+       d += static_cast<std::uint32_t>(share.parts)) {
+    pass.run(NodeId(d), NodeId::invalid(), d, part);
+  }
+  std::vector<std::uint64_t> counts{part.states};
+  reduction.sum(counts);
+  reduction.bit_or(out.cdg.words());
+  bool defect = false;
+  for (const std::string& t : reduction.gather(part.defect)) defect = defect || !t.empty();
+  if (defect) return analyze_routing(topo, routing, unsplit, share, reduction);
+  out.states_explored += counts[0];
+  const std::string merge = scope_text(topo, routing, ArrivalScope::kOptions, vcs);
+  out.plan.merge += "; the dependencies from all " + std::to_string(n) + " destinations" +
+                    (merge == out.plan.merge ? std::string() : ", " + merge);
+  return out;
+}
+
+}  // namespace
+
 RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
                                 const AnalysisOptions& options) {
   return analyze_routing(topo, routing, options, AnalysisShare{}, ShareReduction{});
@@ -174,6 +239,8 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
 RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& routing,
                                 const AnalysisOptions& options, AnalysisShare share,
                                 const ShareReduction& reduction) {
+  if (split_pays(topo, routing, options))
+    return analyze_split(topo, routing, options, share, reduction);
   const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
   RoutingAnalysis out;
   out.plan = plan_analysis(topo, routing, options);

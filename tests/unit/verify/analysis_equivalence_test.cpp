@@ -14,9 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "../../support/bfs.hpp"
 #include "../../support/routing_case.hpp"
 #include "../../support/state_graph_reference.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/routing/double_xy_turn_routing.hpp"
 #include "wormnet/routing/minimal_adaptive_routing.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
@@ -308,6 +310,115 @@ TEST(AnalysisShares, SplittingTheDestinationsGivesBitIdenticalResults) {
       }
     }
   }
+}
+
+// The mean route length is an exact sum (every step's flow added in fixed point, divided once):
+// where every route is minimal it is the mean distance, whatever the routing splits, counted
+// here by breadth-first search.
+TEST(AnalysisExactPaths, MinimalRoutingsMeanPathIsTheMeanBfsDistance) {
+  for (const char* spec :
+       {"honeycomb:2", "honeycomb:4", "honeycomb:6", "mesh:5x4", "torus:5x4", "torus:3x4x2"}) {
+    const auto topo = make_topology(spec);
+    long double distance_sum = 0;
+    for (std::uint32_t v = 0; v < topo->num_nodes(); ++v) {
+      for (int d : test::bfs_distances(*topo, NodeId(v))) distance_sum += d;
+    }
+    const std::uint64_t n = topo->num_nodes();
+    const auto mean = static_cast<double>(distance_sum / static_cast<long double>(n * (n - 1)));
+    for (const test::RoutingCase& c : cases(spec)) {
+      SCOPED_TRACE(c.label());
+      const RoutingAnalysis a = analyze_routing(*c.topo, *c.routing);
+      ASSERT_TRUE(a.delivery.ok) << a.delivery.defect;
+      if (a.delivery.all_minimal) {
+        EXPECT_EQ(a.delivery.average_path, mean);
+      } else {
+        EXPECT_GT(a.delivery.average_path, mean);
+      }
+    }
+  }
+}
+
+// With the symmetries (for double-xy-turn: the delivery figures from its 12 port symmetries and
+// the dependencies from every destination) the report is the same bits as without them.
+TEST(AnalysisExactPaths, SymmetricAndFullPassesGiveTheSameReport) {
+  for (int t = 1; t <= 6; ++t) {
+    const std::string spec = "honeycomb:" + std::to_string(t);
+    for (test::RoutingCase& c : cases(spec)) {
+      SCOPED_TRACE(c.label());
+      AnalysisOptions full;
+      full.symmetries = false;
+      full.loads = false;
+      AnalysisOptions symmetric = full;
+      symmetric.symmetries = true;
+      RoutingAnalysis a = analyze_routing(*c.topo, *c.routing, symmetric);
+      RoutingAnalysis b = analyze_routing(*c.topo, *c.routing, full);
+      EXPECT_EQ(a.delivery.ok, b.delivery.ok);
+      EXPECT_EQ(a.delivery.defect, b.delivery.defect);
+      EXPECT_EQ(a.delivery.average_path, b.delivery.average_path);  // bit for bit
+      EXPECT_EQ(a.delivery.average_minimal, b.delivery.average_minimal);
+      EXPECT_EQ(a.delivery.max_path, b.delivery.max_path);
+      EXPECT_EQ(a.delivery.all_minimal, b.delivery.all_minimal);
+      const auto x = a.cdg.words();
+      const auto y = b.cdg.words();
+      EXPECT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()));
+      if (c.routing->name() == "double-xy-turn" && t > 1) {
+        // The split ran: fewer states than the pass over every destination alone.
+        EXPECT_LT(a.states_explored, 2 * b.states_explored);
+        EXPECT_GT(a.states_explored, b.states_explored);
+      }
+    }
+  }
+}
+
+/// Improved Double XY whose packets that arrive next to the last node, bound for it, find no
+/// step: a dead end toward one destination, which is no orbit's representative, so only the
+/// split analysis's pass over every destination meets it.
+class DeadEndNextToTheLastNode final : public RoutingFunction {
+ public:
+  explicit DeadEndNextToTheLastNode(const HoneycombMesh& t) : topo_(t), inner_(t) {}
+  std::string name() const override { return "dead-end"; }
+  int vcs_required() const override { return 2; }
+  int state_count() const override { return inner_.state_count(); }
+  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
+    return inner_.arrival_class(s, p, v);
+  }
+  void route(const RouteRequest& r, RouteOptions& out) const override {
+    const bool broken = r.dest.value() == topo_.num_nodes() - 1 && r.in_port != kInjectionPort &&
+                        topo_.distance(r.node, r.dest) == 1;
+    if (!broken) inner_.route(r, out);
+  }
+  std::vector<NetworkSymmetry> symmetries(ArrivalScope s) const override {
+    return inner_.symmetries(s);
+  }
+
+ private:
+  const Topology& topo_;
+  DoubleXyTurnRouting inner_;
+};
+
+// The split analysis (delivery from the symmetries, dependencies from every destination) names
+// a defect of the dependency pass as the analysis without symmetries does, on any split.
+TEST(AnalysisExactPaths, SplitAnalysisNamesTheDefectOfTheDependencyPass) {
+  const auto topo = make_topology("honeycomb:3");
+  const DeadEndNextToTheLastNode routing(static_cast<const HoneycombMesh&>(*topo));
+  AnalysisOptions off;
+  off.symmetries = false;
+  const RoutingAnalysis every = analyze_routing(*topo, routing, off);
+  ASSERT_FALSE(every.delivery.ok);
+  EXPECT_NE(every.delivery.defect.find("dead end after"), std::string::npos)
+      << every.delivery.defect;
+  EXPECT_NE(every.delivery.defect.find("bound for " +
+                                       topo->node_label(NodeId(topo->num_nodes() - 1)) + ")"),
+            std::string::npos)
+      << every.delivery.defect;
+  // The delivery figures alone (port symmetries) do not meet it.
+  AnalysisOptions loads_only;
+  loads_only.cdg = false;
+  ASSERT_TRUE(analyze_routing(*topo, routing, loads_only).delivery.ok);
+  EXPECT_EQ(analyze_routing(*topo, routing).delivery.defect, every.delivery.defect);
 }
 
 }  // namespace

@@ -27,9 +27,11 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
     const int lv = std::countr_zero(mask);
     const InputVcState& s = inputs_.state(first + static_cast<std::uint32_t>(lv));
     const auto out = static_cast<std::uint32_t>(s.out_port * vcs + s.out_vc);
-    if (s.ready > t || outputs_.credits(first_out + out) == 0) continue;
+    // Without a branch: whether a VC is eligible is data (a mispredicted branch here cost
+    // more than the credit load it saves on a VC still in its pipeline delay).
+    const bool ready = s.ready <= t && outputs_.credits(first_out + out) != 0;
     out_port_of[lv] = s.out_port;
-    eligible |= std::uint64_t{1} << lv;
+    eligible |= std::uint64_t{ready} << lv;
   }
   if (eligible == 0) return;
   if (params_.per_vc_bandwidth) {

@@ -84,7 +84,7 @@ class RouterBank {
   }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
-    return inputs_.nonempty(r) == 0 && inputs_.injection(r).length == 0 && source.empty();
+    return inputs_.nonempty(r) == 0 && !has_injection(r, source);
   }
 
   // The stages, in pipeline order (step() runs them; public for their tests).
@@ -129,8 +129,9 @@ class RouterBank {
   [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_allocator_; }
   [[nodiscard]] Injection& injection(std::uint32_t r) { return inputs_.injection(r); }
   [[nodiscard]] const Injection& injection(std::uint32_t r) const { return inputs_.injection(r); }
-  /// Empties every input buffer (wait stamps at 0) and frees every output VC, with `depth`
-  /// credits each (the ejection port's too): a restore then sets every VC from the checkpoint.
+  /// Empties every input buffer (wait stamps at 0, no injection in progress) and frees every
+  /// output VC, with `depth` credits each (the ejection port's too): a restore then sets every
+  /// VC and injection from the checkpoint.
   void clear_buffers();
 
   /// Bytes of router state (buffers, VC states, allocators, stamps, injections).

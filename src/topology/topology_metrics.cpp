@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "wormnet/topology/torus.hpp"
+
 namespace wormnet {
 
 namespace {
@@ -52,7 +54,52 @@ BisectionCut straight_cut(const Topology& topo, int coord, const std::vector<int
   return cut;
 }
 
+/// Sum over ordered pairs of coordinate values of one torus dimension of their ring (or line)
+/// distance, weighted by the nodes holding them: every value is held by N/k nodes and the
+/// distance depends only on the difference (mod k on a ring), so O(k) instead of O(k^2).
+std::uint64_t torus_dimension_pairs(const Torus& t, int dim) {
+  const int k = t.size(dim);
+  std::uint64_t sum = 0;
+  for (int delta = 1; delta < k; ++delta) {
+    const auto d = static_cast<std::uint64_t>(t.coordinate_distance(dim, 0, delta));
+    // Pairs (a, b) with b - a = delta (mod k on a ring; as integers, either order, on a line).
+    const auto pairs =
+        t.is_ring(dim) ? static_cast<std::uint64_t>(k) : 2 * static_cast<std::uint64_t>(k - delta);
+    sum += pairs * d;
+  }
+  const std::uint64_t per_value = t.num_nodes() / static_cast<std::uint32_t>(k);
+  return sum * per_value * per_value;
+}
+
 }  // namespace
+
+std::uint64_t all_pairs_distance_sum(const Topology& topo) {
+  const std::uint32_t n = topo.num_nodes();
+  std::uint64_t total = 0;
+  if (!topo.distance_separable()) {
+    const std::uint32_t from = topo.vertex_transitive() ? std::min<std::uint32_t>(n, 1) : n;
+    for (std::uint32_t a = 0; a < from; ++a) {
+      for (std::uint32_t b = 0; b < n; ++b)
+        total += static_cast<std::uint64_t>(topo.distance(NodeId(a), NodeId(b)));
+    }
+    return from == 1 ? total * n : total;
+  }
+  if (n == 0) return 0;
+  const int ncoords = topo.coords(NodeId(0)).n;
+  if (const auto* t = dynamic_cast<const Torus*>(&topo)) {
+    for (int i = 0; i < ncoords; ++i) total += torus_dimension_pairs(*t, i);
+    return total;
+  }
+  for (int i = 0; i < ncoords; ++i) {
+    std::map<int, std::uint64_t> histogram;  // coordinate value -> nodes holding it
+    for (std::uint32_t u = 0; u < n; ++u) ++histogram[topo.coords(NodeId(u))[i]];
+    for (const auto& [a, ca] : histogram) {
+      for (const auto& [b, cb] : histogram)
+        total += ca * cb * static_cast<std::uint64_t>(topo.coordinate_distance(i, a, b));
+    }
+  }
+  return total;
+}
 
 TopologyMetrics compute_metrics(const Topology& topo) {
   TopologyMetrics m;
@@ -70,28 +117,10 @@ TopologyMetrics compute_metrics(const Topology& topo) {
     for (int i = 0; i < ncoords; ++i) values[static_cast<std::size_t>(i)][u] = c[i];
   }
 
-  // Sum of distances over ordered pairs: one coordinate at a time when the distance is
-  // separable; otherwise from one node times N when all nodes are alike, else pair by pair.
-  long double total = 0;
-  if (!topo.distance_separable()) {
-    const std::uint32_t sources = topo.vertex_transitive() ? std::min<std::uint32_t>(n, 1) : n;
-    for (std::uint32_t s = 0; s < sources; ++s) {
-      for (std::uint32_t d = 0; d < n; ++d) total += topo.distance(NodeId(s), NodeId(d));
-    }
-    if (sources == 1) total *= n;
-  }
-  for (int i = 0; i < ncoords && topo.distance_separable(); ++i) {
-    std::map<int, std::uint64_t> hist;
-    for (int v : values[static_cast<std::size_t>(i)]) ++hist[v];
-    for (const auto& [a, ca] : hist) {
-      for (const auto& [b, cb] : hist) {
-        total += static_cast<long double>(ca) * static_cast<long double>(cb) *
-                 topo.coordinate_distance(i, a, b);
-      }
-    }
-  }
   m.average_distance =
-      n > 1 ? static_cast<double>(total / (static_cast<long double>(n) * (n - 1))) : 0.0;
+      n > 1 ? static_cast<double>(static_cast<long double>(all_pairs_distance_sum(topo)) /
+                                  (static_cast<long double>(n) * (n - 1)))
+            : 0.0;
 
   bool first = true;
   for (int i = 0; i < ncoords; ++i) {

@@ -33,6 +33,12 @@ struct TopologyMetrics {
   BisectionCut bisection;
 };
 
+/// Sum of the minimal distance over all ordered pairs (s, d), exact: from per-coordinate
+/// histograms where the distance is a sum of coordinate terms (H_t, meshes: O(N + sum k^2);
+/// tori: O(N + sum k), every ring value being held by N/k nodes), else from one node times N
+/// when every node sees the same distances (honeycomb tori), else pair by pair (O(N^2)).
+std::uint64_t all_pairs_distance_sum(const Topology& topo);
+
 /// Exact metrics. Average distance is computed from per-coordinate histograms, which is exact
 /// because distances in H_t, tori and meshes are sums of per-coordinate terms: O(N + sum k^2);
 /// for the honeycomb tori (not separable, vertex-transitive) from the distances of one node.

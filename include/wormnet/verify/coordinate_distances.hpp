@@ -1,7 +1,7 @@
 // Minimal distances for the analyses without a virtual call per pair. The topology's distance
 // is separable (Topology::coordinate_distance), so the distances from every node to one
 // destination are a sum of row lookups, one row per coordinate (built once per destination),
-// and the sum over all ordered pairs follows from coordinate histograms instead of N^2 calls.
+// and the sum over all ordered pairs is the topology layer's all_pairs_distance_sum().
 // Where the distance is not separable (honeycomb tori), the one row is the node id's: the
 // distances of every node to the destination, from Topology::distance() (O(N) per destination).
 #pragma once

@@ -26,6 +26,22 @@ TEST(TopologyMetrics, AverageDistanceMatchesBfs) {
   }
 }
 
+TEST(TopologyMetrics, AllPairsDistanceSumIsTheBfsSumExactly) {
+  // Every way the sum is taken: coordinate histograms (H_t, meshes), the torus rings' O(k)
+  // form (even and odd k, k = 2), one node times N (honeycomb tori), pair by pair (the
+  // honeycomb rectangle and rhombus are neither separable nor vertex-transitive).
+  for (const char* spec :
+       {"honeycomb:1", "honeycomb:4", "mesh:4x3x5", "mesh:2x7", "torus:5x4", "torus:2x3x7",
+        "torus:9", "honeycomb-torus:3", "honeycomb-rect:4x6", "honeycomb-rhombic:3x4"}) {
+    const auto t = make_topology(spec);
+    std::uint64_t bfs_sum = 0;
+    for (std::uint32_t a = 0; a < t->num_nodes(); ++a) {
+      for (int d : test::bfs_distances(*t, NodeId(a))) bfs_sum += static_cast<std::uint64_t>(d);
+    }
+    EXPECT_EQ(all_pairs_distance_sum(*t), bfs_sum) << spec;
+  }
+}
+
 TEST(TopologyMetrics, TorusAverageDistanceClosedForm) {
   // k-ary ring, k even: mean ring distance over all ordered pairs incl. s = d is k/4.
   // 8x8 torus: sum over pairs = N^2 * 2 * 2 = 64*64*4; over s != d divide by N(N-1).

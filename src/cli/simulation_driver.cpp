@@ -196,7 +196,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
         static_cast<std::uint32_t>(setup.topology->num_ports()),
         static_cast<std::uint32_t>(setup.plan.vcs),
-        static_cast<std::uint32_t>(o.config.network.buffer_depth));
+        static_cast<std::uint32_t>(o.config.network.buffer_depth), restart->checked);
     if (loop) {
       if (restart->workload.size() != 3ULL * workload->graph.size()) {
         throw InputError("--restart", batch.restart,

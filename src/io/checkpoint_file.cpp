@@ -211,12 +211,15 @@ void read_list(const H5Group& root, List& list) {
       list.columns);
 }
 
-H5File open_checkpoint(const Communicator& comm, const std::string& dir,
-                       const std::string& option) {
+/// `intact`: the stamp of an earlier check of this file in this process (file_seal.hpp);
+/// `checked` receives this check's.
+H5File open_checkpoint(const Communicator& comm, const std::string& dir, const std::string& option,
+                       const FileStamp& intact, FileStamp& checked) {
   const std::string path = checkpoint_path(dir);
   // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
   // validate the metadata of a damaged file. Root reads it; every rank gets the verdict.
-  const SealVerdict seal = check_seal(comm, path);
+  const SealVerdict seal = check_seal(comm, path, intact);
+  checked = seal.checked;
   if (seal.unsealed) {
     throw InputError(
         option, dir,
@@ -368,7 +371,8 @@ RunProgress progress_of(const H5Group& root, const std::string& version, const s
 
 RunProgress read_progress(const Communicator& comm, const std::string& dir,
                           const std::string& option, const std::string& version) {
-  H5File f = open_checkpoint(comm, dir, option);
+  FileStamp checked;
+  H5File f = open_checkpoint(comm, dir, option, {}, checked);
   layout::RouterShape shape;
   RunProgress p = progress_of(f.root(), version, option, dir, shape);
   if (f.root().has_group(names::kWorkload)) {
@@ -376,6 +380,7 @@ RunProgress read_progress(const Communicator& comm, const std::string& dir,
         f.root().open_group(names::kWorkload).open_dataset(names::kWorkloadTimes));
   }
   f.close();
+  p.checked = checked;
   return p;
 }
 
@@ -421,8 +426,10 @@ void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
 
 ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
                          const std::string& option, const std::vector<std::uint32_t>& routers,
-                         std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth) {
-  H5File f = open_checkpoint(comm, dir, option);
+                         std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth,
+                         const FileStamp& intact) {
+  FileStamp checked;
+  H5File f = open_checkpoint(comm, dir, option, intact, checked);
   const H5Group root = f.root();
   layout::RouterShape shape;
   static_cast<void>(progress_of(root, "", option, dir, shape));  // checks the shape's digest
@@ -480,9 +487,11 @@ RunProgress read_checkpoint_progress(const Communicator& comm, const std::string
 ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
                                     const std::string& option,
                                     const std::vector<std::uint32_t>& routers, std::uint32_t ports,
-                                    std::uint32_t vcs, std::uint32_t depth) {
-  return refusing_damage(option, dir,
-                         [&] { return read_model(comm, dir, option, routers, ports, vcs, depth); });
+                                    std::uint32_t vcs, std::uint32_t depth,
+                                    const FileStamp& intact) {
+  return refusing_damage(option, dir, [&] {
+    return read_model(comm, dir, option, routers, ports, vcs, depth, intact);
+  });
 }
 
 }  // namespace wormnet::io

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "row_digest.hpp"
 
 namespace wormnet::io {
@@ -87,11 +89,25 @@ std::string seal_problem(const std::string& path) {
   return "";
 }
 
-SealVerdict check_seal(const Communicator& comm, const std::string& path) {
+FileStamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return FileStamp{
+      static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+      static_cast<std::uint64_t>(st.st_size),
+      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+SealVerdict check_seal(const Communicator& comm, const std::string& path, const FileStamp& intact) {
   SealVerdict v;
   if (comm.is_root()) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) v.problem = seal_problem(path);
+    if (std::filesystem::is_regular_file(path, ec)) {
+      // Stamped before reading: a write during the check gives the file a later stamp.
+      const FileStamp before = stamp_of(path);
+      if (intact == FileStamp{} || before != intact) v.problem = seal_problem(path);
+      if (v.problem.empty()) v.checked = before;
+    }
   }
   if (comm.size() > 1) comm.broadcast(v.problem, 0);
   v.unsealed = v.problem == kNoSeal;

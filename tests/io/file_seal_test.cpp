@@ -2,7 +2,9 @@
 // on files made by hand (the seal does not care what the bytes after it mean).
 #include "wormnet/io/file_seal.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -79,6 +81,59 @@ TEST_F(FileSeal, EveryChangeIsRefused) {
   fs::resize_file(path_, 100);
   EXPECT_NE(seal_problem(path_).find("shorter than its seal"), std::string::npos);
   EXPECT_NE(seal_problem((dir_ / "missing.h5").string()).find("cannot read"), std::string::npos);
+}
+
+TEST_F(FileSeal, AFileCheckedOnceIsNotReadAgainUntilItChanges) {
+  const Communicator comm = Communicator::world();
+  ASSERT_EQ(seal_file(path_), "");
+  const SealVerdict first = check_seal(comm, path_);
+  ASSERT_EQ(first.problem, "");
+  EXPECT_EQ(first.checked, stamp_of(path_));
+  EXPECT_EQ(first.checked.size, fs::file_size(path_));
+  EXPECT_NE(first.checked.inode, 0U);
+
+  // A byte changed behind the stamp's back (its modification time put back): a check that
+  // trusts the stamp does not read the file, so it cannot see the change; one without does.
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  poke(1 << 20, 'Z');
+  const timespec times[2] = {st.st_atim, st.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path_.c_str(), times, 0), 0);
+  ASSERT_EQ(stamp_of(path_), first.checked);
+  EXPECT_EQ(check_seal(comm, path_, first.checked).problem, "");
+  EXPECT_EQ(check_seal(comm, path_).problem, "its checksum fails (a byte of it has changed)");
+
+  // An ordinary write moves the stamp, so the trusted check reads the file again.
+  poke(1 << 20, 'Y');
+  EXPECT_NE(stamp_of(path_), first.checked);
+  EXPECT_EQ(check_seal(comm, path_, first.checked).problem,
+            "its checksum fails (a byte of it has changed)");
+  EXPECT_EQ(check_seal(comm, path_, first.checked).checked, FileStamp{});
+
+  // So does a replacement by another file of the same size and time (another inode).
+  ASSERT_EQ(seal_file(path_), "");  // sealed again: intact
+  const FileStamp resealed = check_seal(comm, path_).checked;
+  ASSERT_NE(resealed, FileStamp{});
+  const std::string copy = (dir_ / "copy.h5").string();
+  fs::copy_file(path_, copy);
+  {
+    std::FILE* f = std::fopen(copy.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 1L << 21, SEEK_SET);
+    std::fputc('Q', f);
+    std::fclose(f);
+  }
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  const timespec same[2] = {st.st_atim, st.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, copy.c_str(), same, 0), 0);
+  fs::rename(copy, path_);
+  const FileStamp replaced = stamp_of(path_);
+  EXPECT_EQ(replaced.size, resealed.size);
+  EXPECT_EQ(replaced.modified_ns, resealed.modified_ns);
+  EXPECT_NE(replaced.inode, resealed.inode);
+  EXPECT_EQ(check_seal(comm, path_, resealed).problem,
+            "its checksum fails (a byte of it has changed)");
+  EXPECT_EQ(stamp_of((dir_ / "missing.h5").string()), FileStamp{});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wormnet/engine/model_snapshot.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
@@ -35,6 +36,8 @@ struct RunProgress {
   /// A closed-loop workload's progress (WorkloadTimes::flat(), summed over ranks); empty when
   /// the run has none. Dataset workload/times.
   std::vector<std::uint64_t> workload;
+  /// Root: the checkpoint file whose seal this read checked (not stored in the file).
+  FileStamp checked;
 };
 
 /// Path of the checkpoint in `dir`.
@@ -54,10 +57,13 @@ RunProgress read_checkpoint_progress(const Communicator& comm, const std::string
                                      const std::string& option, const std::string& version = "");
 
 /// Collective. The model for this rank: rows of `routers` (ascending global ids), every list
-/// entry, and the global counters. The shape must match ports / vcs / depth.
+/// entry, and the global counters. The shape must match ports / vcs / depth. `intact`: the
+/// RunProgress::checked of this file's progress; while the file still has that stamp its seal
+/// is not read again (a checkpoint is hashed once per restart, not per read).
 ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
                                     const std::string& option,
                                     const std::vector<std::uint32_t>& routers, std::uint32_t ports,
-                                    std::uint32_t vcs, std::uint32_t depth);
+                                    std::uint32_t vcs, std::uint32_t depth,
+                                    const FileStamp& intact = {});
 
 }  // namespace wormnet::io

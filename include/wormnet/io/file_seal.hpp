@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "wormnet/parallel/communicator.hpp"
@@ -29,11 +30,28 @@ std::string seal_file(const std::string& path);
 /// when its seal matches (one process; reads the whole file).
 std::string seal_problem(const std::string& path);
 
+/// Which file a path names and how it was last written: device, inode, size (bytes) and
+/// modification time (ns). A file replaced (rename), extended, truncated or written since
+/// has another stamp; all zero for no file.
+struct FileStamp {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::uint64_t size = 0;
+  std::int64_t modified_ns = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+FileStamp stamp_of(const std::string& path);
+
 /// The seal verdict of the file at `path`, read by root and known to every rank of `comm`.
 struct SealVerdict {
   std::string problem;    ///< seal_problem's text; "" when intact or when there is no file
   bool unsealed = false;  ///< no seal at all: another program's file or an older layout
+  FileStamp checked;      ///< root: the file whose bytes matched its seal (all zero if none)
 };
-SealVerdict check_seal(const Communicator& comm, const std::string& path);
+/// Reading the whole file is skipped when root finds it still has the stamp `intact` (the
+/// `checked` of an earlier verdict in this process): a restart reads its checkpoint two or
+/// three times and a million-router checkpoint is a gigabyte.
+SealVerdict check_seal(const Communicator& comm, const std::string& path,
+                       const FileStamp& intact = {});
 
 }  // namespace wormnet::io

@@ -124,7 +124,7 @@ void RankModel::open_cycle(Cycle t) {
   WheelSlot& slot = wheel_[t & wheel_mask_];
   for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
   slot.flits.clear();
-  for (std::uint32_t o : slot.credits) bank_.outputs().return_credit(o);
+  for (std::uint32_t o : slot.credits) bank_.return_credit(o);
   slot.credits.clear();
 
   sources_.generate_until(t, [this](std::uint32_t r) { wake(r); });
@@ -320,7 +320,7 @@ void RankModel::receive(const Outbox& from_peer) {
     const std::uint32_t o = bank_.outputs().index(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
       require(is_boundary(r), "a remote credit arrived at a router without a remote link");
-      bank_.outputs().return_credit(o);
+      bank_.return_credit(o);
       continue;
     }
     wheel_[rc.arrival & wheel_mask_].credits.push_back(o);

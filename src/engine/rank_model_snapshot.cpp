@@ -270,6 +270,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       channel_flits_[k] = all.channel_flits[k];
     }
   }
+  bank_.rebuild_switch_masks();  // from the stages and credits just restored
 
   TrafficSources::Counts counts;
   if (keeper) {

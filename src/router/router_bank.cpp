@@ -1,5 +1,7 @@
 #include "wormnet/router/router_bank.hpp"
 
+#include <bit>
+
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -49,6 +51,36 @@ void RouterBank::clear_buffers() {
   const auto routers = static_cast<std::uint32_t>(nodes_.size());
   inputs_ = InputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
   outputs_ = OutputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
+}
+
+void RouterBank::rebuild_switch_masks() {
+  const int vcs = params_.vcs;
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    const std::uint64_t active = inputs_.active(r);
+    inputs_.unblock(r, ~std::uint64_t{0});
+    inputs_.settled(r, ~std::uint64_t{0});
+    // Every active VC checks its `ready` once more: whatever it is, the check is exact.
+    inputs_.settle(r, active);
+    for (std::uint64_t mask = active; mask != 0; mask &= mask - 1) {
+      const int lv = std::countr_zero(mask);
+      const InputVcState& s = inputs_.state(inputs_.index(r, lv));
+      const std::uint32_t o = outputs_.index(r, s.out_port * vcs + s.out_vc);
+      if (outputs_.credits(o) == 0) inputs_.block(r, std::uint64_t{1} << lv);
+    }
+  }
+}
+
+std::uint64_t RouterBank::still_settling(std::uint32_t r, Cycle t, std::uint64_t unsure) {
+  const std::uint32_t first = inputs_.index(r, 0);
+  std::uint64_t waiting = 0;
+  for (std::uint64_t mask = unsure; mask != 0; mask &= mask - 1) {
+    const int lv = std::countr_zero(mask);
+    if (inputs_.state(first + static_cast<std::uint32_t>(lv)).ready > t) {
+      waiting |= std::uint64_t{1} << lv;
+    }
+  }
+  inputs_.settled(r, unsure & ~waiting);
+  return waiting;
 }
 
 void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,

@@ -112,6 +112,11 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     s.out_port = port_of_[static_cast<std::size_t>(ol)];
     s.out_vc = vc_of_[static_cast<std::size_t>(ol)];
     s.ready = t + params_.vc_alloc_delay;
+    // The switch stage's masks: no credit yet (the buffer behind the last packet is full),
+    // and a `ready` still ahead.
+    const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
+    if (outputs_.credits(outputs_.index(r, ol)) == 0) inputs_.block(r, bit);
+    if (params_.vc_alloc_delay != 0) inputs_.settle(r, bit);
     outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
     outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
     Packet& p = packets_[inputs_.front(i).packet()];

@@ -87,14 +87,35 @@ class InputUnit {
   }
   /// Bit set when that input VC holds an output VC (kActive).
   [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return headers_[router].active; }
+  /// Bit set when that input VC holds an output VC without a credit (its downstream buffer
+  /// is full): kept by the router bank as credits are taken and returned, so the switch
+  /// stage finds the VCs that may move from the masks alone (a subset of active()).
+  [[nodiscard]] std::uint64_t blocked(std::uint32_t router) const {
+    return headers_[router].blocked;
+  }
+  /// Bit set when that input VC holds an output VC whose `ready` cycle may still be ahead
+  /// (granted with a VC allocation delay, and not yet seen ready by the switch stage): only
+  /// those need their `ready` compared with the cycle (a subset of active()).
+  [[nodiscard]] std::uint64_t settling(std::uint32_t router) const {
+    return headers_[router].settling;
+  }
+  /// Sets (or clears) the `blocked` bits of router's input VCs in `bits`.
+  void block(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked |= bits; }
+  void unblock(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked &= ~bits; }
+  /// Sets (or clears) the `settling` bits of router's input VCs in `bits`.
+  void settle(std::uint32_t router, std::uint64_t bits) { headers_[router].settling |= bits; }
+  void settled(std::uint32_t router, std::uint64_t bits) { headers_[router].settling &= ~bits; }
 
-  /// Moves an input VC to `stage`, keeping the per-router stage masks in step.
+  /// Moves an input VC to `stage`, keeping the per-router stage masks in step (a VC that is
+  /// no longer active is neither blocked nor settling).
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
     state(index(router, local_vc)).stage = stage;
     const std::uint64_t bit = std::uint64_t{1} << local_vc;
     Header& m = headers_[router];
     m.waiting = stage == VcStage::kWaitVc ? m.waiting | bit : m.waiting & ~bit;
     m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
+    m.blocked &= m.active;
+    m.settling &= m.active;
   }
 
   void push(std::uint32_t router, int local_vc, const Flit& f) {
@@ -150,6 +171,8 @@ class InputUnit {
     std::uint64_t nonempty = 0;
     std::uint64_t waiting = 0;
     std::uint64_t active = 0;
+    std::uint64_t blocked = 0;
+    std::uint64_t settling = 0;
     Injection injection;
   };
 

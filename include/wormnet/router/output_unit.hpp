@@ -5,7 +5,9 @@
 
 #include <cstdint>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
+#include "wormnet/core/opaque.hpp"
 
 namespace wormnet {
 
@@ -16,16 +18,39 @@ class OutputUnit {
   OutputUnit() = default;
   OutputUnit(std::uint32_t routers, int ports, int vcs, int depth)
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
+        router_magic_(~std::uint64_t{0} / vcs_per_router_ + 1),
         vcs_(static_cast<std::size_t>(routers) * vcs_per_router_,
-             OutputVc{0, static_cast<std::uint16_t>(depth), kFree, 63}) {}
+             OutputVc{0, static_cast<std::uint16_t>(depth), kFree, 63}) {
+    // ceil(2^64 / 1) does not fit router_magic_; a router has a network port and the
+    // ejection port, so never fewer than 2 output VCs.
+    require(vcs_per_router_ >= 2, "an output unit needs at least 2 output VCs per router");
+  }
 
   [[nodiscard]] std::uint32_t index(std::uint32_t router, int local_vc) const {
     return router * vcs_per_router_ + static_cast<std::uint32_t>(local_vc);
   }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
+  /// The router of output VC o (o / vcs_per_router() without a division: the high word of
+  /// o times ceil(2^64 / vcs_per_router()), exact for every 32-bit o; Lemire, Kaser and
+  /// Kurz, "Faster remainder by direct computation", 2019). A credit that returns to a full
+  /// buffer's output VC finds its router's masks this way.
+  [[nodiscard]] std::uint32_t router_of(std::uint32_t o) const {
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<std::uint32_t>((static_cast<Wide>(router_magic_) * o) >> 64);
+  }
   [[nodiscard]] std::uint16_t credits(std::uint32_t o) const { return vcs_[o].credits; }
   void take_credit(std::uint32_t o) { --vcs_[o].credits; }
-  void return_credit(std::uint32_t o) { ++vcs_[o].credits; }
+  /// Returns a credit to output VC o; the bit (within o's router) of the input VC it
+  /// unblocks: its owner's, when o had no credit left, else 0 (RouterBank::return_credit
+  /// clears that bit of InputUnit::blocked()).
+  [[nodiscard]] std::uint64_t return_credit_unblocking(std::uint32_t o) {
+    OutputVc& v = vcs_[o];
+    // Without a branch: whether the buffer was full is data (about half of the credits of
+    // the mesh:16x16 bench case come back to an output VC that had none).
+    const bool unblocks = (v.credits == 0) & (v.owner != kFree);
+    ++v.credits;
+    return opaque(std::uint64_t{unblocks}) << (v.owner & 63U);
+  }
   void set_credits(std::uint32_t o, std::uint16_t c) { vcs_[o].credits = c; }
   /// Owning input VC (port * vcs + vc within the router), or kFree.
   [[nodiscard]] std::uint8_t owner(std::uint32_t o) const { return vcs_[o].owner; }
@@ -50,6 +75,7 @@ class OutputUnit {
   };
 
   std::uint32_t vcs_per_router_ = 0;
+  std::uint64_t router_magic_ = 0;  ///< ceil(2^64 / vcs_per_router_), for router_of()
   HugeVector<OutputVc> vcs_;
 };
 

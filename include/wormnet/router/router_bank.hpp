@@ -80,8 +80,19 @@ class RouterBank {
   template <class OnMove>
   [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
     if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
-    if ((inputs_.active(r) & inputs_.nonempty(r)) != 0) allocate_switch(r, t, on_move);
+    const std::uint64_t movable = inputs_.active(r) & inputs_.nonempty(r) & ~inputs_.blocked(r);
+    if (movable != 0) allocate_switch(r, t, movable, on_move);
   }
+  /// A credit comes back to output VC o (an OutputUnit index): its downstream buffer has a
+  /// free slot again, and the input VC that owns o may move if it was blocked for want of
+  /// one. Every credit returns through here, so that InputUnit::blocked() stays true.
+  void return_credit(std::uint32_t o) {
+    const std::uint64_t unblocked = outputs_.return_credit_unblocking(o);
+    inputs_.unblock(outputs_.router_of(o), unblocked);
+  }
+  /// Sets the switch stage's masks (InputUnit::blocked() and settling()) from the input
+  /// VCs' stages and the output VCs' credits, after a restore wrote those directly.
+  void rebuild_switch_masks();
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
     return inputs_.nonempty(r) == 0 && !has_injection(r, source);
@@ -96,12 +107,14 @@ class RouterBank {
   /// routing allows (selection policy, bubble and Duato rules); the VC allocator grants at
   /// most one head per output VC.
   void allocate_vcs(std::uint32_t r, Cycle t);
-  /// Input VCs holding an output VC, with a flit and a credit, compete for the switch; the
-  /// winners traverse it and go to `on_move` (defined in router/switch_stage.hpp). Inlined
-  /// into the caller's loop over routers: nearly every active router gets here each cycle,
-  /// and a call cost it the saving and restoring of every register it uses.
+  /// Input VCs holding an output VC, with a flit and a credit (`movable`: the active,
+  /// nonempty, unblocked ones), compete for the switch once past their VC allocation delay;
+  /// the winners traverse it and go to `on_move` (defined in router/switch_stage.hpp).
+  /// Inlined into the caller's loop over routers: nearly every active router gets here each
+  /// cycle, and a call cost it the saving and restoring of every register it uses.
   template <class OnMove>
-  [[gnu::always_inline]] inline void allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move);
+  [[gnu::always_inline]] inline void allocate_switch(std::uint32_t r, Cycle t,
+                                                     std::uint64_t movable, OnMove& on_move);
 
   /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
@@ -144,10 +157,15 @@ class RouterBank {
   /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free
   /// buffer slots downstream; the first among equals.
   [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;
-  /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC.
+  /// Of the movable input VCs `unsure` (settling), those whose VC allocation delay is over
+  /// stop settling; returns those still in it (not yet eligible). Out of line: a VC is
+  /// checked this way once per packet and hop, when it has a flit to send.
+  [[gnu::noinline]] std::uint64_t still_settling(std::uint32_t r, Cycle t, std::uint64_t unsure);
+  /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC;
+  /// returns that output port.
   template <class OnMove>
-  [[gnu::always_inline]] inline void traverse(std::uint32_t r, int in_port, int vc, Cycle t,
-                                              OnMove& on_move);
+  [[gnu::always_inline]] inline int traverse(std::uint32_t r, int in_port, int vc, Cycle t,
+                                             OnMove& on_move);
 
   RouterParams params_;
   const RoutingFunction& routing_;

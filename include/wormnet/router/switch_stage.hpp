@@ -13,27 +13,19 @@
 namespace wormnet {
 
 template <class OnMove>
-void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
+void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable, OnMove& on_move) {
   const int vcs = params_.vcs;
   // Eligible input VCs (bit port * vcs + vc): holding an output VC, past their pipeline
-  // delay, with a flit, and with a credit downstream (the ejection port's credits never run
-  // out: it is never charged one). Flits enter buffers at their arrival cycle, so a buffered
-  // flit is always ready.
-  const std::uint32_t first = inputs_.index(r, 0);
-  const std::uint32_t first_out = outputs_.index(r, 0);
-  std::uint8_t out_port_of[64];  // valid for the eligible bits
-  std::uint64_t eligible = 0;
-  for (std::uint64_t mask = inputs_.active(r) & inputs_.nonempty(r); mask != 0; mask &= mask - 1) {
-    const int lv = std::countr_zero(mask);
-    const InputVcState& s = inputs_.state(first + static_cast<std::uint32_t>(lv));
-    const auto out = static_cast<std::uint32_t>(s.out_port * vcs + s.out_vc);
-    // Without a branch: whether a VC is eligible is data (a mispredicted branch here cost
-    // more than the credit load it saves on a VC still in its pipeline delay).
-    const bool ready = s.ready <= t && outputs_.credits(first_out + out) != 0;
-    out_port_of[lv] = s.out_port;
-    eligible |= std::uint64_t{ready} << lv;
+  // delay, with a flit, and with a credit downstream. The masks say all but the delay
+  // (InputUnit::blocked() follows the credits; the ejection port's never run out), and
+  // only VCs granted with a VC allocation delay and not yet seen past it (settling) need
+  // their `ready` compared: no per-VC loop, whose exit branch the count of VCs made hard
+  // to predict. Flits enter buffers at their arrival cycle, so a buffered flit is ready.
+  std::uint64_t eligible = movable;
+  if (const std::uint64_t unsure = movable & inputs_.settling(r); unsure != 0) [[unlikely]] {
+    eligible &= ~still_settling(r, t, unsure);
+    if (eligible == 0) return;
   }
-  if (eligible == 0) return;
   if (params_.per_vc_bandwidth) {
     // Every VC is a channel of its own: each eligible VC moves a flit. Nothing conflicts,
     // since wormhole ownership gives every output VC to one input VC at a time.
@@ -49,11 +41,12 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
     const int lv = std::countr_zero(eligible);
     const int p = port_of_[static_cast<std::size_t>(lv)];
     const int v = vc_of_[static_cast<std::size_t>(lv)];
-    switch_allocator_.commit(r, p, v, out_port_of[lv]);
-    traverse(r, p, v, t, on_move);
+    const int q = traverse(r, p, v, t, on_move);
+    switch_allocator_.commit(r, p, v, q);
     return;
   }
   // Input stage: one VC per input port (round robin; a lone requester wins without it).
+  const std::uint32_t first = inputs_.index(r, 0);
   const std::uint64_t port_vcs = all_vcs(vcs);
   std::uint32_t requested = 0;  // output ports with at least one request
   std::uint32_t requesters[kMaxPorts + 1];
@@ -67,7 +60,7 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
                       ? std::countr_zero(port_eligible)
                       : switch_allocator_.pick_vc(r, p, port_eligible);
     chosen_vc[p] = v;
-    const int q = out_port_of[shift + v];
+    const int q = inputs_.state(first + static_cast<std::uint32_t>(shift + v)).out_port;
     if (!((requested >> q) & 1U)) requesters[q] = 0;
     requested |= 1U << q;
     requesters[q] |= 1U << p;
@@ -85,7 +78,7 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, OnMove& on_move) {
 }
 
 template <class OnMove>
-inline void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
+inline int RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
   const int ports = params_.ports;
   const int local_vc = in_port * params_.vcs + vc;
   const std::uint32_t i = inputs_.index(r, local_vc);
@@ -95,7 +88,12 @@ inline void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, 
   inputs_.mark(i, t);
   const std::uint32_t o = outputs_.index(r, out_port * params_.vcs + out_vc);
   if (f.tail()) outputs_.set_owner(o, OutputUnit::kFree);
-  if (out_port != ports) outputs_.take_credit(o);  // a slot of the downstream buffer
+  if (out_port != ports) {
+    outputs_.take_credit(o);  // a slot of the downstream buffer
+    // Its last one: the VC waits for a credit (a tail's VC stops being active below, which
+    // clears the bit again).
+    inputs_.block(r, std::uint64_t{outputs_.credits(o) == 0} << local_vc);
+  }
   on_move(in_port, vc, out_port, out_vc, f);
   if (f.tail()) {
     InputVcState& s = inputs_.state(i);
@@ -107,6 +105,7 @@ inline void RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, 
       inputs_.set_stage(r, local_vc, VcStage::kIdle);
     }
   }
+  return out_port;
 }
 
 }  // namespace wormnet

@@ -68,6 +68,23 @@ TEST(InputUnit, StageMasksFollowTheStage) {
   EXPECT_EQ(in.waiting(0) | in.active(0), 0U);
 }
 
+// A VC that stops holding an output VC is neither blocked nor settling any more.
+TEST(InputUnit, LeavingTheActiveStageClearsTheSwitchMasks) {
+  InputUnit in(2, 3, 2, 2);
+  for (const VcStage next : {VcStage::kWaitVc, VcStage::kIdle}) {
+    in.set_stage(1, 3, VcStage::kActive);
+    in.set_stage(1, 2, VcStage::kActive);
+    in.block(1, 0b1100);
+    in.settle(1, 0b1100);
+    in.set_stage(1, 3, next);
+    EXPECT_EQ(in.blocked(1), 0b0100U);
+    EXPECT_EQ(in.settling(1), 0b0100U);
+    EXPECT_EQ(in.blocked(0) | in.settling(0), 0U);  // another router's
+    in.set_stage(1, 2, next);
+    EXPECT_EQ(in.blocked(1) | in.settling(1), 0U);
+  }
+}
+
 TEST(OutputUnit, CreditsStartAtTheDownstreamDepthAndOwnersStartFree) {
   OutputUnit out(2, 3, 2, 4);
   const std::uint32_t o = out.index(1, 5);
@@ -75,11 +92,48 @@ TEST(OutputUnit, CreditsStartAtTheDownstreamDepthAndOwnersStartFree) {
   EXPECT_EQ(out.owner(o), OutputUnit::kFree);
   out.take_credit(o);
   out.take_credit(o);
-  out.return_credit(o);
+  EXPECT_EQ(out.return_credit_unblocking(o), 0U);
   EXPECT_EQ(out.credits(o), 3);
   out.set_owner(o, 2);
   EXPECT_EQ(out.owner(o), 2);
   EXPECT_EQ(out.owner(out.index(0, 5)), OutputUnit::kFree);  // another router's
+}
+
+// A credit unblocks the owner of an output VC only when it had none left; a free output
+// VC's credit unblocks nobody.
+TEST(OutputUnit, ACreditUnblocksTheOwnerOnlyOfAnEmptiedOutputVc) {
+  OutputUnit out(2, 3, 2, 2);
+  const std::uint32_t o = out.index(1, 4);
+  out.take_credit(o);
+  out.take_credit(o);
+  EXPECT_EQ(out.return_credit_unblocking(o), 0U);  // free: nobody waits for it
+  out.take_credit(o);
+  out.set_owner(o, 5);
+  EXPECT_EQ(out.return_credit_unblocking(o), 1U << 5);
+  EXPECT_EQ(out.return_credit_unblocking(o), 0U);  // it had one already
+  EXPECT_EQ(out.credits(o), 2);
+}
+
+// router_of() is integer division by the VCs per router, without dividing: checked against
+// `/` for every VCs per router that ports (network + ejection) and VCs give, 2..64, at both ends
+// of the 32-bit range and around every multiple near its top.
+TEST(OutputUnit, RouterOfAnOutputVcIsItsIndexDividedByTheVcsPerRouter) {
+  for (int ports = 2; ports <= 17; ++ports) {
+    for (int vcs = 1; ports * vcs <= 64; ++vcs) {
+      const OutputUnit out(0, ports, vcs, 1);
+      const auto d = static_cast<std::uint32_t>(ports * vcs);
+      for (std::uint32_t o = 0; o < 5000; ++o) ASSERT_EQ(out.router_of(o), o / d) << o;
+      for (std::uint32_t k = 0; k < 5000; ++k) {
+        const std::uint32_t o = 0xFFFFFFFFU - k;
+        ASSERT_EQ(out.router_of(o), o / d) << o;
+      }
+      const std::uint32_t top = 0xFFFFFFFFU / d * d;
+      for (std::uint32_t q = top; q > top - 200 * d; q -= d) {
+        ASSERT_EQ(out.router_of(q), q / d) << q;
+        ASSERT_EQ(out.router_of(q - 1), (q - 1) / d) << q - 1;
+      }
+    }
+  }
 }
 
 // The deadlock detector's per-VC wait stamps, across the 32-bit wrap of the stored cycle.

@@ -36,7 +36,7 @@ int RouterBank::least_occupied(std::uint32_t r, const int* candidates, int found
   return best;
 }
 
-void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
+std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   const int ports = params_.ports;
   const int vcs = params_.vcs;
   const VcMask escape_vcs = params_.escape_vcs;
@@ -97,8 +97,9 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     next_state[n] = options[candidate_option[pick]].next_state;
     ++n;
   }
-  if (n == 0) return;
+  if (n == 0) return 0;
   bool granted[64];
+  std::uint64_t granted_vcs = 0;
   const std::uint32_t first_out = outputs_.index(r, 0);
   VcAllocator::arbitrate(requests, n, granted, [&](std::uint8_t o) -> std::uint8_t& {
     return outputs_.last_grant(first_out + o);
@@ -113,16 +114,19 @@ void RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     s.out_vc = vc_of_[static_cast<std::size_t>(ol)];
     s.ready = t + params_.vc_alloc_delay;
     // The switch stage's masks: no credit yet (the buffer behind the last packet is full),
-    // and a `ready` still ahead.
+    // and a `ready` more than a cycle ahead (a delay of 1 only keeps it from this cycle's
+    // switch stage: the mask returned does).
     const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
     if (outputs_.credits(outputs_.index(r, ol)) == 0) inputs_.block(r, bit);
-    if (params_.vc_alloc_delay != 0) inputs_.settle(r, bit);
+    if (params_.vc_alloc_delay > 1) inputs_.settle(r, bit);
+    granted_vcs |= bit;
     outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
     outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
     Packet& p = packets_[inputs_.front(i).packet()];
     p.state = next_state[k];
     if (s.out_port != ports) ++p.hops;
   }
+  return params_.vc_alloc_delay != 0 ? granted_vcs : 0;
 }
 
 }  // namespace wormnet

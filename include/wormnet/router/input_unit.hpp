@@ -93,9 +93,11 @@ class InputUnit {
   [[nodiscard]] std::uint64_t blocked(std::uint32_t router) const {
     return headers_[router].blocked;
   }
-  /// Bit set when that input VC holds an output VC whose `ready` cycle may still be ahead
-  /// (granted with a VC allocation delay, and not yet seen ready by the switch stage): only
-  /// those need their `ready` compared with the cycle (a subset of active()).
+  /// Bit set when that input VC holds an output VC whose `ready` cycle may be more than a
+  /// cycle ahead (granted with a VC allocation delay over 1, and not yet seen ready by the
+  /// switch stage): only those need their `ready` compared with the cycle (a subset of
+  /// active()). A VC granted with a delay of 1 is left out of the switch stage of its grant's
+  /// cycle by the router bank, and is ready from the next.
   [[nodiscard]] std::uint64_t settling(std::uint32_t router) const {
     return headers_[router].settling;
   }

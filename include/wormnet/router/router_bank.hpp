@@ -79,8 +79,11 @@ class RouterBank {
   /// routers, like allocate_switch().
   template <class OnMove>
   [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
-    if (inputs_.waiting(r) != 0) allocate_vcs(r, t);
-    const std::uint64_t movable = inputs_.active(r) & inputs_.nonempty(r) & ~inputs_.blocked(r);
+    // VCs granted now wait out the VC allocation delay: a delay of 1 (the default) ends by
+    // the next cycle, so those need no `settling` bit and its check (longer delays set it).
+    const std::uint64_t granted = inputs_.waiting(r) != 0 ? allocate_vcs(r, t) : 0;
+    const std::uint64_t movable =
+        inputs_.active(r) & inputs_.nonempty(r) & ~inputs_.blocked(r) & ~granted;
     if (movable != 0) allocate_switch(r, t, movable, on_move);
   }
   /// A credit comes back to output VC o (an OutputUnit index): its downstream buffer has a
@@ -105,8 +108,9 @@ class RouterBank {
   Injected inject(std::uint32_t r, Cycle t, SourceQueue& source);
   /// Every head waiting at r whose routing delay is over requests one free output VC its
   /// routing allows (selection policy, bubble and Duato rules); the VC allocator grants at
-  /// most one head per output VC.
-  void allocate_vcs(std::uint32_t r, Cycle t);
+  /// most one head per output VC. Returns the input VCs granted (bit port * vcs + vc) when
+  /// the VC allocation delay keeps them from the switch this cycle, else 0.
+  std::uint64_t allocate_vcs(std::uint32_t r, Cycle t);
   /// Input VCs holding an output VC, with a flit and a credit (`movable`: the active,
   /// nonempty, unblocked ones), compete for the switch once past their VC allocation delay;
   /// the winners traverse it and go to `on_move` (defined in router/switch_stage.hpp).

@@ -19,6 +19,25 @@ TEST(RoundRobin, PicksTheFirstRequesterAfterTheLastWinnerAndWraps) {
   EXPECT_EQ(round_robin_pick(std::uint64_t{1} << 63, 63), 63);
 }
 
+// Against the definition, position by position: every `last` and a spread of masks.
+TEST(RoundRobin, MatchesAScanAfterTheLastWinner) {
+  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int k = 0; k < 400; ++k) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::uint64_t mask = k % 4 == 0 ? x & (x >> 11) & (x >> 23) : x;  // sparse ones too
+    for (int last = 0; last < 64; ++last) {
+      int expected = -1;
+      for (int step = 1; step <= 64 && expected < 0; ++step) {
+        const int bit = (last + step) % 64;
+        if ((mask >> bit) & 1U) expected = bit;
+      }
+      ASSERT_EQ(round_robin_pick(mask, last), expected) << std::hex << mask << " " << last;
+    }
+  }
+}
+
 // Fairness: with every requester always requesting, k requesters are each served once in
 // any k consecutive grants.
 TEST(RoundRobin, ServesEveryStandingRequesterOncePerRotation) {

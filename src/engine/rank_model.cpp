@@ -96,6 +96,7 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   const std::uint32_t r = local_of_[node.value()];
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
+  bank_.source_filled(r);
   ++scripted_packets_;
   wake(r);
 }
@@ -127,7 +128,10 @@ void RankModel::open_cycle(Cycle t) {
   for (std::uint32_t o : slot.credits) bank_.return_credit(o);
   slot.credits.clear();
 
-  sources_.generate_until(t, [this](std::uint32_t r) { wake(r); });
+  sources_.generate_until(t, [this](std::uint32_t r) {
+    bank_.source_filled(r);
+    wake(r);
+  });
   if (script_ != nullptr && script_->next_release() <= t) {
     released_.clear();
     script_->release(t, released_);
@@ -183,9 +187,8 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
   // does not add its zero counts.
-  SourceQueue& source = sources_.queue(r);
-  if (bank_.has_injection(r, source)) {
-    const RouterBank::Injected injected = bank_.inject(r, t, source);
+  if (bank_.has_injection(r)) {
+    const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
     window_.injected_packets += injected.packets;
     window_.injected_flits += injected.flits;
   }

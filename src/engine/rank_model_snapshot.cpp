@@ -287,6 +287,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     msg.measured = static_cast<std::uint8_t>(m.measured);
     msg.sequence = m.sequence;
     sources_.queue(local_of_[m.router]).push(msg);
+    bank_.source_filled(local_of_[m.router]);
   }
 
   for (WheelSlot& w : wheel_) {

@@ -11,7 +11,10 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
   const int vcs = params_.vcs;
   Injection& inj = inputs_.injection(r);
   if (inj.length == 0) {
-    if (source.empty()) return done;
+    if (source.empty()) {
+      inj.queued = 0;
+      return done;
+    }
     // A new packet takes an empty injection VC, so it never waits behind a blocked one.
     int vc = -1;
     for (int v = 0; v < vcs; ++v) {
@@ -38,6 +41,7 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
     inj.length = m.length;
     inj.vc = static_cast<std::uint8_t>(vc);
     source.pop();
+    inj.queued = source.empty() ? 0 : 1;
     ++done.packets;
   }
   const int local_vc = ports * vcs + inj.vc;

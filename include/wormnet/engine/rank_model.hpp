@@ -208,7 +208,7 @@ class RankModel {
   /// The rare path of send_credit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
                                                        Cycle arrival);
-  [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r, sources_.queue(r)); }
+  [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r); }
   /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
   /// or kNoLink.
   [[nodiscard]] std::uint32_t link(std::uint32_t r, int port) const {

@@ -37,6 +37,10 @@ struct Injection {
   std::uint16_t sent = 0;    ///< flits already written to the injection buffer
   std::uint16_t length = 0;  ///< 0 = not injecting
   std::uint8_t vc = 0;
+  /// 1 while the router's source queue holds messages: the router step tests this bit in
+  /// the header it reads anyway instead of the queue, an array of its own (on a rank of
+  /// 500,000 routers, 78 % of the router scan's misses beyond L2 were that test).
+  std::uint8_t queued = 0;
 };
 
 class InputUnit {

@@ -60,19 +60,26 @@ class RouterBank {
     }
     inputs_.push(r, local_vc, f);
   }
-  /// Cycle t at router r: injection from `source` (r's queue), then allocate(). Each flit
+  /// Cycle t at router r: injection from `source` (r's queue, marked filled here when it
+  /// holds messages), then allocate(). Each flit
   /// that crosses the switch is passed on as on_move(in_port, in_vc, out_port, out_vc, flit)
   /// (port P: injection / ejection).
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
-    const Injected injected = has_injection(r, source) ? inject(r, t, source) : Injected{};
+    if (!source.empty()) source_filled(r);
+    const Injected injected = has_injection(r) ? inject(r, t, source) : Injected{};
     allocate(r, t, on_move);
     return injected;
   }
+  /// Router r's source queue received a message (its owner pushed one): the injection stage
+  /// has work until inject() takes the last one. The bit lives in the router's header, so
+  /// a router step never reads the queue unless it holds messages.
+  void source_filled(std::uint32_t r) { inputs_.injection(r).queued = 1; }
   /// Whether router r's injection stage has work: a packet being written or a message
   /// queued. Most routers of a busy network have none, and skip the stage.
-  [[nodiscard]] bool has_injection(std::uint32_t r, const SourceQueue& source) const {
-    return inputs_.injection(r).length != 0 || !source.empty();
+  [[nodiscard]] bool has_injection(std::uint32_t r) const {
+    const Injection& inj = inputs_.injection(r);
+    return (inj.length | inj.queued) != 0;
   }
   /// The stages after injection at router r in cycle t: VC allocation, then switch
   /// allocation and traversal (on_move as for step()). Inlined into the caller's loop over
@@ -97,8 +104,8 @@ class RouterBank {
   /// VCs' stages and the output VCs' credits, after a restore wrote those directly.
   void rebuild_switch_masks();
   /// Whether router r has nothing to do until a flit or a message arrives.
-  [[nodiscard]] bool idle(std::uint32_t r, const SourceQueue& source) const {
-    return inputs_.nonempty(r) == 0 && !has_injection(r, source);
+  [[nodiscard]] bool idle(std::uint32_t r) const {
+    return inputs_.nonempty(r) == 0 && !has_injection(r);
   }
 
   // The stages, in pipeline order (step() runs them; public for their tests).

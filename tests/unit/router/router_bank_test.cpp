@@ -93,7 +93,7 @@ TEST(RouterBank, AFlitACycleWithZeroDelays) {
   const OutputUnit& out = r.bank.outputs();
   EXPECT_EQ(out.credits(out.index(0, kXPlus)), 1);
   EXPECT_EQ(out.owner(out.index(0, kXPlus)), OutputUnit::kFree);
-  EXPECT_TRUE(r.bank.idle(0, r.source));
+  EXPECT_TRUE(r.bank.idle(0));
 }
 
 // Routing delay 2 and VC allocation delay 1: the head, in the buffer at 0, is allocated a VC

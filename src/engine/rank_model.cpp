@@ -78,6 +78,14 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   // Arrivals are due at most max(delay) cycles ahead: a power-of-two ring of buckets.
   wheel_.resize(std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1)));
   wheel_mask_ = wheel_.size() - 1;
+  if (routers >= kBlockedArrivalsMin) {
+    block_shift_ = kBlockShift;
+    blocks_ = ((static_cast<std::size_t>(routers) - 1) >> kBlockShift) + 1;
+  }
+  for (WheelSlot& slot : wheel_) {
+    slot.flits.resize(blocks_);
+    slot.credits.resize(blocks_);
+  }
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
   for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
@@ -120,13 +128,10 @@ void RankModel::wake(std::uint32_t r) {
 
 void RankModel::open_cycle(Cycle t) {
   now_ = t + 1;
-  flits_due_ = &wheel_[(t + flit_delay_) & wheel_mask_].flits;
-  credits_due_ = &wheel_[(t + credit_delay_) & wheel_mask_].credits;
-  WheelSlot& slot = wheel_[t & wheel_mask_];
-  for (const Arrival& a : slot.flits) deposit(a.router, a.local_vc, a.flit, t);
-  slot.flits.clear();
-  for (std::uint32_t o : slot.credits) bank_.return_credit(o);
-  slot.credits.clear();
+  flits_due_ = wheel_[(t + flit_delay_) & wheel_mask_].flits.data();
+  credits_due_ = wheel_[(t + credit_delay_) & wheel_mask_].credits.data();
+  arriving_ = &wheel_[t & wheel_mask_];  // applied block by block in the walk (arrive())
+  next_block_ = 0;
 
   sources_.generate_until(t, [this](std::uint32_t r) {
     bank_.source_filled(r);
@@ -143,6 +148,15 @@ void RankModel::open_cycle(Cycle t) {
   }
 }
 
+void RankModel::arrive(std::size_t block, Cycle t) {
+  WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
+  for (std::uint32_t o : credits) bank_.return_credit(o);
+  credits.clear();
+  WheelBucket<Arrival>& flits = arriving_->flits[block];
+  for (const Arrival& a : flits) deposit(a.router, a.local_vc, a.flit, t);
+  flits.clear();
+}
+
 template <RankModel::Pass kPass>
 void RankModel::step_routers(Cycle t) {
   auto scan = [&](std::size_t w, std::uint64_t bits) {
@@ -154,9 +168,14 @@ void RankModel::step_routers(Cycle t) {
     }
   };
   if constexpr (kPass == Pass::kBoundary) {
+    // The interior pass applied every arrival of the cycle (its walk covers every word).
     for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
   } else {
+    // Each block's arrivals (a deposit wakes its router) just before its first word is
+    // scanned. The interior pass deposits at the block's boundary routers too: they are
+    // stepped later in the cycle.
     for (std::size_t w = 0; w < active_.size(); ++w) {
+      if (((w * 64) >> block_shift_) == next_block_) arrive(next_block_++, t);
       scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w]);
     }
   }
@@ -240,7 +259,8 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
     send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  flits_due_->push_back(Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
+  flits_due_[target >> block_shift_].push_back(
+      Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
@@ -266,7 +286,8 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  credits_due_->push_back(bank_.outputs().index(target, out_port * vcs_ + vc));
+  credits_due_[target >> block_shift_].push_back(
+      bank_.outputs().index(target, out_port * vcs_ + vc));
 }
 
 void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {
@@ -312,7 +333,7 @@ void RankModel::receive(const Outbox& from_peer) {
       deposit(r, local_vc, f, rf.arrival);
       continue;
     }
-    wheel_[rf.arrival & wheel_mask_].flits.push_back(
+    wheel_[rf.arrival & wheel_mask_].flits[r >> block_shift_].push_back(
         Arrival{r, static_cast<std::uint16_t>(local_vc), f});
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
@@ -326,7 +347,7 @@ void RankModel::receive(const Outbox& from_peer) {
       bank_.return_credit(o);
       continue;
     }
-    wheel_[rc.arrival & wheel_mask_].credits.push_back(o);
+    wheel_[rc.arrival & wheel_mask_].credits[r >> block_shift_].push_back(o);
   }
 }
 
@@ -356,7 +377,9 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
 
 std::uint64_t RankModel::flits_in_network() const {
   std::uint64_t n = 0;
-  for (const WheelSlot& w : wheel_) n += w.flits.size();  // flits on local links
+  for (const WheelSlot& w : wheel_) {  // flits on local links
+    for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
+  }
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     const InputUnit& in = bank_.inputs();
     for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
@@ -471,7 +494,8 @@ std::size_t RankModel::bytes() const {
   b += local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
        inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
   for (const WheelSlot& w : wheel_) {
-    b += w.flits.bytes() + w.credits.bytes();
+    for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
+    for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();
   }
   return b;
 }

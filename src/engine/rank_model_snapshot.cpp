@@ -125,15 +125,19 @@ ModelSnapshot RankModel::snapshot() const {
   }
   // Wheel: flits and credits on local links (remote ones were exchanged and received).
   for (std::size_t w = 0; w < wheel_.size(); ++w) {
-    for (const Arrival& a : wheel_[w].flits) {
-      s.flits_in_flight.push_back(
-          ModelSnapshot::InFlightFlit{arrival_cycle(w), bank_.nodes()[a.router], a.local_vc,
-                                      id_of(a.flit.packet()), a.flit.kind()});
+    for (const WheelBucket<Arrival>& block : wheel_[w].flits) {
+      for (const Arrival& a : block) {
+        s.flits_in_flight.push_back(
+            ModelSnapshot::InFlightFlit{arrival_cycle(w), bank_.nodes()[a.router], a.local_vc,
+                                        id_of(a.flit.packet()), a.flit.kind()});
+      }
     }
-    for (std::uint32_t o : wheel_[w].credits) {
-      const std::uint32_t r = o / outputs.vcs_per_router();
-      s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{
-          arrival_cycle(w), bank_.nodes()[r], o % outputs.vcs_per_router()});
+    for (const WheelBucket<std::uint32_t>& block : wheel_[w].credits) {
+      for (std::uint32_t o : block) {
+        const std::uint32_t r = o / outputs.vcs_per_router();
+        s.credits_in_flight.push_back(ModelSnapshot::InFlightCredit{
+            arrival_cycle(w), bank_.nodes()[r], o % outputs.vcs_per_router()});
+      }
     }
   }
   // Streams coming in from other ranks are recorded by their senders; the slots they hold
@@ -291,20 +295,21 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
 
   for (WheelSlot& w : wheel_) {
-    w.flits.clear();
-    w.credits.clear();
+    for (WheelBucket<Arrival>& b : w.flits) b.clear();
+    for (WheelBucket<std::uint32_t>& b : w.credits) b.clear();
   }
   for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
     if (!mine(f.router)) continue;
     const std::uint32_t r = local_of_[f.router];
-    wheel_[f.arrival & wheel_mask_].flits.push_back(
+    wheel_[f.arrival & wheel_mask_].flits[r >> block_shift_].push_back(
         Arrival{r, static_cast<std::uint16_t>(f.local_vc),
                 Flit::with_kind(slot(ivc(r, f.local_vc), f.packet), f.kind)});
   }
   for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
     if (!mine(c.router)) continue;
-    wheel_[c.arrival & wheel_mask_].credits.push_back(
-        outputs.index(local_of_[c.router], static_cast<int>(c.local_vc)));
+    const std::uint32_t r = local_of_[c.router];
+    wheel_[c.arrival & wheel_mask_].credits[r >> block_shift_].push_back(
+        outputs.index(r, static_cast<int>(c.local_vc)));
   }
   // Streams whose sender is now on another rank: later flits find their packet through
   // inbound_ (a stream from a router of this rank needs nothing: flits carry the slot).

@@ -155,9 +155,10 @@ class RankModel {
     std::uint16_t local_vc;  ///< port * vcs + vc
     Flit flit;
   };
+  /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
-    WheelBucket<Arrival> flits;
-    WheelBucket<std::uint32_t> credits;  ///< OutputUnit indices
+    std::vector<WheelBucket<Arrival>> flits;
+    std::vector<WheelBucket<std::uint32_t>> credits;  ///< OutputUnit indices
   };
   /// Remote end of a link: index into remote_ when the neighbour is on another rank.
   static constexpr std::uint32_t kRemoteBit = 0x80000000U;
@@ -170,8 +171,12 @@ class RankModel {
   /// Which active routers a pass over the bitmap steps.
   enum class Pass { kAll, kInterior, kBoundary };
   void wake(std::uint32_t r);
-  /// Arrivals from the wheel due at t and the messages generated at t.
+  /// Opens cycle t: the wheel's buckets for what it sends and receives, and the messages
+  /// generated at t.
   void open_cycle(Cycle t);
+  /// The flits and credits due at the cycle being stepped at the routers of `block`: applied
+  /// in the walk over routers just before the block's routers are stepped.
+  [[gnu::always_inline]] inline void arrive(std::size_t block, Cycle t);
   template <Pass kPass>
   void step_routers(Cycle t);
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
@@ -239,8 +244,22 @@ class RankModel {
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
-  /// The buckets of the flits and the credits sent during the cycle being stepped (all of a
-  /// cycle's local sends arrive together: the delays are fixed), set by open_cycle().
+  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^block_shift_ routers
+  /// (local index >> block_shift_), and the walk over routers in index order applies each
+  /// block's just before it steps the block's routers. On a rank too large for the caches,
+  /// applying them all in a pass before the walk touched each receiving router's state twice
+  /// from memory: the deposit, then the router's own step, after the state had left the
+  /// cache. Ranks of fewer than kBlockedArrivalsMin routers (some 16 MB of state) keep one
+  /// block: their state stays in the caches, and the buckets would only add work.
+  static constexpr std::uint32_t kBlockedArrivalsMin = 16384;
+  static constexpr int kBlockShift = 8;  ///< 256 routers (4 words of active_) per block
+  int block_shift_ = 31;                 ///< kBlockShift, or 31: one block
+  std::size_t blocks_ = 1;
+  std::size_t next_block_ = 0;     ///< the first block whose arrivals the walk has not applied
+  WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
+  /// The buckets (one per block) of the flits and the credits sent during the cycle being
+  /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
+  /// open_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
   std::vector<Outbox> outboxes_;

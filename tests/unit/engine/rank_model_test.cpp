@@ -209,6 +209,32 @@ TEST_P(PartitionedModels, DeliverExactlyAsOne) {
 
 INSTANTIATE_TEST_SUITE_P(RankModel, PartitionedModels, ::testing::Values(1, 2));
 
+// A rank of 16,384 routers or more keeps its arrivals in buckets by block of 256 routers and
+// applies each block's flits and credits in the walk, just before it steps the block's
+// routers. On torus:128x256 (128 blocks; 64 on each of two ranks)
+// with 1-flit buffers and every stage 0 cycles, a packet's head needs H cycles (one per link)
+// and each further flit 2 (the credit round trip: the flit's link, then the credit's):
+// T = H + 2 (F - 1) for packets whose hops run from high router indices to low ones and back,
+// on one rank and on two (interior and boundary passes). A deposit or credit applied a cycle
+// late adds cycles.
+TEST(RankModel, ArrivalsInTheWalkKeepTheCreditRoundTrip) {
+  for (auto [parts, overlap] : {std::pair{1, false}, std::pair{2, true}}) {
+    for (auto [s, d] : {std::pair{32767U, 0U}, std::pair{0U, 32767U}, std::pair{16500U, 33U},
+                        std::pair{70U, 20000U}}) {
+      ScriptedNetwork net("torus:128x256", "dor-dateline", ideal_router(1), parts, overlap);
+      const int length = 6;
+      net.send(s, d, length);
+      net.run_until(2000);
+      ASSERT_EQ(net.deliveries().size(), 1U);
+      const Delivery got = net.deliveries()[0];
+      const int h = got.hops;
+      EXPECT_EQ(h, net.topology().distance(NodeId(s), NodeId(d)));
+      EXPECT_EQ(got.done - got.created, static_cast<Cycle>(h + 2 * (length - 1)))
+          << s << " -> " << d << ", " << parts << " ranks";
+    }
+  }
+}
+
 // Terminal channels are pure delays: the closed form above plus the injection and ejection
 // latencies, for packets over the network and for a packet to its own source (0 hops: one
 // pass through its router, injection port to ejection port).

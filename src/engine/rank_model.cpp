@@ -79,7 +79,6 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   wheel_.resize(std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1)));
   wheel_mask_ = wheel_.size() - 1;
   if (routers >= kBlockedArrivalsMin) {
-    block_shift_ = kBlockShift;
     blocks_ = ((static_cast<std::size_t>(routers) - 1) >> kBlockShift) + 1;
   }
   for (WheelSlot& slot : wheel_) {
@@ -132,6 +131,7 @@ void RankModel::open_cycle(Cycle t) {
   credits_due_ = wheel_[(t + credit_delay_) & wheel_mask_].credits.data();
   arriving_ = &wheel_[t & wheel_mask_];  // applied block by block in the walk (arrive())
   next_block_ = 0;
+  if (blocks_ == 1) arrive(next_block_++, t);  // one block: all of them now
 
   sources_.generate_until(t, [this](std::uint32_t r) {
     bank_.source_filled(r);
@@ -157,13 +157,13 @@ void RankModel::arrive(std::size_t block, Cycle t) {
   flits.clear();
 }
 
-template <RankModel::Pass kPass>
+template <RankModel::Pass kPass, bool kBlocked>
 void RankModel::step_routers(Cycle t) {
   auto scan = [&](std::size_t w, std::uint64_t bits) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
-      step_router(r, t);
+      step_router<kBlocked>(r, t);
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   };
@@ -172,10 +172,12 @@ void RankModel::step_routers(Cycle t) {
     for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
   } else {
     // Each block's arrivals (a deposit wakes its router) just before its first word is
-    // scanned. The interior pass deposits at the block's boundary routers too: they are
-    // stepped later in the cycle.
+    // scanned (one block: open_cycle() applied them). The interior pass deposits at the block's
+    // boundary routers too: they are stepped later in the cycle.
     for (std::size_t w = 0; w < active_.size(); ++w) {
-      if (((w * 64) >> block_shift_) == next_block_) arrive(next_block_++, t);
+      if constexpr (kBlocked) {
+        if ((w >> (kBlockShift - 6)) == next_block_) arrive(next_block_++, t);
+      }
       scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w]);
     }
   }
@@ -203,6 +205,7 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   wake(r);
 }
 
+template <bool kBlocked>
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
   // does not add its zero counts.
@@ -211,18 +214,20 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
     window_.injected_packets += injected.packets;
     window_.injected_flits += injected.flits;
   }
-  bank_.allocate(r, t, Carry{*this, r, t});
+  bank_.allocate(r, t, Carry<kBlocked>{*this, r, t});
 }
 
-void RankModel::Carry::operator()(int in_port, int in_vc, int out_port, int out_vc, Flit f) const {
+template <bool kBlocked>
+void RankModel::Carry<kBlocked>::operator()(int in_port, int in_vc, int out_port, int out_vc,
+                                            Flit f) const {
   // Ejected, or onto its link; a flit that leaves a network input port sends a credit back
   // upstream.
   if (out_port == model.ports_) {
     model.eject(f, t);
   } else {
-    model.send_flit(r, out_port, out_vc, f, t);
+    model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
   }
-  if (in_port != model.ports_) model.send_credit(r, in_port, in_vc, t);
+  if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
 }
 
 void RankModel::eject(const Flit& f, Cycle t) {
@@ -248,6 +253,7 @@ void RankModel::eject(const Flit& f, Cycle t) {
   packets_.release(f.packet());
 }
 
+template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
   const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
                         static_cast<std::size_t>(out_port);
@@ -259,7 +265,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
     send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  flits_due_[target >> block_shift_].push_back(
+  flits_due_[kBlocked ? target >> kBlockShift : 0].push_back(
       Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
@@ -279,6 +285,7 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   if (f.tail()) packets_.release(f.packet());
 }
 
+template <bool kBlocked>
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const std::uint32_t target = link(r, in_port);
   const int out_port = in_port ^ 1;
@@ -286,7 +293,7 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  credits_due_[target >> block_shift_].push_back(
+  credits_due_[kBlocked ? target >> kBlockShift : 0].push_back(
       bank_.outputs().index(target, out_port * vcs_ + vc));
 }
 
@@ -333,7 +340,7 @@ void RankModel::receive(const Outbox& from_peer) {
       deposit(r, local_vc, f, rf.arrival);
       continue;
     }
-    wheel_[rf.arrival & wheel_mask_].flits[r >> block_shift_].push_back(
+    wheel_[rf.arrival & wheel_mask_].flits[block_of(r)].push_back(
         Arrival{r, static_cast<std::uint16_t>(local_vc), f});
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
@@ -347,7 +354,7 @@ void RankModel::receive(const Outbox& from_peer) {
       bank_.return_credit(o);
       continue;
     }
-    wheel_[rc.arrival & wheel_mask_].credits[r >> block_shift_].push_back(o);
+    wheel_[rc.arrival & wheel_mask_].credits[block_of(r)].push_back(o);
   }
 }
 

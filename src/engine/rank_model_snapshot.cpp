@@ -301,14 +301,14 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
     if (!mine(f.router)) continue;
     const std::uint32_t r = local_of_[f.router];
-    wheel_[f.arrival & wheel_mask_].flits[r >> block_shift_].push_back(
+    wheel_[f.arrival & wheel_mask_].flits[block_of(r)].push_back(
         Arrival{r, static_cast<std::uint16_t>(f.local_vc),
                 Flit::with_kind(slot(ivc(r, f.local_vc), f.packet), f.kind)});
   }
   for (const ModelSnapshot::InFlightCredit& c : all.credits_in_flight) {
     if (!mine(c.router)) continue;
     const std::uint32_t r = local_of_[c.router];
-    wheel_[c.arrival & wheel_mask_].credits[r >> block_shift_].push_back(
+    wheel_[c.arrival & wheel_mask_].credits[block_of(r)].push_back(
         outputs.index(r, static_cast<int>(c.local_vc)));
   }
   // Streams whose sender is now on another rank: later flits find their packet through

@@ -177,13 +177,25 @@ class RankModel {
   /// The flits and credits due at the cycle being stepped at the routers of `block`: applied
   /// in the walk over routers just before the block's routers are stepped.
   [[gnu::always_inline]] inline void arrive(std::size_t block, Cycle t);
-  template <Pass kPass>
+  /// The pass over active routers; kBlocked: the wheel has a bucket per block (blocks_ > 1),
+  /// a compile-time choice so that a rank of one block pays no block index per send.
+  template <Pass kPass, bool kBlocked>
   void step_routers(Cycle t);
+  template <Pass kPass>
+  void step_routers(Cycle t) {
+    if (blocks_ > 1) {
+      step_routers<kPass, true>(t);
+    } else {
+      step_routers<kPass, false>(t);
+    }
+  }
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
+  template <bool kBlocked>
   [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
   /// RouterBank::step's on_move for router r at cycle t: carries on each flit that crosses
   /// the switch. A functor whose call is always inlined: the per-flit path makes no call.
+  template <bool kBlocked>
   struct Carry {
     RankModel& model;
     std::uint32_t r;
@@ -204,9 +216,15 @@ class RankModel {
   void eject(const Flit& f, Cycle t);
   // send_flit() and send_credit() run for every flit that crosses a switch: inlined into the
   // router step, their rare remote paths kept out of line.
+  template <bool kBlocked>
   [[gnu::always_inline]] inline void send_flit(std::uint32_t r, int out_port, int vc, Flit f,
                                                Cycle t);
+  template <bool kBlocked>
   [[gnu::always_inline]] inline void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
+  /// The wheel bucket (block) of local router r.
+  [[nodiscard]] std::size_t block_of(std::uint32_t r) const {
+    return blocks_ > 1 ? r >> kBlockShift : 0;
+  }
   /// The rare path of send_flit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
                                                      Flit f, Cycle arrival);
@@ -244,8 +262,8 @@ class RankModel {
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
-  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^block_shift_ routers
-  /// (local index >> block_shift_), and the walk over routers in index order applies each
+  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^kBlockShift routers
+  /// (local index >> kBlockShift), and the walk over routers in index order applies each
   /// block's just before it steps the block's routers. On a rank too large for the caches,
   /// applying them all in a pass before the walk touched each receiving router's state twice
   /// from memory: the deposit, then the router's own step, after the state had left the
@@ -253,7 +271,6 @@ class RankModel {
   /// block: their state stays in the caches, and the buckets would only add work.
   static constexpr std::uint32_t kBlockedArrivalsMin = 16384;
   static constexpr int kBlockShift = 8;  ///< 256 routers (4 words of active_) per block
-  int block_shift_ = 31;                 ///< kBlockShift, or 31: one block
   std::size_t blocks_ = 1;
   std::size_t next_block_ = 0;     ///< the first block whose arrivals the walk has not applied
   WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped

@@ -40,6 +40,12 @@ RouteState DoubleXyTurnRouting::initial_state(NodeId src, NodeId dst) const {
   return c == 2 ? kNet1 : (c == 5 ? kNet0 : kOpen);
 }
 
+int DoubleXyTurnRouting::destination_class(NodeId node, NodeId dest) const {
+  const HoneycombOffsets o = honeycomb_offsets(topo_, node, dest);
+  return (o.reduces(kX) ? 1 : 0) | (o.reduces(kY) ? 2 : 0) | (o.reduces(kZ) ? 4 : 0) |
+         (o.d[kZ] <= 0 ? 8 : 0);
+}
+
 void DoubleXyTurnRouting::route(const RouteRequest& request, RouteOptions& out) const {
   const HoneycombOffsets o = honeycomb_offsets(topo_, request.node, request.dest);
   // Network 0 may still be left for network 1 only when no Z+ hop remains.

@@ -1,8 +1,8 @@
-// Brute-force check of a routing's declarations (RoutingFunction::arrival_class() and
-// translation_invariance()) against its route(): every request a packet could make on a small
-// network, compared with every request the declaration says must give the same result.
-// Returns the first violation in words, or an empty string. Shares no code with the analyses
-// that rely on the declarations.
+// Brute-force check of a routing's declarations (RoutingFunction::arrival_class(),
+// destination_class() and translation_invariance()) against its route(): every request a packet
+// could make on a small network, compared with every request the declaration says must give the
+// same result. Returns the first violation in words, or an empty string. Shares no code with the
+// analyses that rely on the declarations.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +91,45 @@ inline std::string check_arrival_classes(const Topology& topo, const RoutingFunc
               return "arrivals of class " + std::to_string(c) + " differ " +
                      detail::request_text(topo, r);
             }
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+/// Destinations of one class at a node must give the same whole result (VC masks included)
+/// for every arrival and packet state; classes lie in [0, destination_classes()).
+inline std::string check_destination_classes(const Topology& topo, const RoutingFunction& routing) {
+  const int classes = routing.destination_classes();
+  if (classes == 0) return "";
+  if (routing.source_dependent()) return "destination classes on a source-dependent routing";
+  const int vcs = routing.vcs_required();
+  for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
+    const auto arrivals = detail::arrivals(topo, NodeId(n), vcs);
+    // (class, arrival, state) -> the result of the first destination met
+    std::map<std::tuple<int, int, int, int>, std::vector<std::tuple<int, int, std::uint32_t>>> seen;
+    for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+      if (d == n) continue;
+      const int c = routing.destination_class(NodeId(n), NodeId(d));
+      if (c < 0 || c >= classes) {
+        return "destination class " + std::to_string(c) + " out of range at " +
+               topo.node_label(NodeId(n)) + " bound for " + topo.node_label(NodeId(d));
+      }
+      for (const auto& [port, vc] : arrivals) {
+        for (int st = 0; st < routing.state_count(); ++st) {
+          RouteRequest r;
+          r.node = NodeId(n);
+          r.dest = NodeId(d);
+          r.in_port = port;
+          r.in_vc = vc;
+          r.state = static_cast<RouteState>(st);
+          const auto result = detail::route_result(routing, r, ArrivalScope::kOptions);
+          const auto [it, fresh] = seen.emplace(std::tuple{c, int{port}, int{vc}, st}, result);
+          if (!fresh && it->second != result) {
+            return "destinations of class " + std::to_string(c) + " differ " +
+                   detail::request_text(topo, r);
           }
         }
       }

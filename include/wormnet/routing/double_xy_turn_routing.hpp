@@ -48,6 +48,11 @@ class DoubleXyTurnRouting final : public RoutingFunction {
     return arrival_network(in_port, in_vc);
   }
 
+  /// route() reads the destination through which coordinates a hop along this node's links
+  /// reduces (3 bits) and whether a Z+ hop remains (dZ > 0): 16 classes.
+  [[nodiscard]] int destination_classes() const override { return 16; }
+  [[nodiscard]] int destination_class(NodeId node, NodeId dest) const override;
+
   /// Virtual network (0 or 1) of the channel a head arrived on (in_port at this node, VC);
   /// network 0 at the source.
   [[nodiscard]] static int arrival_network(PortId in_port, VcId in_vc);

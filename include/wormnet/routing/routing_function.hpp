@@ -144,6 +144,14 @@ class RoutingFunction {
                                           VcId in_vc) const {
     return in_port == kInjectionPort ? 0 : 1 + in_port * kMaxVcs + in_vc;
   }
+  /// Destination classes: route() reads request.dest only through destination_class(node,
+  /// dest), so two requests that differ only in destinations of one class at their node
+  /// (neither the node itself) get the same result, VC masks included. Then the verifier
+  /// routes each (node, arrival class, state, destination class) once for all destinations
+  /// (verify/destination_block_pass.hpp). Classes are 0 .. destination_classes() - 1, at most
+  /// 256; 0 classes (the default): none declared.
+  [[nodiscard]] virtual int destination_classes() const { return 0; }
+  [[nodiscard]] virtual int destination_class(NodeId /*node*/, NodeId /*dest*/) const { return 0; }
   /// On a torus: whether moving the node, the destination and the source together by one
   /// hop along any ring dimension (wrap-around, size > 2) leaves the initial states (of every
   /// initial choice) and route() unchanged within the given scope. Then every channel of one

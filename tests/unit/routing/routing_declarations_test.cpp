@@ -38,6 +38,7 @@ void expect_declarations_hold(const Topology& topo, const RoutingFunction& routi
   SCOPED_TRACE(routing.name() + " on " + topo.spec());
   EXPECT_EQ(test::check_arrival_classes(topo, routing, ArrivalScope::kPorts), "");
   EXPECT_EQ(test::check_arrival_classes(topo, routing, ArrivalScope::kOptions), "");
+  EXPECT_EQ(test::check_destination_classes(topo, routing), "");
   if (const auto* t = dynamic_cast<const Torus*>(&topo)) {
     EXPECT_EQ(test::check_translation(*t, routing), "");
   }
@@ -154,6 +155,31 @@ class DoubleXyTurnOneClass final : public RoutingFunction {
   DoubleXyTurnRouting inner_;
 };
 
+/// Improved Double XY whose destination classes leave out whether a Z+ hop remains (it decides
+/// whether network 0 may still be left), or, with `bits` = 15, keep it (the routing's own).
+class DoubleXyTurnClasses final : public RoutingFunction {
+ public:
+  DoubleXyTurnClasses(const HoneycombMesh& h, int bits) : inner_(h), bits_(bits) {}
+  std::string name() const override { return "double-xy-turn-classes"; }
+  int vcs_required() const override { return 2; }
+  int state_count() const override { return inner_.state_count(); }
+  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+  int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
+    return inner_.arrival_class(s, p, v);
+  }
+  int destination_classes() const override { return 16; }
+  int destination_class(NodeId n, NodeId d) const override {
+    return inner_.destination_class(n, d) & bits_;
+  }
+
+ private:
+  DoubleXyTurnRouting inner_;
+  int bits_;
+};
+
 /// A honeycomb routing claiming symmetries of its own choosing: every motion that `keep`
 /// accepts, with Double XY's VC swap under inversion when `swap`.
 template <class Inner>
@@ -242,6 +268,11 @@ TEST(RoutingDeclarations, ClaimsThatDoNotHoldAreCaught) {
   EXPECT_EQ(test::check_arrival_classes(t, DatelineIgnoringVc(t), ArrivalScope::kPorts), "");
   const HoneycombMesh h(2);
   EXPECT_NE(test::check_arrival_classes(h, DoubleXyTurnOneClass(h), ArrivalScope::kPorts), "");
+  // Destination classes: without the Z bit two destinations of one class route differently.
+  EXPECT_NE(test::check_destination_classes(h, DoubleXyTurnClasses(h, 7)), "");
+  EXPECT_EQ(test::check_destination_classes(h, DoubleXyTurnClasses(h, 15)), "");
+  // Which coordinates a hop reduces, too: leaving out the Y bit is caught.
+  EXPECT_NE(test::check_destination_classes(h, DoubleXyTurnClasses(h, 13)), "");
 }
 
 }  // namespace

@@ -9,13 +9,17 @@
 
 #include <barrier>
 #include <cmath>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "../../support/bfs.hpp"
 #include "../../support/routing_case.hpp"
+#include "../../support/routing_declarations.hpp"
 #include "../../support/state_graph_reference.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/double_xy_turn_routing.hpp"
@@ -385,6 +389,12 @@ class DeadEndNextToTheLastNode final : public RoutingFunction {
   int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
     return inner_.arrival_class(s, p, v);
   }
+  // The destination classes of improved Double XY, the last node in classes of its own: the
+  // dependency pass then runs over blocks of destinations (destination_block_pass.hpp).
+  int destination_classes() const override { return 32; }
+  int destination_class(NodeId n, NodeId d) const override {
+    return inner_.destination_class(n, d) + (d.value() == topo_.num_nodes() - 1 ? 16 : 0);
+  }
   void route(const RouteRequest& r, RouteOptions& out) const override {
     const bool broken = r.dest.value() == topo_.num_nodes() - 1 && r.in_port != kInjectionPort &&
                         topo_.distance(r.node, r.dest) == 1;
@@ -404,6 +414,7 @@ class DeadEndNextToTheLastNode final : public RoutingFunction {
 TEST(AnalysisExactPaths, SplitAnalysisNamesTheDefectOfTheDependencyPass) {
   const auto topo = make_topology("honeycomb:3");
   const DeadEndNextToTheLastNode routing(static_cast<const HoneycombMesh&>(*topo));
+  ASSERT_EQ(test::check_destination_classes(*topo, routing), "");
   AnalysisOptions off;
   off.symmetries = false;
   const RoutingAnalysis every = analyze_routing(*topo, routing, off);
@@ -419,6 +430,99 @@ TEST(AnalysisExactPaths, SplitAnalysisNamesTheDefectOfTheDependencyPass) {
   loads_only.cdg = false;
   ASSERT_TRUE(analyze_routing(*topo, routing, loads_only).delivery.ok);
   EXPECT_EQ(analyze_routing(*topo, routing).delivery.defect, every.delivery.defect);
+}
+
+/// What the dependency pass must find for one routing, by a plain search per destination:
+/// the routing states reached (node, arrival class, packet state; each routed once, with the
+/// first arrival met) and every dependency (channel, VC) -> (next channel, VC) of a step into
+/// a state that is not at the destination.
+struct SearchedDependencies {
+  std::uint64_t states = 0;
+  std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> dependencies;
+};
+
+SearchedDependencies search_dependencies(const Topology& topo, const RoutingFunction& routing) {
+  SearchedDependencies out;
+  const int vcs = routing.vcs_required();
+  struct Reached {
+    NodeId node;
+    PortId port;
+    VcId vc;
+    RouteState state;
+  };
+  auto options_of = [&](const Reached& r, NodeId dest) {
+    RouteRequest q;
+    q.node = r.node;
+    q.dest = dest;
+    q.in_port = r.port;
+    q.in_vc = r.vc;
+    q.state = r.state;
+    RouteOptions o;
+    routing.route(q, o);
+    return o;
+  };
+  for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+    const NodeId dest(d);
+    std::map<std::tuple<std::uint32_t, int, RouteState>, Reached> seen;
+    std::vector<Reached> queue;
+    auto reach = [&](const Reached& r) {
+      const auto key = std::tuple{
+          r.node.value(), routing.arrival_class(ArrivalScope::kOptions, r.port, r.vc), r.state};
+      if (seen.emplace(key, r).second) queue.push_back(r);
+      return seen.at(key);
+    };
+    for (std::uint32_t s = 0; s < topo.num_nodes(); ++s) {
+      if (s != d)
+        reach(Reached{NodeId(s), kInjectionPort, 0, routing.initial_state(NodeId(s), dest)});
+    }
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const Reached u = queue[head];
+      if (u.node == dest) continue;
+      for (const RouteOption& o : options_of(u, dest)) {
+        const NodeId m = topo.neighbor(u.node, o.port);
+        const ChannelId c = topo.channel(u.node, o.port);
+        for (int v = 0; v < vcs; ++v) {
+          if (((o.vcs >> v) & 1U) == 0) continue;
+          const Reached w =
+              reach(Reached{m, Topology::reverse_port(o.port), static_cast<VcId>(v), o.next_state});
+          if (m == dest) continue;
+          for (const RouteOption& next : options_of(w, dest)) {
+            for (int x = 0; x < vcs; ++x) {
+              if (((next.vcs >> x) & 1U) == 0) continue;
+              out.dependencies.emplace(c.value(), v, topo.channel(m, next.port).value(), x);
+            }
+          }
+        }
+      }
+    }
+    out.states += seen.size();
+  }
+  return out;
+}
+
+// The dependency pass over blocks of 64 destinations (improved Double XY declares destination
+// classes) reaches as many states as a plain search per destination and finds the same
+// dependencies, on networks of one to three blocks.
+TEST(AnalysisDestinationBlocks, StatesAndDependenciesAreThoseOfAPlainSearch) {
+  for (int t = 1; t <= 5; ++t) {
+    const test::RoutingCase c = test::make_case("honeycomb:" + std::to_string(t), "double-xy-turn");
+    SCOPED_TRACE(c.label());
+    ASSERT_GT(c.routing->destination_classes(), 0);
+    const SearchedDependencies want = search_dependencies(*c.topo, *c.routing);
+    const RoutingAnalysis split = analyze_routing(*c.topo, *c.routing);
+    ASSERT_TRUE(split.delivery.ok) << split.delivery.defect;
+    AnalysisOptions delivery;
+    delivery.cdg = false;
+    const RoutingAnalysis ports = analyze_routing(*c.topo, *c.routing, delivery);
+    // The split's states: the delivery pass's, then the dependency pass's.
+    EXPECT_EQ(split.states_explored - ports.states_explored, want.states);
+    EXPECT_EQ(split.cdg.num_edges(), want.dependencies.size());
+    for (const auto& [a, va, b, vb] : want.dependencies) {
+      EXPECT_TRUE(split.cdg.has_dependency(ChannelId(a), static_cast<VcId>(va), ChannelId(b),
+                                           static_cast<VcId>(vb)))
+          << a << " vc" << va << " -> " << b << " vc" << vb;
+    }
+  }
 }
 
 }  // namespace

@@ -100,59 +100,35 @@ std::vector<std::vector<NodeId>> DestinationBlockPass::blocks() const {
   return out;
 }
 
-const DestinationBlockPass::Route* DestinationBlockPass::route(std::uint32_t u, int dc,
-                                                               NodeId dest) {
-  Route& r = routes_[static_cast<std::size_t>(u) * static_cast<std::size_t>(dest_classes_) +
-                     static_cast<std::size_t>(dc)];
-  if (r.known == 0) {
-    const NodeId node(u / (static_cast<std::uint32_t>(classes_) * state_count_));
-    RouteRequest request;
-    request.node = node;
-    request.source = NodeId::invalid();
-    request.dest = dest;
-    request.in_port = states_[u].in_port;
-    request.in_vc = states_[u].in_vc;
-    request.state = u % state_count_;
-    options_.clear();
-    routing_.route(request, options_);
-    bool ok = !options_.empty();
-    const unsigned legal = all_vcs(vcs_);
-    const unsigned port_mask = topo_.port_mask(node);
-    r.first = static_cast<std::uint32_t>(steps_.size());
-    for (const RouteOption& o : options_) {
-      // The checks of DestinationPass::expand(): a port of the node, 1 .. all of the legal VCs,
-      // a packet state in range.
-      if (o.port >= ports_ || ((port_mask >> o.port) & 1U) == 0 ||
-          static_cast<unsigned>(o.vcs) - 1U >= legal || o.next_state >= state_count_) {
-        ok = false;
-        break;
-      }
-      steps_.push_back(Step{topo_.neighbor(node, o.port).value(),
-                            topo_.channel(node, o.port).value(), o.next_state,
-                            Topology::reverse_port(o.port), o.vcs});
-      r.successors |= static_cast<std::uint64_t>(o.vcs) << (o.port * vcs_);
+void DestinationBlockPass::ask(Route& r, std::uint32_t u, NodeId dest) {
+  const NodeId node(u / (static_cast<std::uint32_t>(classes_) * state_count_));
+  RouteRequest request;
+  request.node = node;
+  request.source = NodeId::invalid();
+  request.dest = dest;
+  request.in_port = states_[u].in_port;
+  request.in_vc = states_[u].in_vc;
+  request.state = u % state_count_;
+  options_.clear();
+  routing_.route(request, options_);
+  bool ok = !options_.empty();
+  const unsigned legal = all_vcs(vcs_);
+  const unsigned port_mask = topo_.port_mask(node);
+  r.first = static_cast<std::uint32_t>(steps_.size());
+  for (const RouteOption& o : options_) {
+    // The checks of DestinationPass::expand(): a port of the node, 1 .. all of the legal VCs, a
+    // packet state in range.
+    if (o.port >= ports_ || ((port_mask >> o.port) & 1U) == 0 ||
+        static_cast<unsigned>(o.vcs) - 1U >= legal || o.next_state >= state_count_) {
+      ok = false;
+      break;
     }
-    r.count = static_cast<std::uint8_t>(steps_.size() - r.first);
-    r.known = ok ? 1 : 2;
+    steps_.push_back(Step{topo_.neighbor(node, o.port).value(), topo_.channel(node, o.port).value(),
+                          o.next_state, Topology::reverse_port(o.port), o.vcs});
+    r.successors |= static_cast<std::uint64_t>(o.vcs) << (o.port * vcs_);
   }
-  return r.known == 1 ? &r : nullptr;
-}
-
-void DestinationBlockPass::reach(std::uint32_t u, std::uint32_t node, std::uint64_t bits,
-                                 PortId port, VcId vc) {
-  State& s = states_[u];
-  if ((bits & ~s.reached) == 0) return;
-  if (s.reached == 0) {
-    s.in_port = port;
-    s.in_vc = vc;
-  }
-  s.reached |= bits;
-  if (!s.queued) {
-    s.queued = true;
-    const int p = priority_[node];
-    buckets_[static_cast<std::size_t>(p)].push_back(u);
-    top_ = std::max(top_, p);
-  }
+  r.count = static_cast<std::uint8_t>(steps_.size() - r.first);
+  r.known = ok ? 1 : 2;
 }
 
 bool DestinationBlockPass::run(std::span<const NodeId> block, ChannelDependencyGraph& cdg,

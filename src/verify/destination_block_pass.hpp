@@ -13,6 +13,7 @@
 // (PartialAnalysis::acyclic).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -82,9 +83,30 @@ class DestinationBlockPass {
   }
   /// The route of state u toward destinations of class `dc` at its node (`dest` one of them),
   /// asked of the routing the first time; nullptr when it is defective.
-  const Route* route(std::uint32_t u, int dc, NodeId dest);
+  const Route* route(std::uint32_t u, int dc, NodeId dest) {
+    Route& r = routes_[static_cast<std::size_t>(u) * static_cast<std::size_t>(dest_classes_) +
+                       static_cast<std::size_t>(dc)];
+    if (r.known == 0) [[unlikely]]
+      ask(r, u, dest);
+    return r.known == 1 ? &r : nullptr;
+  }
+  [[gnu::noinline]] void ask(Route& r, std::uint32_t u, NodeId dest);
   /// Adds `bits` to state u at `node` (reached by arrival port, vc), queued if they are new.
-  void reach(std::uint32_t u, std::uint32_t node, std::uint64_t bits, PortId port, VcId vc);
+  void reach(std::uint32_t u, std::uint32_t node, std::uint64_t bits, PortId port, VcId vc) {
+    State& s = states_[u];
+    if ((bits & ~s.reached) == 0) return;
+    if (s.reached == 0) {
+      s.in_port = port;
+      s.in_vc = vc;
+    }
+    s.reached |= bits;
+    if (!s.queued) {
+      s.queued = true;
+      const int p = priority_[node];
+      buckets_[static_cast<std::size_t>(p)].push_back(u);
+      top_ = std::max(top_, p);
+    }
+  }
 
   const Topology& topo_;
   const RoutingFunction& routing_;

@@ -10,8 +10,9 @@ namespace wormnet::detail {
 namespace {
 
 /// Most routes kept (nodes x arrival classes x packet states x destination classes): 16 B
-/// each, so at most 1 GiB; beyond, the per-destination pass is used.
-constexpr std::uint64_t kMostRoutes = std::uint64_t{1} << 26;
+/// each, so at most 256 MiB (H_30 double-xy-turn: 518,400, 8 MiB); beyond, the per-destination
+/// pass is used.
+constexpr std::uint64_t kMostRoutes = std::uint64_t{1} << 24;
 
 /// The routing's arrival classes in the kOptions scope, numbered densely in order of first
 /// appearance: [(port, or ports at injection) * vcs + vc] -> class.

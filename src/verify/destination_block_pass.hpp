@@ -62,6 +62,7 @@ class DestinationBlockPass {
     std::uint8_t count = 0;
     std::uint8_t known = 0;  ///< 0: not asked yet, 1: asked, 2: asked and defective
   };
+  static_assert(sizeof(Route) == 16);
   /// A routing state toward the block: which destinations reach it, which of them it has
   /// passed on, and the first arrival seen (the one route() is asked with).
   struct State {

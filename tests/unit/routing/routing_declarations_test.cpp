@@ -138,35 +138,37 @@ class DatelineIgnoringVc final : public RoutingFunction {
   DatelineRouting inner_;
 };
 
-/// Improved Double XY claiming one class (it reads the network it arrived in).
-class DoubleXyTurnOneClass final : public RoutingFunction {
+/// A honeycomb routing `Inner` on the mesh, forwarded: the test routings below override only
+/// the declarations they claim differently.
+template <class Inner>
+class HoneycombForwarding : public RoutingFunction {
  public:
-  explicit DoubleXyTurnOneClass(const HoneycombMesh& h) : inner_(h) {}
-  std::string name() const override { return "double-xy-turn-one-class"; }
-  int vcs_required() const override { return 2; }
+  explicit HoneycombForwarding(const HoneycombMesh& h) : inner_(h) {}
+  int vcs_required() const override { return inner_.vcs_required(); }
   int state_count() const override { return inner_.state_count(); }
   RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
   bool minimal() const override { return true; }
   std::string description() const override { return ""; }
   void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
-  int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
 
- private:
-  DoubleXyTurnRouting inner_;
+ protected:
+  Inner inner_;
+};
+
+/// Improved Double XY claiming one class (it reads the network it arrived in).
+class DoubleXyTurnOneClass final : public HoneycombForwarding<DoubleXyTurnRouting> {
+ public:
+  using HoneycombForwarding::HoneycombForwarding;
+  std::string name() const override { return "double-xy-turn-one-class"; }
+  int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
 };
 
 /// Improved Double XY whose destination classes leave out whether a Z+ hop remains (it decides
 /// whether network 0 may still be left), or, with `bits` = 15, keep it (the routing's own).
-class DoubleXyTurnClasses final : public RoutingFunction {
+class DoubleXyTurnClasses final : public HoneycombForwarding<DoubleXyTurnRouting> {
  public:
-  DoubleXyTurnClasses(const HoneycombMesh& h, int bits) : inner_(h), bits_(bits) {}
+  DoubleXyTurnClasses(const HoneycombMesh& h, int bits) : HoneycombForwarding(h), bits_(bits) {}
   std::string name() const override { return "double-xy-turn-classes"; }
-  int vcs_required() const override { return 2; }
-  int state_count() const override { return inner_.state_count(); }
-  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
-  bool minimal() const override { return true; }
-  std::string description() const override { return ""; }
-  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
   int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
     return inner_.arrival_class(s, p, v);
   }
@@ -176,26 +178,19 @@ class DoubleXyTurnClasses final : public RoutingFunction {
   }
 
  private:
-  DoubleXyTurnRouting inner_;
   int bits_;
 };
 
 /// A honeycomb routing claiming symmetries of its own choosing: every motion that `keep`
 /// accepts, with Double XY's VC swap under inversion when `swap`.
 template <class Inner>
-class HoneycombClaiming final : public RoutingFunction {
+class HoneycombClaiming final : public HoneycombForwarding<Inner> {
  public:
   HoneycombClaiming(const HoneycombMesh& h, bool (*keep)(const HoneycombMotion&), bool swap)
-      : h_(h), inner_(h), keep_(keep), swap_(swap) {}
-  std::string name() const override { return inner_.name() + "-claiming"; }
-  int vcs_required() const override { return inner_.vcs_required(); }
-  int state_count() const override { return inner_.state_count(); }
-  RouteState initial_state(NodeId s, NodeId d) const override { return inner_.initial_state(s, d); }
-  bool minimal() const override { return true; }
-  std::string description() const override { return ""; }
-  void route(const RouteRequest& r, RouteOptions& out) const override { inner_.route(r, out); }
+      : HoneycombForwarding<Inner>(h), h_(h), keep_(keep), swap_(swap) {}
+  std::string name() const override { return this->inner_.name() + "-claiming"; }
   int arrival_class(ArrivalScope s, PortId p, VcId v) const override {
-    return inner_.arrival_class(s, p, v);
+    return this->inner_.arrival_class(s, p, v);
   }
   std::vector<NetworkSymmetry> symmetries(ArrivalScope) const override {
     std::vector<NetworkSymmetry> out;
@@ -207,7 +202,6 @@ class HoneycombClaiming final : public RoutingFunction {
 
  private:
   const HoneycombMesh& h_;
-  Inner inner_;
   bool (*keep_)(const HoneycombMotion&);
   bool swap_;
 };

@@ -20,22 +20,28 @@ class Flit {
 
   Flit() = default;
   Flit(std::uint32_t packet, bool head, bool tail)
-      : word_((packet << kKindBits) | (head ? kHeadBit : 0U) | (tail ? kTailBit : 0U)) {}
+      : word_(Word{(packet << kKindBits) | (head ? kHeadBit : 0U) | (tail ? kTailBit : 0U)}) {}
 
-  [[nodiscard]] std::uint32_t packet() const { return word_ >> kKindBits; }
-  void set_packet(std::uint32_t p) { word_ = (p << kKindBits) | kind(); }
-  [[nodiscard]] bool head() const { return (word_ & kHeadBit) != 0; }
-  [[nodiscard]] bool tail() const { return (word_ & kTailBit) != 0; }
+  [[nodiscard]] std::uint32_t packet() const { return bits() >> kKindBits; }
+  void set_packet(std::uint32_t p) { word_ = Word{(p << kKindBits) | kind()}; }
+  [[nodiscard]] bool head() const { return (bits() & kHeadBit) != 0; }
+  [[nodiscard]] bool tail() const { return (bits() & kTailBit) != 0; }
   /// The kind bits, for carrying a flit to another rank.
-  [[nodiscard]] std::uint32_t kind() const { return word_ & (kHeadBit | kTailBit); }
+  [[nodiscard]] std::uint32_t kind() const { return bits() & (kHeadBit | kTailBit); }
   static Flit with_kind(std::uint32_t packet, std::uint32_t kind) {
     Flit f;
-    f.word_ = (packet << kKindBits) | (kind & (kHeadBit | kTailBit));
+    f.word_ = Word{(packet << kKindBits) | (kind & (kHeadBit | kTailBit))};
     return f;
   }
 
  private:
-  std::uint32_t word_ = 0;
+  /// The word's type: 32 bits, but not std::uint32_t, whose stores may alias every 32-bit
+  /// field of the router bank and the rank (GCC reloaded the index arithmetic's factors after
+  /// each flit written into a buffer or onto the wheel); an enumeration aliases itself.
+  enum class Word : std::uint32_t {};
+  [[nodiscard]] std::uint32_t bits() const { return static_cast<std::uint32_t>(word_); }
+
+  Word word_{};
 };
 
 static_assert(sizeof(Flit) == 4);

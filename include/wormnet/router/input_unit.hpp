@@ -11,6 +11,7 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
+#include "wormnet/core/opaque.hpp"
 #include "wormnet/router/flit.hpp"
 
 namespace wormnet {
@@ -58,7 +59,7 @@ class InputUnit {
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
-      new (r + kStampAt) std::uint32_t{0};
+      new (r + kStampAt) Stamp{0};
       for (std::uint32_t k = 0; k < depth_; ++k) new (r + kFlitsAt + k * sizeof(Flit)) Flit{};
     }
   }
@@ -148,7 +149,15 @@ class InputUnit {
   }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
-  void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<std::uint32_t>(t); }
+  void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }
+  /// mark(i, t) when `now` holds, else nothing: the stamp is rewritten either way, under a
+  /// mask the compiler cannot see is 0 or ~0 (a select it would turn back into a branch).
+  void mark_if(std::uint32_t i, Cycle t, bool now) {
+    Stamp& stamp = stamp_ref(i);
+    const std::uint32_t take = opaque(0U - static_cast<std::uint32_t>(now));
+    stamp = static_cast<Stamp>((static_cast<std::uint32_t>(stamp) & ~take) |
+                               (static_cast<std::uint32_t>(t) & take));
+  }
   /// Whether input VC i has been quiet for `threshold` cycles (< 2^31) before cycle t
   /// (unsigned difference of the low 32 bits: right across their wrap).
   [[nodiscard]] bool stuck(std::uint32_t i, Cycle t, Cycle threshold) const {
@@ -156,9 +165,10 @@ class InputUnit {
   }
   /// The stored stamp (checkpoints).
   [[nodiscard]] std::uint32_t stamp(std::uint32_t i) const {
-    return *std::launder(reinterpret_cast<const std::uint32_t*>(record(i) + kStampAt));
+    return static_cast<std::uint32_t>(
+        *std::launder(reinterpret_cast<const Stamp*>(record(i) + kStampAt)));
   }
-  void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = low_bits; }
+  void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = Stamp{low_bits}; }
   /// Router `router`'s injection in progress.
   [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
@@ -185,10 +195,14 @@ class InputUnit {
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
   /// a cache line (on a rank of a million routers each separate array cost a miss per access).
+  /// The stored stamp's type: 32 bits, but not std::uint32_t, whose stores may alias every
+  /// 32-bit field of the router bank and the rank (GCC reloaded the index arithmetic's
+  /// factors after each stamp written in the per-flit paths); an enumeration aliases itself.
+  enum class Stamp : std::uint32_t {};
   static constexpr std::size_t kStampAt = sizeof(InputVcState);
-  static constexpr std::size_t kFlitsAt = kStampAt + sizeof(std::uint32_t);
-  [[nodiscard]] std::uint32_t& stamp_ref(std::uint32_t i) {
-    return *std::launder(reinterpret_cast<std::uint32_t*>(record(i) + kStampAt));
+  static constexpr std::size_t kFlitsAt = kStampAt + sizeof(Stamp);
+  [[nodiscard]] Stamp& stamp_ref(std::uint32_t i) {
+    return *std::launder(reinterpret_cast<Stamp*>(record(i) + kStampAt));
   }
   [[nodiscard]] std::byte* record(std::uint32_t i) {
     return records_.data() + static_cast<std::size_t>(i) * stride_;

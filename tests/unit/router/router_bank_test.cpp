@@ -173,6 +173,40 @@ TEST(RouterBank, AMoveStampsItsInputVc) {
   EXPECT_TRUE(r.bank.inputs().stuck(injection_vc, 11, 10));
 }
 
+// A flit's arrival starts its VC's wait only when the buffer was empty (the deadlock
+// detector's stamp), and starts a route only for a head at an idle VC; a flit behind others
+// changes neither, and a flit into an emptied VC that holds an output VC keeps the stage.
+TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
+  RouterParams p = ideal(4);
+  p.routing_delay = 2;
+  OneRouter r("mesh:2x2", "xy", p);
+  InputUnit& in = r.bank.inputs();
+  const std::uint32_t i = in.index(0, kXMinus);  // one VC: local VC = port
+  const Flit head(0, true, false);
+  const Flit body(0, false, false);
+  r.bank.deposit(0, kXMinus, head, 5);
+  EXPECT_EQ(in.stamp(i), 5U);
+  EXPECT_EQ(in.state(i).stage, VcStage::kWaitVc);
+  EXPECT_EQ(in.state(i).ready, 7U);
+  r.bank.deposit(0, kXMinus, body, 9);  // behind the head
+  EXPECT_EQ(in.stamp(i), 5U);
+  EXPECT_EQ(in.state(i).ready, 7U);
+  EXPECT_EQ(in.state(i).count, 2);
+  in.set_stage(0, kXMinus, VcStage::kActive);
+  in.pop(0, kXMinus);
+  in.pop(0, kXMinus);
+  r.bank.deposit(0, kXMinus, body, 12);  // into the emptied, active VC
+  EXPECT_EQ(in.stamp(i), 12U);
+  EXPECT_EQ(in.state(i).stage, VcStage::kActive);
+  EXPECT_EQ(in.waiting(0), 0U);
+  const Cycle late = (Cycle{1} << 32) + 40;  // the stamp keeps the low 32 bits
+  in.pop(0, kXMinus);
+  r.bank.deposit(0, kXMinus, body, late);
+  r.bank.deposit(0, kXMinus, body, late + 3);
+  EXPECT_EQ(in.stamp(i), 40U);
+  EXPECT_EQ(in.nonempty(0), std::uint64_t{1} << kXMinus);
+}
+
 /// Every router of `spec` in one bank, its links carried by hand: a flit reaches the next
 /// router `link` cycles after it crosses the switch, a credit the upstream router `link`
 /// cycles after its flit left.

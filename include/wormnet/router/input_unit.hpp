@@ -147,6 +147,15 @@ class InputUnit {
     headers_[router].nonempty &= ~emptied;
     return f;
   }
+  /// Asks the processor for what a deposit into input VC `local_vc` of `router` writes: the
+  /// VC's record (its state and the front of its ring) and the router's header. A hint,
+  /// without effect on the state.
+  void prefetch(std::uint32_t router, int local_vc) const {
+    __builtin_prefetch(record(index(router, local_vc)), 1);
+    prefetch_header(router);
+  }
+  /// Asks the processor for `router`'s header (its stage masks). A hint only.
+  void prefetch_header(std::uint32_t router) const { __builtin_prefetch(&headers_[router], 1); }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
   void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }

@@ -51,6 +51,8 @@ class OutputUnit {
     ++v.credits;
     return opaque(std::uint64_t{unblocks}) << (v.owner & 63U);
   }
+  /// Asks the processor for output VC o's record (a credit is coming). A hint only.
+  void prefetch(std::uint32_t o) const { __builtin_prefetch(&vcs_[o], 1); }
   void set_credits(std::uint32_t o, std::uint16_t c) { vcs_[o].credits = c; }
   /// Owning input VC (port * vcs + vc within the router), or kFree.
   [[nodiscard]] std::uint8_t owner(std::uint32_t o) const { return vcs_[o].owner; }

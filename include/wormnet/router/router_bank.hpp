@@ -103,6 +103,14 @@ class RouterBank {
     const std::uint64_t unblocked = outputs_.return_credit_unblocking(o);
     inputs_.unblock(outputs_.router_of(o), unblocked);
   }
+  /// Hints for what deposit(r, local_vc, ...) and return_credit(o) will write, issued a
+  /// while before them so that the fetches from memory overlap other work. No effect on
+  /// the state.
+  void prefetch_deposit(std::uint32_t r, int local_vc) const { inputs_.prefetch(r, local_vc); }
+  void prefetch_credit(std::uint32_t o) const {
+    outputs_.prefetch(o);
+    inputs_.prefetch_header(outputs_.router_of(o));
+  }
   /// Sets the switch stage's masks (InputUnit::blocked() and settling()) from the input
   /// VCs' stages and the output VCs' credits, after a restore wrote those directly.
   void rebuild_switch_masks();

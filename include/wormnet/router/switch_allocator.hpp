@@ -16,35 +16,32 @@ class SwitchAllocator {
   SwitchAllocator() = default;
   SwitchAllocator(std::uint32_t routers, int ports)
       : ports_(static_cast<std::uint32_t>(ports)),
-        last_vc_(static_cast<std::size_t>(routers) * ports_, Last{63}),
-        last_port_(static_cast<std::size_t>(routers) * ports_, Last{63}) {}
+        last_(static_cast<std::size_t>(routers) * 2 * ports_, Last{63}) {}
 
   /// Input stage: the VC of input port `port` that goes forward among `eligible` (bit per VC).
   int pick_vc(std::uint32_t router, int port, std::uint64_t eligible) const {
-    return round_robin_pick(eligible,
-                            get(last_vc_[router * ports_ + static_cast<std::uint32_t>(port)]));
+    return round_robin_pick(eligible, get(last_[vc_slot(router, port)]));
   }
   /// Output stage: the winning input port among `requesters` (bit per input port).
   int pick_input(std::uint32_t router, int out_port, std::uint64_t requesters) const {
-    return round_robin_pick(
-        requesters, get(last_port_[router * ports_ + static_cast<std::uint32_t>(out_port)]));
+    return round_robin_pick(requesters, get(last_[port_slot(router, out_port)]));
   }
   /// Records a grant so that the next choice starts after these winners.
   void commit(std::uint32_t router, int in_port, int vc, int out_port) {
-    last_vc_[router * ports_ + static_cast<std::uint32_t>(in_port)] = static_cast<Last>(vc);
-    last_port_[router * ports_ + static_cast<std::uint32_t>(out_port)] = static_cast<Last>(in_port);
+    last_[vc_slot(router, in_port)] = static_cast<Last>(vc);
+    last_[port_slot(router, out_port)] = static_cast<Last>(in_port);
   }
-  [[nodiscard]] std::size_t bytes() const { return last_vc_.capacity() + last_port_.capacity(); }
+  [[nodiscard]] std::size_t bytes() const { return last_.capacity(); }
   /// Round-robin state (checkpoints): last VC of an input port, last input of an output port.
   [[nodiscard]] std::uint8_t last_vc(std::uint32_t router, int port) const {
-    return get(last_vc_[router * ports_ + static_cast<std::uint32_t>(port)]);
+    return get(last_[vc_slot(router, port)]);
   }
   [[nodiscard]] std::uint8_t last_port(std::uint32_t router, int port) const {
-    return get(last_port_[router * ports_ + static_cast<std::uint32_t>(port)]);
+    return get(last_[port_slot(router, port)]);
   }
   void set_last(std::uint32_t router, int port, std::uint8_t vc, std::uint8_t input) {
-    last_vc_[router * ports_ + static_cast<std::uint32_t>(port)] = Last{vc};
-    last_port_[router * ports_ + static_cast<std::uint32_t>(port)] = Last{input};
+    last_[vc_slot(router, port)] = Last{vc};
+    last_[port_slot(router, port)] = Last{input};
   }
 
  private:
@@ -53,10 +50,19 @@ class SwitchAllocator {
   /// router bank that the rest of the switch stage uses; an enumeration only aliases itself.
   enum class Last : std::uint8_t {};
   static std::uint8_t get(Last x) { return static_cast<std::uint8_t>(x); }
+  /// A router's pointers side by side (2 P bytes): a grant writes both of its pointers, and
+  /// on a rank of a million routers two arrays cost two misses where one costs one.
+  [[nodiscard]] std::size_t vc_slot(std::uint32_t router, int port) const {
+    return static_cast<std::size_t>(router) * 2 * ports_ + static_cast<std::size_t>(port);
+  }
+  [[nodiscard]] std::size_t port_slot(std::uint32_t router, int port) const {
+    return vc_slot(router, port) + ports_;
+  }
 
   std::uint32_t ports_ = 0;
-  HugeVector<Last> last_vc_;    // per input port: last VC that won
-  HugeVector<Last> last_port_;  // per output port: last input port that won
+  /// [router][0, P): per input port the last VC that won; [router][P, 2P): per output port
+  /// the last input port that won.
+  HugeVector<Last> last_;
 };
 
 }  // namespace wormnet

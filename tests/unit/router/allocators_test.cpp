@@ -1,6 +1,9 @@
 // The router's arbiters and allocators against hand-worked round-robin orders.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/round_robin.hpp"
 #include "wormnet/router/switch_allocator.hpp"
@@ -90,6 +93,41 @@ TEST(SwitchAllocator, RotatesVcsPerInputPortAndInputsPerOutputPort) {
   EXPECT_EQ(s.pick_input(0, 4, 0b11100), 3);
   EXPECT_EQ(s.last_vc(0, 2), 1);
   EXPECT_EQ(s.last_port(0, 4), 2);
+}
+
+// Every router keeps its own pointers, and a port's VC pointer and its output pointer are
+// apart (the same port number as input and output): random grants on 5 routers of 7 ports
+// against a plain table of what each grant set, through every reader.
+TEST(SwitchAllocator, KeepsEveryPointerApartAcrossPortsAndRouters) {
+  constexpr std::uint32_t kRouters = 5;
+  constexpr int kPorts = 7;
+  SwitchAllocator s(kRouters, kPorts);
+  int last_vc[kRouters][kPorts];
+  int last_port[kRouters][kPorts];
+  for (auto& row : last_vc) std::fill(std::begin(row), std::end(row), 63);
+  for (auto& row : last_port) std::fill(std::begin(row), std::end(row), 63);
+  std::uint64_t x = 0x2545F4914F6CDD1DULL;
+  for (int k = 0; k < 2000; ++k) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const auto r = static_cast<std::uint32_t>(x % kRouters);
+    const int in = static_cast<int>((x >> 8) % kPorts);
+    const int vc = static_cast<int>((x >> 16) % 4);
+    const int out = k % 3 == 0 ? in : static_cast<int>((x >> 24) % kPorts);  // often the same
+    s.commit(r, in, vc, out);
+    last_vc[r][in] = vc;
+    last_port[r][out] = in;
+    for (std::uint32_t q = 0; q < kRouters; ++q) {
+      for (int p = 0; p < kPorts; ++p) {
+        ASSERT_EQ(s.last_vc(q, p), last_vc[q][p]) << "grant " << k << " router " << q;
+        ASSERT_EQ(s.last_port(q, p), last_port[q][p]) << "grant " << k << " router " << q;
+        // The pickers read the same pointers: the first requester after the last winner.
+        ASSERT_EQ(s.pick_vc(q, p, 0b1111), last_vc[q][p] == 63 ? 0 : (last_vc[q][p] + 1) % 4);
+        ASSERT_EQ(s.pick_input(q, p, 0x7F), last_port[q][p] == 63 ? 0 : (last_port[q][p] + 1) % 7);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -133,7 +133,7 @@ void RankModel::open_cycle(Cycle t) {
   next_block_ = 0;
   if (blocks_ == 1) arrive(next_block_++, t);  // one block: all of them now
 
-  sources_.generate_until(t, [this](std::uint32_t r) {
+  sources_.generate_until(0, t, [this](std::uint32_t r) {
     bank_.source_filled(r);
     wake(r);
   });

@@ -46,7 +46,23 @@ void TrafficSources::schedule(std::uint32_t local) {
     const double gap = p >= 1.0 ? 1.0 : std::floor(std::log1p(-u) / std::log1p(-p)) + 1.0;
     s.next_time += gap;
   }
-  if (s.next_time < kNever) due_.push(Due{static_cast<Cycle>(s.next_time), local});
+  if (s.next_time < kNever) enlist(local);
+}
+
+void TrafficSources::enlist(std::uint32_t local) {
+  const auto block = static_cast<std::size_t>(static_cast<std::uint64_t>(local) >> group_shift_);
+  due_[block].push(Due{static_cast<Cycle>(sources_[local].next_time), local});
+}
+
+void TrafficSources::group_by_block(int shift) {
+  std::vector<Due> all;
+  for (Calendar& c : due_) {
+    for (; !c.empty(); c.pop()) all.push_back(c.top());
+  }
+  group_shift_ = shift;
+  const std::uint64_t nodes = sources_.size();
+  due_.assign(nodes == 0 ? 1 : static_cast<std::size_t>(((nodes - 1) >> shift) + 1), Calendar{});
+  for (const Due& d : all) due_[static_cast<std::size_t>(std::uint64_t{d.local} >> shift)].push(d);
 }
 
 void TrafficSources::generate(std::uint32_t local, Cycle t) {
@@ -88,14 +104,14 @@ TrafficSources::Counts TrafficSources::counts() const {
 }
 
 void TrafficSources::restore(const std::vector<GeneratorState>& generators, const Counts& counts) {
-  due_ = {};
+  for (Calendar& c : due_) c = Calendar{};
   for (std::uint32_t i = 0; i < sources_.size(); ++i) {
     Source& s = sources_[i];
     s.rng = RandomStream::restore(s.rng.key(), generators[i].counter);
     s.next_time = generators[i].next_time;
     s.sequence = generators[i].sequence;
     queues_[i] = SourceQueue{};
-    if (generates(i) && s.next_time < kNever) due_.push(Due{static_cast<Cycle>(s.next_time), i});
+    if (generates(i) && s.next_time < kNever) enlist(i);
   }
   created_flits_ = counts.created_flits;
   created_packets_ = counts.created_packets;
@@ -105,7 +121,8 @@ void TrafficSources::restore(const std::vector<GeneratorState>& generators, cons
 
 std::size_t TrafficSources::bytes() const {
   std::size_t b = sources_.capacity() * sizeof(Source) + queues_.capacity() * sizeof(SourceQueue) +
-                  due_.size() * sizeof(Due);
+                  due_.capacity() * sizeof(Calendar);
+  for (const Calendar& c : due_) b += c.size() * sizeof(Due);
   for (const auto& q : queues_) b += q.bytes();
   return b;
 }

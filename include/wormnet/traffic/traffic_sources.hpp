@@ -60,17 +60,23 @@ class TrafficSources {
                  const DestinationPattern& pattern, double rate, std::uint64_t seed,
                  Cycle measure_begin, Cycle measure_end);
 
-  /// Generates every message due at or before cycle t; calls wake(local index) for each
-  /// node whose queue received one.
+  /// Generates every message of block `group` due at or before cycle t (one block holding
+  /// every node unless group_by_block() split them); calls wake(local index) for each node
+  /// whose queue received one.
   template <class Wake>
-  void generate_until(Cycle t, Wake&& wake) {
-    while (!due_.empty() && due_.top().cycle <= t) {
-      const Due d = due_.top();
-      due_.pop();
+  void generate_until(std::size_t group, Cycle t, Wake&& wake) {
+    Calendar& due = due_[group];
+    while (!due.empty() && due.top().cycle <= t) {
+      const Due d = due.top();
+      due.pop();
       generate(d.local, d.cycle);
       wake(d.local);
     }
   }
+  /// Splits the generation instants by block of 2^shift local indices (block = local >>
+  /// shift), so that a rank whose blocks are simulated at different cycles (RankModel's
+  /// layers) generates each block's messages when that block reaches the cycle.
+  void group_by_block(int shift);
   [[nodiscard]] SourceQueue& queue(std::uint32_t local) { return queues_[local]; }
   [[nodiscard]] const SourceQueue& queue(std::uint32_t local) const { return queues_[local]; }
   /// Flits generated so far (all of them, and the labelled ones).
@@ -116,6 +122,8 @@ class TrafficSources {
   void generate(std::uint32_t local, Cycle t);
   [[nodiscard]] bool generates(std::uint32_t local) const;
   void schedule(std::uint32_t local);
+  /// Puts node `local`'s next instant in its block's calendar.
+  void enlist(std::uint32_t local);
 
   const std::vector<std::uint32_t>& nodes_;
   const DestinationPattern& pattern_;
@@ -127,7 +135,10 @@ class TrafficSources {
   Cycle measure_end_;
   HugeVector<Source> sources_;
   HugeVector<SourceQueue> queues_;
-  std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
+  using Calendar = std::priority_queue<Due, std::vector<Due>, std::greater<>>;
+  /// Pending generation instants, one calendar per block (see group_by_block()).
+  std::vector<Calendar> due_ = std::vector<Calendar>(1);
+  int group_shift_ = 32;  ///< block = local >> group_shift_ (one block by default)
   std::uint64_t created_flits_ = 0;
   std::uint64_t created_packets_ = 0;
   std::uint64_t measured_packets_ = 0;

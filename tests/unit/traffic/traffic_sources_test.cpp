@@ -26,7 +26,7 @@ Generated generate(InjectionProcess process, double rate, int lmin, int lmax, Cy
   std::vector<std::uint32_t> nodes(16);
   for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
   TrafficSources s(nodes, c, d, rate, 42, 0, cycles);
-  s.generate_until(cycles - 1, [](std::uint32_t) {});
+  s.generate_until(0, cycles - 1, [](std::uint32_t) {});
   Generated g;
   for (std::uint32_t i = 0; i < 16; ++i) {
     SourceQueue& q = s.queue(i);
@@ -63,6 +63,47 @@ TEST(TrafficSources, LengthsAreUniformBetweenMinAndMax) {
   const double mean = static_cast<double>(g.flits) / static_cast<double>(g.messages);
   // Uniform on 10..200: mean 105, standard deviation ~55; error of the mean ~55/sqrt(n).
   EXPECT_NEAR(mean, 105.0, 4 * 55.0 / std::sqrt(static_cast<double>(g.messages)));
+}
+
+// Calendars by block (a rank whose layers run at different cycles generates block by block):
+// each block's generate_until() yields exactly its nodes' messages of one calendar, at the
+// same cycles, whatever order the blocks are served in. torus:8x8 in blocks of 8 nodes,
+// blocks served in reverse order, cycle by cycle, against one calendar for all.
+TEST(TrafficSources, BlocksGenerateWhatOneCalendarDoes) {
+  const Torus t({8, 8}, true);
+  TrafficConfig c;
+  c.length_min = 1;
+  c.length_max = 6;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(64);
+  for (std::uint32_t i = 0; i < 64; ++i) nodes[i] = i;
+  TrafficSources one(nodes, c, d, 0.3, 7, 10, 200);
+  TrafficSources blocks(nodes, c, d, 0.3, 7, 10, 200);
+  blocks.group_by_block(3);
+  std::vector<std::uint32_t> woken_one(64, 0);
+  std::vector<std::uint32_t> woken_blocks(64, 0);
+  for (Cycle cycle = 0; cycle < 300; ++cycle) {
+    one.generate_until(0, cycle, [&](std::uint32_t r) { ++woken_one[r]; });
+    for (std::size_t b = 8; b-- > 0;) {
+      blocks.generate_until(b, cycle, [&](std::uint32_t r) {
+        EXPECT_EQ(r >> 3, b);
+        ++woken_blocks[r];
+      });
+    }
+    ASSERT_EQ(woken_blocks, woken_one) << "cycle " << cycle;
+  }
+  EXPECT_EQ(blocks.created_flits(), one.created_flits());
+  EXPECT_EQ(blocks.measured_packets(), one.measured_packets());
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    SourceQueue& a = one.queue(i);
+    SourceQueue& b = blocks.queue(i);
+    ASSERT_EQ(a.size(), b.size());
+    for (; !a.empty(); a.pop(), b.pop()) {
+      EXPECT_EQ(a.front().created, b.front().created);
+      EXPECT_EQ(a.front().dest, b.front().dest);
+      EXPECT_EQ(a.front().length, b.front().length);
+    }
+  }
 }
 
 }  // namespace

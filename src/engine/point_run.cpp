@@ -89,6 +89,8 @@ void PointRun::run_to_check() {
   do {
     const Cycle chunk_end = std::min({t + plan_.lookahead, loop_.next_window, loop_.next_check});
     model_.set_window_end(chunk_end);
+    // The state is read at the next statistics window or control check, not before.
+    model_.set_level_at(std::min(loop_.next_window, loop_.next_check));
     const auto t0 = Clock::now();
     auto t1 = t0;
     auto t2 = t0;

@@ -32,7 +32,7 @@ RouterParams router_params(const SimConfig& config, const RunPlan& plan, const T
 
 RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topology& topo,
                      const RoutingFunction& routing, const DestinationPattern& pattern,
-                     const Partition& partition, int rank, double rate)
+                     const Partition& partition, int rank, double rate, WalkLayout layout)
     : topo_(topo),
       ports_(topo.num_ports()),
       vcs_(plan.vcs),
@@ -75,22 +75,34 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   neighbor_ranks_.erase(std::unique(neighbor_ranks_.begin(), neighbor_ranks_.end()),
                         neighbor_ranks_.end());
 
-  // Arrivals are due at most max(delay) cycles ahead: a power-of-two ring of buckets.
-  wheel_.resize(std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + 1)));
-  wheel_mask_ = wheel_.size() - 1;
-  if (routers >= kBlockedArrivalsMin) {
-    blocks_ = ((static_cast<std::size_t>(routers) - 1) >> kBlockShift) + 1;
+  // Arrivals are due at most max(delay) cycles after the cycle that sends them, and the
+  // layers of the skewed walk are fewer than `skew` cycles apart: a power-of-two ring of
+  // buckets spanning both.
+  require(layout.block_shift >= 6 && layout.block_shift < 32 && layout.skew >= 1,
+          "walk layout: blocks of 2^6 routers or more and a skew of 1 cycle or more");
+  block_shift_ = layout.block_shift;
+  if (routers >= layout.blocked_min && routers > 0) {
+    blocks_ = ((static_cast<std::size_t>(routers) - 1) >> block_shift_) + 1;
   }
+  skew_ = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
+  const Cycle spread = blocks_ > 1 ? skew_ - 1 : 0;
+  wheel_.resize(
+      std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + spread + 1)));
+  wheel_mask_ = wheel_.size() - 1;
   for (WheelSlot& slot : wheel_) {
     slot.flits.resize(blocks_);
     slot.credits.resize(blocks_);
   }
+  created_at_.assign(wheel_.size(), 0);
+  ejected_at_.assign(wheel_.size(), 0);
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
   for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
     if (boundary_[w] != 0) boundary_words_.push_back(w);
   }
   channel_flits_.assign(link_.size(), 0);
+  build_layers();
+  if (blocks_ > 1) sources_.group_by_block(block_shift_);
 }
 
 std::uint64_t RankModel::links_to(int peer) const {
@@ -125,88 +137,100 @@ void RankModel::wake(std::uint32_t r) {
   active_[r >> 6] |= std::uint64_t{1} << (r & 63U);
 }
 
-void RankModel::open_cycle(Cycle t) {
-  now_ = t + 1;
-  flits_due_ = wheel_[(t + flit_delay_) & wheel_mask_].flits.data();
-  credits_due_ = wheel_[(t + credit_delay_) & wheel_mask_].credits.data();
-  arriving_ = &wheel_[t & wheel_mask_];  // applied block by block in the walk (arrive())
-  next_block_ = 0;
-  if (blocks_ == 1) arrive(next_block_++, t);  // one block: all of them now
-
-  sources_.generate_until(0, t, [this](std::uint32_t r) {
-    bank_.source_filled(r);
-    wake(r);
-  });
-  if (script_ != nullptr && script_->next_release() <= t) {
-    released_.clear();
-    script_->release(t, released_);
-    for (const auto& [node, m] : released_) enqueue(node, m);
-  }
-  in_measurement_ = t >= measure_begin_ && t < measure_end_;
-  if (in_measurement_) {
-    measured_.packet_cycles += sources_.created_packets() + scripted_packets_ - ejected_packets_;
-  }
+void RankModel::enter_cycle(Cycle c) {
+  flits_due_ = wheel_[(c + flit_delay_) & wheel_mask_].flits.data();
+  credits_due_ = wheel_[(c + credit_delay_) & wheel_mask_].credits.data();
+  arriving_ = &wheel_[c & wheel_mask_];
+  in_measurement_ = c >= measure_begin_ && c < measure_end_;
 }
 
-void RankModel::arrive(std::size_t block, Cycle t) {
+void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
   for (std::uint32_t o : credits) bank_.return_credit(o);
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
-  for (const Arrival& a : flits) deposit(a.router, a.local_vc, a.flit, t);
+  for (const Arrival& a : flits) deposit(a.router, a.local_vc, a.flit, c);
   flits.clear();
   // The next block's arrivals go to routers the walk has not reached: their state was last
   // touched a cycle ago and has left the caches of a large rank. Asking for it now overlaps
   // those fetches with this block's steps, where the deposits waited for each in turn (on
   // torus:60x60x60, one core, the loop takes 0.88-0.90 of the time it takes without them).
-  if (block + 1 < blocks_) {
-    for (const Arrival& a : arriving_->flits[block + 1])
-      bank_.prefetch_deposit(a.router, a.local_vc);
-    for (std::uint32_t o : arriving_->credits[block + 1]) bank_.prefetch_credit(o);
+  if (next != kNoBlock) {
+    for (const Arrival& a : arriving_->flits[next]) bank_.prefetch_deposit(a.router, a.local_vc);
+    for (std::uint32_t o : arriving_->credits[next]) bank_.prefetch_credit(o);
   }
 }
 
+template <RankModel::Pass kPass>
+void RankModel::step_layer(std::size_t layer, Cycle c) {
+  enter_cycle(c);
+  const std::size_t first = layer_first_[layer];
+  const std::size_t end = layer_first_[layer + 1];
+  if (blocks_ > 1) {
+    step_blocks<kPass, true>(first, end, c);
+  } else {
+    step_blocks<kPass, false>(first, end, c);
+  }
+}
+
+// The schedule of the layers (rank_model_layers.cpp) steps whole layers.
+template void RankModel::step_layer<RankModel::Pass::kAll>(std::size_t layer, Cycle c);
+
 template <RankModel::Pass kPass, bool kBlocked>
-void RankModel::step_routers(Cycle t) {
+void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
-      step_router<kBlocked>(r, t);
+      step_router<kBlocked>(r, c);
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   };
   if constexpr (kPass == Pass::kBoundary) {
-    // The interior pass applied every arrival of the cycle (its walk covers every word).
+    // The interior pass applied the arrivals and generated the messages of the boundary
+    // routers' blocks (all in layer 0).
     for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
-  } else {
-    // Each block's arrivals (a deposit wakes its router) just before its first word is
-    // scanned (one block: open_cycle() applied them). The interior pass deposits at the block's
-    // boundary routers too: they are stepped later in the cycle.
-    for (std::size_t w = 0; w < active_.size(); ++w) {
-      if constexpr (kBlocked) {
-        if ((w >> (kBlockShift - 6)) == next_block_) arrive(next_block_++, t);
-      }
+    return;
+  }
+  const std::uint64_t created = sources_.created_packets();
+  for (std::size_t i = first; i < end; ++i) {
+    const std::size_t block = layer_blocks_[i];
+    sources_.generate_until(block, c, [this](std::uint32_t r) {
+      bank_.source_filled(r);
+      wake(r);
+    });
+    arrive(block, i + 1 < end ? layer_blocks_[i + 1] : kNoBlock, c);
+    // The block's words (one block: all of them). The interior pass steps the block's
+    // boundary routers later in the cycle, after the exchange.
+    const std::size_t w0 = kBlocked ? block << (block_shift_ - 6) : 0;
+    const std::size_t w1 =
+        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << (block_shift_ - 6)))
+                 : active_.size();
+    for (std::size_t w = w0; w < w1; ++w) {
       scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w]);
     }
   }
+  created_at_[c & wheel_mask_] += sources_.created_packets() - created;
 }
 
 void RankModel::step(Cycle t) {
-  open_cycle(t);
-  step_routers<Pass::kAll>(t);
+  begin_cycle(t);
+  step_layer<Pass::kAll>(0, t);
+  end_cycle(t);
 }
 
 void RankModel::step_interior(Cycle t) {
-  open_cycle(t);
-  step_routers<Pass::kInterior>(t);
+  begin_cycle(t);
+  step_layer<Pass::kInterior>(0, t);
   cycle_open_ = true;
 }
 
 void RankModel::step_boundary(Cycle t) {
   require(cycle_open_ && now_ == t + 1, "step_boundary(t) without step_interior(t)");
-  step_routers<Pass::kBoundary>(t);
+  enter_cycle(t);
+  step_layer<Pass::kBoundary>(0, t);
   cycle_open_ = false;
+  end_cycle(t);
 }
 
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
@@ -248,6 +272,7 @@ void RankModel::eject(const Flit& f, Cycle t) {
   const Cycle latency = done - p.created;
   ++window_.ejected_packets;
   ++ejected_packets_;
+  ++ejected_at_[t & wheel_mask_];
   window_.latency_sum += latency;
   if (on_delivery_) on_delivery_(p, done);
   if (script_ != nullptr) script_->delivered(p, done);
@@ -274,7 +299,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
     send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  flits_due_[kBlocked ? target >> kBlockShift : 0].push_back(
+  flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
       Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
@@ -302,7 +327,7 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  credits_due_[kBlocked ? target >> kBlockShift : 0].push_back(
+  credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
       bank_.outputs().index(target, out_port * vcs_ + vc));
 }
 
@@ -368,6 +393,7 @@ void RankModel::receive(const Outbox& from_peer) {
 }
 
 TrafficCounters RankModel::take_window() {
+  require(level(), "take_window() while the walk's layers are not level");
   TrafficCounters w = window_;
   w.created_flits = sources_.created_flits() - created_flits_seen_;
   w.created_packets = sources_.created_packets() - created_packets_seen_;
@@ -392,6 +418,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
 }
 
 std::uint64_t RankModel::flits_in_network() const {
+  require(level(), "flits_in_network() while the walk's layers are not level");
   std::uint64_t n = 0;
   for (const WheelSlot& w : wheel_) {  // flits on local links
     for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
@@ -426,6 +453,7 @@ template <class F>
 void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
   // Routers that hold flits are active: only those are visited (a cost per control check of
   // a few instructions per busy router).
+  require(level(), "a deadlock check while the walk's layers are not level");
   const InputUnit& in = bank_.inputs();
   for (std::size_t w = 0; w < active_.size(); ++w) {
     for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {

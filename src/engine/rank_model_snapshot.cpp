@@ -40,6 +40,7 @@ class Segments {
 }  // namespace
 
 ModelSnapshot RankModel::snapshot() const {
+  require(level(), "snapshot() while the walk's layers are not level");
   const InputUnit& inputs = bank_.inputs();
   const OutputUnit& outputs = bank_.outputs();
   const std::vector<std::uint32_t>& nodes = bank_.nodes();
@@ -331,6 +332,9 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!idle(r)) wake(r);
   }
+  // The next step anchors the layers at its cycle, level (see begin_cycle()).
+  std::fill(layer_next_.begin(), layer_next_.end(), 0);
+  anchored_ = false;
 }
 
 }  // namespace wormnet

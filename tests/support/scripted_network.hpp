@@ -97,9 +97,14 @@ class ScriptedNetwork {
   /// `parts` models over Partition::blocks; with `overlap`, the exchange happens as in a
   /// multi-rank run that overlaps it with computing: in the middle of the next window's first
   /// cycle, between step_interior() and step_boundary().
+  /// `layout`: how each model walks its routers (small blocks reach the layered walk of large
+  /// ranks on small networks); each run_until() lets the layers lag until its end. `rate`:
+  /// the sources' own traffic besides the scripted messages (flits/node/cycle, config.traffic).
   ScriptedNetwork(const std::string& topo, const std::string& routing, SimConfig config,
-                  int parts = 1, bool overlap = false)
+                  int parts = 1, bool overlap = false, WalkLayout layout = {}, double rate = 0.0)
       : overlap_(overlap),
+        layout_(layout),
+        rate_(rate),
         config_(std::move(config)),
         topo_(make_topology(topo)),
         routing_(make_routing(routing, *topo_, config_.network.flow_control, nullptr,
@@ -120,6 +125,7 @@ class ScriptedNetwork {
 
   void run_until(Cycle end) {
     const Cycle lookahead = plan_.lookahead;
+    for (auto& m : models_) m->set_level_at(end);
     while (now_ < end) {
       const Cycle chunk = std::min(end, now_ + lookahead);
       for (auto& m : models_) m->set_window_end(chunk);
@@ -170,6 +176,12 @@ class ScriptedNetwork {
   const Topology& topology() const { return *topo_; }
   const Partition& partition() const { return partition_; }
   RankModel& model(int part) { return *models_[static_cast<std::size_t>(part)]; }
+  /// Packet-cycles over the measurement window, summed over the models (Little's law).
+  std::uint64_t packet_cycles() const {
+    std::uint64_t n = 0;
+    for (const auto& m : models_) n += m->measured().packet_cycles;
+    return n;
+  }
   std::uint64_t in_network() const {
     std::uint64_t n = 0;
     for (const auto& m : models_) n += m->flits_in_network();
@@ -207,7 +219,7 @@ class ScriptedNetwork {
     models_.clear();
     for (int p = 0; p < partition_.parts(); ++p) {
       models_.push_back(std::make_unique<RankModel>(config_, plan_, *topo_, *routing_, pattern_,
-                                                    partition_, p, 0.0));
+                                                    partition_, p, rate_, layout_));
       models_.back()->set_delivery_observer([this](const Packet& pk, Cycle done) {
         deliveries_.push_back(
             Delivery{pk.id, pk.source, pk.dest, pk.created, done, pk.hops, pk.state});
@@ -241,6 +253,8 @@ class ScriptedNetwork {
   }
 
   bool overlap_;
+  WalkLayout layout_;
+  double rate_;
   bool pending_ = false;  ///< outboxes not yet exchanged (overlap: until the next window)
   SimConfig config_;
   std::unique_ptr<Topology> topo_;

@@ -6,6 +6,19 @@
 // >= 1 cycle, so the routers of a cycle can be stepped in any order, and a rank can run ahead
 // of its neighbours by the lookahead. This class never sees MPI: flits and credits bound for
 // another rank are appended to outboxes that the engine's transport carries.
+//
+// The skewed walk. A large rank's routers form blocks (2^block_shift consecutive local
+// indices) and the blocks form layers: layer 0 holds the blocks with a link to another rank
+// (or, without one, a seed block), layer k + 1 the blocks linked to layer k that are in no
+// lower layer, so a link joins blocks of the same or adjacent layers. A router at cycle c
+// needs only what its neighbours sent at c - 1 or before, so a layer may simulate cycle c as
+// soon as its adjacent layers have simulated c - 1: layers need not be level. Layer 0 follows
+// the engine's cycle (it trades with other ranks); between the cycles the engine reads the
+// state (set_level_at()), the deeper layers lag behind it, a layer k at most k cycles, and
+// catch up every `skew` cycles in a wave from the deepest layer to layer 1 that advances a
+// band of adjacent layers through several cycles while their state is in the caches, where
+// a level walk fetched every active router's state from memory in every cycle
+// (docs/scaling.md, "The skewed walk"). Results are those of the level walk, bit for bit.
 #pragma once
 
 #include <array>
@@ -51,6 +64,22 @@ struct RemoteCredit {
   std::uint8_t vc = 0;
 };
 
+/// How a rank walks its routers (see the skewed walk above). The defaults suit the caches of
+/// today's machines; the tests take small blocks to reach the blocked, layered walk on small
+/// networks.
+struct WalkLayout {
+  /// Ranks of at least this many routers keep their arrivals by block and walk in layers;
+  /// smaller ranks (some 16 MB of state) are one block: their state stays in the caches.
+  std::uint32_t blocked_min = 16384;
+  int block_shift = 8;  ///< log2 routers per block, 6 or more (a block is whole words of active_)
+  /// Ranks of at least this many blocked routers let their deeper layers lag (by `skew`);
+  /// smaller ones keep them level. On torus:100x100x100 (500,000 routers per rank) the lag
+  /// made the loop 1.19x faster, on torus:60x60x60 (216,000 on one rank) not at all: a
+  /// layer's state must be large against the caches for a level walk to lose it every cycle.
+  std::uint32_t skewed_min = 262144;
+  Cycle skew = 4;  ///< cycles between the catch-ups of the deeper layers (1: always level)
+};
+
 /// Everything bound for one peer rank during a window.
 struct Outbox {
   std::vector<RemoteFlit> flits;
@@ -69,7 +98,7 @@ class RankModel {
   /// flits/node/cycle; `plan` is the one derived from `config` on this network.
   RankModel(const SimConfig& config, const RunPlan& plan, const Topology& topo,
             const RoutingFunction& routing, const DestinationPattern& pattern,
-            const Partition& partition, int rank, double rate);
+            const Partition& partition, int rank, double rate, WalkLayout layout = {});
   // The router bank holds a reference to packets_: a model stays where it was built.
   RankModel(const RankModel&) = delete;
   RankModel& operator=(const RankModel&) = delete;
@@ -84,6 +113,15 @@ class RankModel {
   /// of a cycle can be stepped in any order.
   void step_interior(Cycle t);
   void step_boundary(Cycle t);
+  /// The engine will read the state (counters, snapshot, checks) after simulating cycle t - 1
+  /// and no sooner: until then the layers away from the rank's boundary may lag behind the
+  /// cycle stepped (the skewed walk). 0, the default, keeps every layer level after every
+  /// step. Every reader of the state requires level layers.
+  void set_level_at(Cycle t) { level_at_ = t; }
+  /// Whether every layer has simulated the same cycles (always, on a rank of one block).
+  [[nodiscard]] bool level() const;
+  /// Layers of the skewed walk (1 on a rank of one block).
+  [[nodiscard]] std::size_t layers() const { return layer_next_.size(); }
 
   /// Puts a message in the source queue of `node` (a local node) as if generated at
   /// m.created: scripted traffic for tests and hand-worked scenarios.
@@ -171,24 +209,29 @@ class RankModel {
   /// Which active routers a pass over the bitmap steps.
   enum class Pass { kAll, kInterior, kBoundary };
   void wake(std::uint32_t r);
-  /// Opens cycle t: the wheel's buckets for what it sends and receives, and the messages
-  /// generated at t.
-  void open_cycle(Cycle t);
-  /// The flits and credits due at the cycle being stepped at the routers of `block`: applied
-  /// in the walk over routers just before the block's routers are stepped.
-  [[gnu::always_inline]] inline void arrive(std::size_t block, Cycle t);
-  /// The pass over active routers; kBlocked: the wheel has a bucket per block (blocks_ > 1),
-  /// a compile-time choice so that a rank of one block pays no block index per send.
-  template <Pass kPass, bool kBlocked>
-  void step_routers(Cycle t);
+  /// Opens the engine's cycle t: the messages a script releases at t, and the deeper layers
+  /// brought to where layer 0 can simulate t (and further, at a catch-up).
+  void begin_cycle(Cycle t);
+  /// Closes the engine's cycle t: layer 0 has simulated it.
+  void end_cycle(Cycle t);
+  /// Steps layers 1.. towards their targets for the engine's cycle t: t + 1 for all when
+  /// `catch_up`, else the least that lets layer 0 simulate t (layer k: t + 1 - k).
+  void advance_layers(Cycle t, bool catch_up);
+  /// Points the walk at cycle c: the wheel's buckets for what it sends, the measurement flag.
+  void enter_cycle(Cycle c);
+  /// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only).
   template <Pass kPass>
-  void step_routers(Cycle t) {
-    if (blocks_ > 1) {
-      step_routers<kPass, true>(t);
-    } else {
-      step_routers<kPass, false>(t);
-    }
-  }
+  void step_layer(std::size_t layer, Cycle c);
+  template <Pass kPass, bool kBlocked>
+  void step_blocks(std::size_t first, std::size_t end, Cycle c);
+  /// Cycles every layer has simulated: their counters (packet-cycles) are final.
+  void settle();
+  /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
+  /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next.
+  [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
+  static constexpr std::size_t kNoBlock = ~std::size_t{0};
+  /// Groups the blocks into layers by their distance from the rank's boundary.
+  void build_layers();
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
   template <bool kBlocked>
@@ -223,7 +266,7 @@ class RankModel {
   [[gnu::always_inline]] inline void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
   /// The wheel bucket (block) of local router r.
   [[nodiscard]] std::size_t block_of(std::uint32_t r) const {
-    return blocks_ > 1 ? r >> kBlockShift : 0;
+    return blocks_ > 1 ? r >> block_shift_ : 0;
   }
   /// The rare path of send_flit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
@@ -262,21 +305,35 @@ class RankModel {
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
-  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^kBlockShift routers
-  /// (local index >> kBlockShift), and the walk over routers in index order applies each
-  /// block's just before it steps the block's routers. On a rank too large for the caches,
-  /// applying them all in a pass before the walk touched each receiving router's state twice
-  /// from memory: the deposit, then the router's own step, after the state had left the
-  /// cache. Ranks of fewer than kBlockedArrivalsMin routers (some 16 MB of state) keep one
-  /// block: their state stays in the caches, and the buckets would only add work.
-  static constexpr std::uint32_t kBlockedArrivalsMin = 16384;
-  static constexpr int kBlockShift = 8;  ///< 256 routers (4 words of active_) per block
+  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^block_shift_ routers
+  /// (local index >> block_shift_), and the walk over a block applies them just before it
+  /// steps the block's routers. On a rank too large for the caches, applying them all in a
+  /// pass before the walk touched each receiving router's state twice from memory: the
+  /// deposit, then the router's own step, after the state had left the cache. Ranks smaller
+  /// than WalkLayout::blocked_min keep one block: their state stays in the caches, and the
+  /// buckets would only add work.
+  int block_shift_ = 8;
   std::size_t blocks_ = 1;
-  std::size_t next_block_ = 0;     ///< the first block whose arrivals the walk has not applied
+  /// The layers of the skewed walk: layer_blocks_[layer_first_[k] .. layer_first_[k + 1]) are
+  /// layer k's blocks, ascending.
+  std::vector<std::uint32_t> layer_first_;
+  std::vector<std::uint32_t> layer_blocks_;
+  std::vector<Cycle> layer_next_;  ///< [layer]: the first cycle it has not simulated
+  Cycle skew_ = 1;         ///< WalkLayout::skew on ranks of skewed_min routers or more, else 1
+  Cycle level_at_ = 0;     ///< set_level_at()
+  Cycle level_since_ = 0;  ///< the cycle at which the layers were last level
+  bool anchored_ = false;  ///< layer_next_ follows the engine's cycles (see begin_cycle)
+  /// Packets generated and tails ejected at each cycle not yet settled (index: cycle masked
+  /// like the wheel, which spans the layers' spread), and the totals over settled cycles.
+  std::vector<std::uint64_t> created_at_;
+  std::vector<std::uint64_t> ejected_at_;
+  Cycle settled_ = 0;  ///< every layer has simulated the cycles before it
+  std::uint64_t settled_created_ = 0;
+  std::uint64_t settled_ejected_ = 0;
   WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
   /// The buckets (one per block) of the flits and the credits sent during the cycle being
   /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
-  /// open_cycle().
+  /// enter_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
   std::vector<Outbox> outboxes_;

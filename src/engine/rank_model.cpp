@@ -112,6 +112,9 @@ std::uint64_t RankModel::links_to(int peer) const {
 }
 
 void RankModel::enqueue(NodeId node, const Message& m) {
+  // A lagging layer would inject the message before its cycle, and its packet-cycles would
+  // count from a cycle before this call.
+  require(level(), "enqueue() while the walk's layers are not level");
   const std::uint32_t r = local_of_[node.value()];
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
@@ -227,7 +230,6 @@ void RankModel::step_interior(Cycle t) {
 
 void RankModel::step_boundary(Cycle t) {
   require(cycle_open_ && now_ == t + 1, "step_boundary(t) without step_interior(t)");
-  enter_cycle(t);
   step_layer<Pass::kBoundary>(0, t);
   cycle_open_ = false;
   end_cycle(t);
@@ -404,6 +406,7 @@ TrafficCounters RankModel::take_window() {
 }
 
 std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() const {
+  require(level(), "channel_flits() while the walk's layers are not level");
   std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     for (int p = 0; p < ports_; ++p) {
@@ -434,6 +437,7 @@ std::uint64_t RankModel::flits_in_network() const {
 }
 
 std::uint64_t RankModel::flits_at_sources() const {
+  require(level(), "flits_at_sources() while the walk's layers are not level");
   std::uint64_t n = 0;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     n += sources_.queue(r).queued_flits();
@@ -444,6 +448,7 @@ std::uint64_t RankModel::flits_at_sources() const {
 }
 
 std::uint64_t RankModel::messages_at_sources() const {
+  require(level(), "messages_at_sources() while the walk's layers are not level");
   std::uint64_t n = 0;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += sources_.queue(r).size();
   return n;

@@ -13,7 +13,17 @@
 namespace wormnet {
 
 void RankModel::build_layers() {
-  // The blocks linked to each block (either way: flits go one way, credits the other).
+  if (skew_ == 1) {
+    // Never lagging: one layer, its blocks walked in index order (forwards through memory,
+    // which the layer order, deepest first, is not).
+    layer_first_ = {0, static_cast<std::uint32_t>(blocks_)};
+    layer_blocks_.resize(blocks_);
+    for (std::size_t b = 0; b < blocks_; ++b) layer_blocks_[b] = static_cast<std::uint32_t>(b);
+    layer_next_.assign(1, 0);
+    return;
+  }
+  // The blocks linked to each block (links come in pairs, one each way: a block's list names
+  // every block that sends it flits or credits). kNoLink has kRemoteBit set: skipped as well.
   std::vector<std::uint32_t> first{0};
   std::vector<std::uint32_t> adjacent;
   std::vector<std::uint32_t> mine;

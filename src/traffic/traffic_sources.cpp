@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "wormnet/core/error.hpp"
+
 namespace wormnet {
 
 namespace {
@@ -55,6 +57,7 @@ void TrafficSources::enlist(std::uint32_t local) {
 }
 
 void TrafficSources::group_by_block(int shift) {
+  require(shift >= 0 && shift <= 32, "group_by_block: the shift is 0 to 32 bits");
   std::vector<Due> all;
   for (Calendar& c : due_) {
     for (; !c.empty(); c.pop()) all.push_back(c.top());

@@ -56,11 +56,13 @@ CASES = {
                                           "--measure", "20000", "--deadlock-threshold", "200",
                                           "--stats-window", "100"], 4),
     # A rank of 262,144 routers or more walks in lagging layers (docs/scaling.md, "the skewed
-    # walk"): one rank here, against 2-4 ranks of level walks; statistics windows of 37 cycles
-    # make the layers level at cycles the catch-ups do not.
-    "torus_skewed_walk": ("run", ["-t", "torus:64x64x64", "-r", "dor-dateline", "--load", "0.002",
-                                  "--length", "4", "--warmup", "50", "--measure", "100",
-                                  "--drain-limit", "150", "--stats-window", "37"], 0),
+    # walk"): at 1 and 2 ranks here (2: with rank boundaries, the overlapped exchange and a
+    # lookahead of 2 cycles), against 3 and 4 ranks of level walks; statistics windows of 37
+    # cycles make the layers level at cycles the catch-ups do not.
+    "torus_skewed_walk": ("run", ["-t", "torus:64x64x128", "-r", "dor-dateline", "--load", "0.01",
+                                  "--length", "4", "--link-latency", "2", "--credit-latency", "3",
+                                  "--warmup", "50", "--measure", "100", "--drain-limit", "150",
+                                  "--stats-window", "37"], 0),
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),

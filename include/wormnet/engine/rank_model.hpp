@@ -14,7 +14,8 @@
 // needs only what its neighbours sent at c - 1 or before, so a layer may simulate cycle c as
 // soon as its adjacent layers have simulated c - 1: layers need not be level. Layer 0 follows
 // the engine's cycle (it trades with other ranks); between the cycles the engine reads the
-// state (set_level_at()), the deeper layers lag behind it, a layer k at most k cycles, and
+// state (set_level_at()), the deeper layers lag behind it, a layer k at most min(k, skew - 1)
+// cycles, and
 // catch up every `skew` cycles in a wave from the deepest layer to layer 1 that advances a
 // band of adjacent layers through several cycles while their state is in the caches, where
 // a level walk fetched every active router's state from memory in every cycle
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
+#include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
@@ -124,12 +126,13 @@ class RankModel {
   [[nodiscard]] std::size_t layers() const { return layer_next_.size(); }
 
   /// Puts a message in the source queue of `node` (a local node) as if generated at
-  /// m.created: scripted traffic for tests and hand-worked scenarios.
+  /// m.created: scripted traffic for tests and hand-worked scenarios. The layers must be level.
   void enqueue(NodeId node, const Message& m);
   /// Closed-loop traffic (application workloads): asked at every cycle for the messages due
   /// at this rank's nodes and told of every delivery to them. None by default.
   void set_script(MessageScript* script) { script_ = script; }
-  /// Called with each packet whose tail is ejected and its delivery cycle (tests, traces).
+  /// Called with each packet whose tail is ejected and its delivery cycle (tests, traces); while
+  /// the layers lag, in no particular order of cycles.
   using DeliveryObserver = std::function<void(const Packet&, Cycle)>;
   void set_delivery_observer(DeliveryObserver f) { on_delivery_ = std::move(f); }
 
@@ -148,7 +151,10 @@ class RankModel {
 
   /// Counters since the last take_window(); resets them.
   TrafficCounters take_window();
-  [[nodiscard]] const MeasuredStats& measured() const { return measured_; }
+  [[nodiscard]] const MeasuredStats& measured() const {
+    require(level(), "measured() while the walk's layers are not level");
+    return measured_;
+  }
   /// Flits switched per local channel during the measurement window, by global channel id.
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
   /// Flits currently in router buffers and on links (incl. outboxes), counted directly.
@@ -157,9 +163,15 @@ class RankModel {
   [[nodiscard]] std::uint64_t flits_at_sources() const;
   [[nodiscard]] std::uint64_t messages_at_sources() const;
   /// Labelled packets generated and delivered so far (for the drain).
-  [[nodiscard]] std::uint64_t measured_created() const { return sources_.measured_packets(); }
-  [[nodiscard]] std::uint64_t measured_delivered() const { return measured_.delivered_packets; }
-  [[nodiscard]] std::uint64_t measured_created_flits() const { return sources_.measured_flits(); }
+  [[nodiscard]] std::uint64_t measured_created() const {
+    require(level(), "measured_created() while the walk's layers are not level");
+    return sources_.measured_packets();
+  }
+  [[nodiscard]] std::uint64_t measured_delivered() const { return measured().delivered_packets; }
+  [[nodiscard]] std::uint64_t measured_created_flits() const {
+    require(level(), "measured_created_flits() while the walk's layers are not level");
+    return sources_.measured_flits();
+  }
   /// Input VCs of this rank that hold flits and have moved none for `threshold` cycles or
   /// more before cycle t (the next to simulate): the deadlock detector looks further only when
   /// some rank has one. `threshold` < 2^31.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../../support/scripted_network.hpp"
+#include "wormnet/core/error.hpp"
 #include "wormnet/engine/rank_model.hpp"
 
 namespace wormnet {
@@ -57,6 +58,30 @@ TEST(SkewedWalk, LayersAreTheDistancesFromTheRankBoundary) {
   EXPECT_EQ(two.model(0).layers(), 4U);
   EXPECT_EQ(two.model(1).layers(), 4U);
   EXPECT_EQ(ScriptedNetwork("torus:8x8x16", "dor-dateline", c, 2).model(0).layers(), 1U);
+}
+
+// The layers do lag: with the state read only at cycle 1000, a rank of 9 layers is not level
+// after some cycles, and a reader of the state refuses it then; at the level point it is
+// level again and the readers answer. (Forcing a catch-up at every cycle passes every
+// comparison below: this is what shows the lag is there at all.)
+TEST(SkewedWalk, LayersLagBetweenTheLevelPoints) {
+  ScriptedNetwork net("torus:8x8x16", "dor-dateline", router(2, 1, 1, 0, {}), 1, false,
+                      small_blocks(4));
+  for (std::uint32_t s = 0; s < 1024; s += 7) net.send(s, (s * 37 + 11) % 1024, 5);
+  RankModel& m = net.model(0);
+  m.set_level_at(1000);
+  int lagging = 0;
+  for (Cycle t = 0; t < 1000; ++t) {
+    m.step(t);
+    if (!m.level()) {
+      ++lagging;
+      EXPECT_THROW((void)m.take_window(), InvariantError);
+      EXPECT_THROW((void)m.flits_in_network(), InvariantError);
+    }
+  }
+  EXPECT_GT(lagging, 500);
+  EXPECT_TRUE(m.level());
+  EXPECT_NO_THROW((void)m.take_window());
 }
 
 struct Outcome {

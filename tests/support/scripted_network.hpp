@@ -19,6 +19,20 @@
 
 namespace wormnet::test {
 
+/// A router with `buffer`-flit buffers, link and credit latencies, `vcs` VCs (0: what the
+/// routing needs) and the VC bandwidth mode; measured from cycle 0 for a million cycles.
+inline SimConfig small_router(int buffer, int link, int credit, int vcs, VcBandwidth bandwidth) {
+  SimConfig c;
+  c.network.buffer_depth = buffer;
+  c.network.link_latency = link;
+  c.network.credit_latency = credit;
+  c.network.vcs = vcs;
+  c.network.vc_bandwidth = bandwidth;
+  c.measure.warmup = 0;
+  c.measure.measure = 1000000;
+  return c;
+}
+
 struct Delivery {
   std::uint64_t id;
   std::uint32_t source;

@@ -16,18 +16,7 @@ namespace {
 
 using test::Delivery;
 using test::ScriptedNetwork;
-
-SimConfig small_router(int buffer, int link, int credit, int vcs, VcBandwidth bandwidth) {
-  SimConfig c;
-  c.network.buffer_depth = buffer;
-  c.network.link_latency = link;
-  c.network.credit_latency = credit;
-  c.network.vcs = vcs;
-  c.network.vc_bandwidth = bandwidth;
-  c.measure.warmup = 0;
-  c.measure.measure = 1000000;
-  return c;
-}
+using test::small_router;
 
 /// Any assignment of routers to `parts` ranks (every rank owning one at least), drawn at
 /// random: parts that are not contiguous, so that packets leave a rank and come back.

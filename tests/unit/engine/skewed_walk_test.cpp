@@ -31,13 +31,9 @@ WalkLayout small_blocks(Cycle skew) {
   return w;
 }
 
+/// test::small_router, measured over [40, 340).
 SimConfig router(int buffer, int link, int credit, int vcs, VcBandwidth bandwidth) {
-  SimConfig c;
-  c.network.buffer_depth = buffer;
-  c.network.link_latency = link;
-  c.network.credit_latency = credit;
-  c.network.vcs = vcs;
-  c.network.vc_bandwidth = bandwidth;
+  SimConfig c = test::small_router(buffer, link, credit, vcs, bandwidth);
   c.measure.warmup = 40;
   c.measure.measure = 300;
   return c;

@@ -58,14 +58,15 @@ void TrafficSources::enlist(std::uint32_t local) {
 
 void TrafficSources::group_by_block(int shift) {
   require(shift >= 0 && shift <= 32, "group_by_block: the shift is 0 to 32 bits");
-  std::vector<Due> all;
+  // Every pending instant is its node's next_time: re-enlisted under the new blocks.
+  std::vector<std::uint32_t> pending;
   for (Calendar& c : due_) {
-    for (; !c.empty(); c.pop()) all.push_back(c.top());
+    for (; !c.empty(); c.pop()) pending.push_back(c.top().local);
   }
   group_shift_ = shift;
   const std::uint64_t nodes = sources_.size();
   due_.assign(nodes == 0 ? 1 : static_cast<std::size_t>(((nodes - 1) >> shift) + 1), Calendar{});
-  for (const Due& d : all) due_[static_cast<std::size_t>(std::uint64_t{d.local} >> shift)].push(d);
+  for (std::uint32_t local : pending) enlist(local);
 }
 
 void TrafficSources::generate(std::uint32_t local, Cycle t) {

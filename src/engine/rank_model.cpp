@@ -504,7 +504,7 @@ std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const 
       }
       return;
     }
-    if (s.stage != VcStage::kWaitVc || s.ready > t) return;  // still being routed
+    if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
     // A head waits for every output VC it may take: for the owner of each taken one, and
     // for room behind each free one that bubble flow control refuses. A free one it may
     // take means it moves (it wins, or another packet does and owns it). Duato's rule

@@ -60,7 +60,12 @@ ModelSnapshot RankModel::snapshot() const {
     for (std::uint32_t lv = 0; lv < pv; ++lv) {
       const std::uint32_t i = inputs.index(r, static_cast<int>(lv));
       const InputVcState& st = inputs.state(i);
-      s.ivc_ready.push_back(st.ready);
+      // In full where it matters (a head waiting to be routed, a VC granted and settling:
+      // within a few cycles of the present), else no later than the present (a cycle long
+      // past may be more than 2^31 cycles back).
+      const bool matters = ((inputs.waiting(r) | inputs.settling(r)) >> lv & 1U) != 0;
+      const Cycle ready = st.ready_near(now_);
+      s.ivc_ready.push_back(matters ? ready : std::min(ready, now_));
       s.ivc_since.push_back(inputs.stamp(i));
       s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |
                            static_cast<std::uint64_t>(st.stage) << 16 |
@@ -241,7 +246,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       const auto stage = static_cast<VcStage>((meta >> 16) & 0xFF);
       inputs.set_stage(r, static_cast<int>(lv), stage);
       InputVcState& st = inputs.state(inputs.index(r, static_cast<int>(lv)));
-      st.ready = all.ivc_ready[row];
+      st.set_ready(all.ivc_ready[row]);
       inputs.set_stamp(ivc(r, lv), all.ivc_since[row]);
       st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
       st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);

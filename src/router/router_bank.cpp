@@ -75,7 +75,7 @@ std::uint64_t RouterBank::still_settling(std::uint32_t r, Cycle t, std::uint64_t
   std::uint64_t waiting = 0;
   for (std::uint64_t mask = unsure; mask != 0; mask &= mask - 1) {
     const int lv = std::countr_zero(mask);
-    if (inputs_.state(first + static_cast<std::uint32_t>(lv)).ready > t) {
+    if (!inputs_.state(first + static_cast<std::uint32_t>(lv)).ready_by(t)) {
       waiting |= std::uint64_t{1} << lv;
     }
   }

@@ -49,8 +49,11 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   for (std::uint64_t mask = inputs_.waiting(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
-    const InputVcState& s = inputs_.state(i);
-    if (s.ready > t) continue;
+    InputVcState& s = inputs_.state(i);
+    if (!s.ready_by(t)) continue;
+    // Its stored cycle moves up to the present, so that it stays within 2^31 cycles of the
+    // cycle however long the head waits (InputVcState::ready_low); ready either way.
+    s.set_ready(t);
     const int in_port = port_of_[lv];
     const int in_vc = vc_of_[lv];
     const Packet& p = packets_[inputs_.front(i).packet()];
@@ -112,7 +115,7 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     inputs_.set_stage(r, requests[k].input_vc, VcStage::kActive);
     s.out_port = port_of_[static_cast<std::size_t>(ol)];
     s.out_vc = vc_of_[static_cast<std::size_t>(ol)];
-    s.ready = t + params_.vc_alloc_delay;
+    s.set_ready(t + params_.vc_alloc_delay);
     // The switch stage's masks: no credit yet (the buffer behind the last packet is full),
     // and a `ready` more than a cycle ahead (a delay of 1 only keeps it from this cycle's
     // switch stage: the mask returned does).

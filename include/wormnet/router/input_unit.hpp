@@ -24,12 +24,29 @@ enum class VcStage : std::uint8_t {
 };
 
 struct InputVcState {
-  Cycle ready = 0;          ///< first cycle of the next stage
+  /// The first cycle of the next stage, as its low 32 bits, compared with the cycle across
+  /// their wrap: 4 bytes instead of 8 make a VC's record (state, stamp, 4 flits) 32 bytes,
+  /// so that none straddles two cache lines (at 40 bytes half did, and a router step on a
+  /// large rank fetched both). Exact while the cycle is within 2^31 of it: a stage's delay
+  /// is far shorter, and a head that waits longer for a VC has it moved up by the VC stage
+  /// (RouterBank::allocate_vcs); where it no longer matters, checkpoints store the present.
+  std::uint32_t ready_low = 0;
   std::uint16_t head = 0;   ///< ring-buffer index of the front flit
   std::uint16_t count = 0;  ///< flits buffered
   VcStage stage = VcStage::kIdle;
   std::uint8_t out_port = 0;  ///< granted output port (kActive)
   std::uint8_t out_vc = 0;    ///< granted output VC (kActive)
+
+  /// Whether the next stage may run at cycle t (the stored cycle is t or before).
+  [[nodiscard]] bool ready_by(Cycle t) const {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(t) - ready_low) >= 0;
+  }
+  void set_ready(Cycle c) { ready_low = static_cast<std::uint32_t>(c); }
+  /// The stored cycle in full, given a cycle `near` within 2^31 of it.
+  [[nodiscard]] Cycle ready_near(Cycle near) const {
+    return near + static_cast<Cycle>(static_cast<std::int64_t>(
+                      static_cast<std::int32_t>(ready_low - static_cast<std::uint32_t>(near))));
+  }
 };
 
 /// The packet being written into a router's injection buffer (input port P), flit by flit.

@@ -59,7 +59,7 @@ class RouterBank {
     if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
       require(f.head(), "a body flit arrived at an idle input VC");
       inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
-      s.ready = t + params_.routing_delay;
+      s.set_ready(t + params_.routing_delay);
     }
     inputs_.push(r, local_vc, f);
   }

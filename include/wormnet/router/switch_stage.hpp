@@ -115,7 +115,7 @@ inline int RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, O
     if (s.count > 0) {
       require(inputs_.front(i).head(), "a packet's flits are not contiguous in a VC");
       inputs_.set_stage(r, local_vc, VcStage::kWaitVc);
-      s.ready = t + params_.routing_delay;
+      s.set_ready(t + params_.routing_delay);
     } else {
       inputs_.set_stage(r, local_vc, VcStage::kIdle);
     }

@@ -158,7 +158,7 @@ TEST(InputUnit, WaitStampsCountCyclesAcrossTheWrapOfTheLow32Bits) {
 }
 
 // Each input VC's state, stamp and flits share one record: filling every VC of every router
-// to the brim with distinct flits and stamps, for buffer depths 1..6 (records of 24..48
+// to the brim with distinct flits and stamps, for buffer depths 1..6 (records of 20..40
 // bytes), must read every value back where it was written.
 TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
   for (int depth = 1; depth <= 6; ++depth) {
@@ -174,7 +174,7 @@ TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
         for (int k = 0; k < depth; ++k) in.push(r, lv, Flit(tag(r, lv, k), k == 0, false));
         in.mark(in.index(r, lv), 0xABC00000ULL + tag(r, lv, 0));
         in.set_stage(r, lv, lv % 2 == 0 ? VcStage::kWaitVc : VcStage::kActive);
-        in.state(in.index(r, lv)).ready = tag(r, lv, 9);
+        in.state(in.index(r, lv)).set_ready(tag(r, lv, 9));
       }
     }
     for (std::uint32_t r = 0; r < routers; ++r) {
@@ -185,7 +185,7 @@ TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
         const std::uint32_t i = in.index(r, lv);
         EXPECT_TRUE(in.full(i));
         EXPECT_EQ(in.stamp(i), 0xABC00000U + tag(r, lv, 0));
-        EXPECT_EQ(in.state(i).ready, tag(r, lv, 9));
+        EXPECT_EQ(in.state(i).ready_low, tag(r, lv, 9));
         for (int k = 0; k < depth; ++k) {
           EXPECT_EQ(in.at(i, static_cast<std::uint32_t>(k)).packet(), tag(r, lv, k))
               << "depth " << depth << " router " << r << " vc " << lv << " flit " << k;

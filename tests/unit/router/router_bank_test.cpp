@@ -187,10 +187,10 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   r.bank.deposit(0, kXMinus, head, 5);
   EXPECT_EQ(in.stamp(i), 5U);
   EXPECT_EQ(in.state(i).stage, VcStage::kWaitVc);
-  EXPECT_EQ(in.state(i).ready, 7U);
+  EXPECT_EQ(in.state(i).ready_low, 7U);
   r.bank.deposit(0, kXMinus, body, 9);  // behind the head
   EXPECT_EQ(in.stamp(i), 5U);
-  EXPECT_EQ(in.state(i).ready, 7U);
+  EXPECT_EQ(in.state(i).ready_low, 7U);
   EXPECT_EQ(in.state(i).count, 2);
   in.set_stage(0, kXMinus, VcStage::kActive);
   in.pop(0, kXMinus);
@@ -205,6 +205,49 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   r.bank.deposit(0, kXMinus, body, late + 3);
   EXPECT_EQ(in.stamp(i), 40U);
   EXPECT_EQ(in.nonempty(0), std::uint64_t{1} << kXMinus);
+}
+
+// An input VC keeps only the low 32 bits of its `ready` cycle: a head that waits for an
+// output VC more than 2^31 cycles must still be granted it when it frees (the VC stage moves
+// the stored cycle up to the present at every look). Steps 2^30 cycles apart stand for every
+// cycle between; without that move, the last step would take the head for not yet routed.
+TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
+  RouterParams p = ideal(4);
+  p.routing_delay = 2;
+  OneRouter r("mesh:2x2", "xy", p);
+  OutputUnit& out = r.bank.outputs();
+  InputUnit& in = r.bank.inputs();
+  const std::uint32_t o = out.index(0, kXPlus);
+  out.set_owner(o, kXMinus);  // another packet holds the only VC of X+
+  r.source.push(message(1, 1));
+  const std::uint64_t injection_vc = std::uint64_t{1} << kTerminal;
+  const Cycle quarter = Cycle{1} << 30;
+  for (const Cycle t : {Cycle{0}, Cycle{1}, Cycle{2}, Cycle{3}, 2 + quarter, 2 + 2 * quarter}) {
+    EXPECT_EQ(r.step(t).count(), 0) << t;
+    EXPECT_EQ(in.waiting(0), injection_vc) << t;
+  }
+  EXPECT_TRUE(in.state(in.index(0, kTerminal)).ready_by(2 + 2 * quarter));
+  out.set_owner(o, OutputUnit::kFree);
+  const Cycle late = 2 + 3 * quarter + 7;  // 2^31 + 2^30 + 5 cycles after it was routed
+  ASSERT_EQ(r.step(late).count(), 1);      // granted and across (no allocation delay)
+  EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
+  EXPECT_EQ(in.waiting(0), 0U);
+}
+
+// InputVcState's 32-bit `ready` against the full cycle: due at and after the cycle stored,
+// not before, right across the wrap of the low 32 bits; ready_near() gives the full cycle
+// back from any cycle within 2^31 of it.
+TEST(InputVcState, ReadyComparesTheLow32BitsAcrossTheirWrap) {
+  for (const Cycle stored :
+       {Cycle{5}, (Cycle{1} << 32) - 3, (Cycle{7} << 32) + 1, Cycle{1} << 31}) {
+    InputVcState s;
+    s.set_ready(stored);
+    for (const std::int64_t d : {-2147483647LL, -1000LL, -1LL, 0LL, 1LL, 2LL, 2147483647LL}) {
+      const Cycle t = static_cast<Cycle>(static_cast<std::int64_t>(stored) + d);
+      EXPECT_EQ(s.ready_by(t), d >= 0) << stored << " " << d;
+      EXPECT_EQ(s.ready_near(t), stored) << stored << " " << d;
+    }
+  }
 }
 
 /// Every router of `spec` in one bank, its links carried by hand: a flit reaches the next
@@ -246,7 +289,7 @@ struct WholeNetwork {
         // The VC allocation delay is over (the VC's `ready` is its grant's until the tail
         // has left).
         const InputUnit& in = bank.inputs();
-        if (in.state(in.index(r, in_port * vcs + in_vc)).ready > t) ++early_moves;
+        if (!in.state(in.index(r, in_port * vcs + in_vc)).ready_by(t)) ++early_moves;
         if (out_port != ports) {
           const NodeId m = topo->neighbor(NodeId(r), static_cast<PortId>(out_port));
           flits.push_back(InFlight{t + link_, m.value(), (out_port ^ 1) * vcs + out_vc, f});
@@ -324,7 +367,7 @@ TEST(RouterBank, SwitchMasksMatchTheCreditsAndDelaysTheySummarize) {
           const bool settling = ((in.settling(r) >> lv) & 1U) != 0;
           if (s.stage != VcStage::kActive) {
             ASSERT_FALSE(settling) << "router " << r << " VC " << lv << " cycle " << t;
-          } else if (s.ready > t + 1) {
+          } else if (!s.ready_by(t + 1)) {
             ASSERT_TRUE(settling) << "router " << r << " VC " << lv << " cycle " << t;
           }
         }

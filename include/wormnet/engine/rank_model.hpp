@@ -242,6 +242,15 @@ class RankModel {
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next.
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
+  /// The next block's arrivals not yet asked for (arrive() sets them, ask_ahead(n) asks for
+  /// the next n).
+  struct Ahead {
+    const Arrival* flit = nullptr;
+    const Arrival* flits_end = nullptr;
+    const std::uint32_t* credit = nullptr;
+    const std::uint32_t* credits_end = nullptr;
+  };
+  void ask_ahead(std::size_t n);
   /// Groups the blocks into layers by their distance from the rank's boundary.
   void build_layers();
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
@@ -347,6 +356,7 @@ class RankModel {
   /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
   /// enter_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
+  Ahead ahead_;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
   std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are

@@ -167,6 +167,11 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
 void RankModel::ask_ahead(std::size_t n) {
   for (; n != 0 && ahead_.flit != ahead_.flits_end; --n, ++ahead_.flit) {
     bank_.prefetch_deposit(ahead_.flit->router, ahead_.flit->local_vc);
+    // A head's route and VC allocation read its packet's record.
+    if (ahead_.flit->flit.head()) {
+      packets_.prefetch(ahead_.flit->flit.packet());
+      bank_.prefetch_outputs(ahead_.flit->router);
+    }
   }
   for (; n != 0 && ahead_.credit != ahead_.credits_end; --n, ++ahead_.credit) {
     bank_.prefetch_credit(*ahead_.credit);

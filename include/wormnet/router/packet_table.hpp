@@ -42,6 +42,8 @@ class PacketTable {
   void release(std::uint32_t slot) { free_.push_back(slot); }
   [[nodiscard]] Packet& operator[](std::uint32_t slot) { return slots_[slot]; }
   [[nodiscard]] const Packet& operator[](std::uint32_t slot) const { return slots_[slot]; }
+  /// Asks the processor for slot's record. A hint only.
+  void prefetch(std::uint32_t slot) const { __builtin_prefetch(&slots_[slot]); }
   [[nodiscard]] std::size_t live() const { return slots_.size() - free_.size(); }
   [[nodiscard]] std::size_t capacity_bytes() const {
     return slots_.capacity() * sizeof(Packet) + free_.capacity() * sizeof(std::uint32_t);

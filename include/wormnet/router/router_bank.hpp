@@ -107,6 +107,12 @@ class RouterBank {
   /// while before them so that the fetches from memory overlap other work. No effect on
   /// the state.
   void prefetch_deposit(std::uint32_t r, int local_vc) const { inputs_.prefetch(r, local_vc); }
+  /// Hint for router r's output VC records (a head's VC allocation reads the owners of those
+  /// its route allows).
+  void prefetch_outputs(std::uint32_t r) const {
+    outputs_.prefetch(outputs_.index(r, 0));
+    outputs_.prefetch(outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
+  }
   void prefetch_credit(std::uint32_t o) const {
     outputs_.prefetch(o);
     inputs_.prefetch_header(outputs_.router_of(o));

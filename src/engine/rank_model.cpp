@@ -152,7 +152,17 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   for (std::uint32_t o : credits) bank_.return_credit(o);
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
-  for (const Arrival& a : flits) deposit(a.router, a.local_vc, a.flit, c);
+  for (const Arrival& a : flits) {
+    deposit(a.router, a.local_vc, a.flit, c);
+    // What the router's step will touch to send it on, if its VC holds an output VC.
+    const int q = bank_.prefetch_output_of(a.router, a.local_vc);
+    if (q >= 0 && q < ports_) {
+      const std::size_t k = static_cast<std::size_t>(a.router) * static_cast<std::size_t>(ports_) +
+                            static_cast<std::size_t>(q);
+      __builtin_prefetch(&link_[k]);
+      if (in_measurement_) __builtin_prefetch(&channel_flits_[k], 1);
+    }
+  }
   flits.clear();
   // The next block's arrivals go to routers the walk has not reached: their state was last
   // touched a cycle ago and has left the caches of a large rank. Asking for it during this

@@ -113,6 +113,14 @@ class RouterBank {
     outputs_.prefetch(outputs_.index(r, 0));
     outputs_.prefetch(outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
   }
+  /// Hint for the output VC that input VC local_vc of router r holds, if it holds one;
+  /// returns its port, or -1.
+  int prefetch_output_of(std::uint32_t r, int local_vc) const {
+    const InputVcState& s = inputs_.state(inputs_.index(r, local_vc));
+    if (s.stage != VcStage::kActive) return -1;
+    outputs_.prefetch(outputs_.index(r, s.out_port * params_.vcs + s.out_vc));
+    return s.out_port;
+  }
   void prefetch_credit(std::uint32_t o) const {
     outputs_.prefetch(o);
     inputs_.prefetch_header(outputs_.router_of(o));

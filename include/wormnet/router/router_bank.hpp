@@ -121,6 +121,7 @@ class RouterBank {
     outputs_.prefetch(outputs_.index(r, s.out_port * params_.vcs + s.out_vc));
     return s.out_port;
   }
+  void prefetch_header(std::uint32_t r) const { inputs_.prefetch_header(r); }
   void prefetch_credit(std::uint32_t o) const {
     outputs_.prefetch(o);
     inputs_.prefetch_header(outputs_.router_of(o));

@@ -205,15 +205,20 @@ template void RankModel::step_layer<RankModel::Pass::kAll>(std::size_t layer, Cy
 
 template <RankModel::Pass kPass, bool kBlocked>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
-  auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t next = 0) {
+  auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t next = 0,
+                  std::uint64_t after = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
       step_router<kBlocked>(r, c);
       if constexpr (kBlocked) {
         ask_ahead(2);
+        if (after != 0) {
+          bank_.prefetch_header(static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(after)));
+          after &= after - 1;
+        }
         if (next != 0) {
-          bank_.prefetch_header(static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(next)));
+          bank_.prefetch_inputs(static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(next)));
           next &= next - 1;
         }
       }
@@ -242,7 +247,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
                  : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
       scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w],
-           w + 1 < w1 ? active_[w + 1] : 0);
+           w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
     if constexpr (kBlocked) ask_ahead(~std::size_t{0});
   }

@@ -171,6 +171,8 @@ class InputUnit {
     __builtin_prefetch(record(index(router, local_vc)), 1);
     prefetch_header(router);
   }
+  /// Asks the processor for input VC i's record. A hint only.
+  void prefetch_record(std::uint32_t i) const { __builtin_prefetch(record(i), 1); }
   /// Asks the processor for `router`'s header (its stage masks). A hint only.
   void prefetch_header(std::uint32_t router) const { __builtin_prefetch(&headers_[router], 1); }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,

@@ -122,6 +122,12 @@ class RouterBank {
     return s.out_port;
   }
   void prefetch_header(std::uint32_t r) const { inputs_.prefetch_header(r); }
+  /// Hint for the records of router r's input VCs that hold flits (reads its header).
+  void prefetch_inputs(std::uint32_t r) const {
+    for (std::uint64_t m = inputs_.nonempty(r); m != 0; m &= m - 1) {
+      inputs_.prefetch_record(inputs_.index(r, std::countr_zero(m)));
+    }
+  }
   void prefetch_credit(std::uint32_t o) const {
     outputs_.prefetch(o);
     inputs_.prefetch_header(outputs_.router_of(o));

@@ -240,6 +240,7 @@ class RankModel {
   void settle();
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next.
+  template <bool kBlocked>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
   /// The next block's arrivals not yet asked for (arrive() sets them, ask_ahead(n) asks for

@@ -175,9 +175,10 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   // block's steps overlaps those fetches with them, where the deposits waited for each in
   // turn (on torus:60x60x60, one core, the loop takes 0.88-0.90 of the time it takes
   // without them); a few after each router step rather than all at once.
-  ahead_ = next != kNoBlock ? Ahead{arriving_->flits[next].begin(), arriving_->flits[next].end(),
-                                    arriving_->credits[next].begin(), arriving_->credits[next].end()}
-                            : Ahead{};
+  ahead_ = next != kNoBlock
+               ? Ahead{arriving_->flits[next].begin(), arriving_->flits[next].end(),
+                       arriving_->credits[next].begin(), arriving_->credits[next].end()}
+               : Ahead{};
 }
 
 void RankModel::ask_ahead(std::size_t n) {

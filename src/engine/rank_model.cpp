@@ -218,6 +218,11 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
       step_router<kBlocked>(r, c);
+      // On a large rank, hints for what the next steps touch, one or two of each kind per
+      // step so that the fetches overlap the steps without filling the queue of misses: the
+      // next block's arrivals; the headers of the active routers two words on; and, from
+      // those headers (asked for a word earlier), the records of the VCs holding flits at
+      // the routers a word on.
       if constexpr (kBlocked) {
         ask_ahead(2);
         if (after != 0) {

@@ -239,7 +239,8 @@ class RankModel {
   /// Cycles every layer has simulated: their counters (packet-cycles) are final.
   void settle();
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
-  /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next.
+  /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
+  /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
   template <bool kBlocked>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
@@ -357,8 +358,10 @@ class RankModel {
   /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
   /// enter_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
-  Ahead ahead_;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
+  /// The next block's arrivals not yet hinted at (within the current cycle's buckets, which
+  /// no send of the cycle grows: sends are a cycle or more ahead).
+  Ahead ahead_;
   std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather

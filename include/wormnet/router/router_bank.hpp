@@ -121,6 +121,7 @@ class RouterBank {
     outputs_.prefetch(outputs_.index(r, s.out_port * params_.vcs + s.out_vc));
     return s.out_port;
   }
+  /// Hint for router r's header (its stage masks: the first thing its step reads).
   void prefetch_header(std::uint32_t r) const { inputs_.prefetch_header(r); }
   /// Hint for the records of router r's input VCs that hold flits (reads its header).
   void prefetch_inputs(std::uint32_t r) const {

@@ -21,11 +21,12 @@ namespace {
 using test::Delivery;
 using test::ScriptedNetwork;
 
-/// Blocks of 64 routers on any rank, lagging layers on any rank, catch-ups every `skew`.
-WalkLayout small_blocks(Cycle skew) {
+/// Blocks of 2^shift routers (64 by default) on any rank, lagging layers on any rank,
+/// catch-ups every `skew`.
+WalkLayout small_blocks(Cycle skew, int shift = 6) {
   WalkLayout w;
   w.blocked_min = 0;
-  w.block_shift = 6;
+  w.block_shift = shift;
   w.skewed_min = 0;
   w.skew = skew;
   return w;
@@ -150,8 +151,8 @@ std::uint64_t packet_cycles_by_hand(const Outcome& run, bool scripted, Cycle eje
 // Every delivery cycle, every packet-cycle count and every flit count at the stops are the
 // level walk's, whatever the catch-up period, the rank count (1-3, with and without the
 // overlapped exchange), the latencies, the bandwidth mode, the sources' own traffic (generated
-// block by block as each layer reaches a cycle), and across a restart onto another rank
-// count: 24 random configurations.
+// block by block as each layer reaches a cycle), the block size (64-256 routers), and across
+// a restart onto another rank count: 24 random configurations.
 TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
   struct Net {
     const char* topo;
@@ -178,14 +179,17 @@ TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
     const int restart = pick(3) == 0 ? 1 + static_cast<int>(pick(3)) : 0;
     const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(i);
     const double rate = pick(2) != 0 ? 0.02 * (1 + pick(3)) : 0.0;
+    // Blocks of one to four words (the walk's hints look up to two words ahead in a block).
+    const int shift = 6 + static_cast<int>(pick(3));
     SCOPED_TRACE(std::string(net.topo) + " " + net.routing + ", link " + std::to_string(link) +
                  ", credit " + std::to_string(c.network.credit_latency) + ", buffer " +
                  std::to_string(c.network.buffer_depth) + ", " + std::to_string(parts) + " parts" +
                  (overlap ? " overlapped" : "") + ", skew " + std::to_string(skew) +
-                 ", restart on " + std::to_string(restart) + ", rate " + std::to_string(rate));
+                 ", restart on " + std::to_string(restart) + ", rate " + std::to_string(rate) +
+                 ", blocks of " + std::to_string(1 << shift));
     const Outcome level = run(net.topo, net.routing, c, 1, false, WalkLayout{}, seed, 0, rate);
-    const Outcome skewed =
-        run(net.topo, net.routing, c, parts, overlap, small_blocks(skew), seed, restart, rate);
+    const Outcome skewed = run(net.topo, net.routing, c, parts, overlap, small_blocks(skew, shift),
+                               seed, restart, rate);
     ASSERT_FALSE(level.deliveries.empty());
     EXPECT_EQ(skewed.deliveries, level.deliveries);
     EXPECT_EQ(skewed.in_network, level.in_network);

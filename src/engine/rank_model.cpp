@@ -212,8 +212,8 @@ template void RankModel::step_layer<RankModel::Pass::kAll>(std::size_t layer, Cy
 
 template <RankModel::Pass kPass, bool kBlocked>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
-  auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t next = 0,
-                  std::uint64_t after = 0) {
+  auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
+                  std::uint64_t two_on = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
@@ -225,13 +225,15 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       // the routers a word on.
       if constexpr (kBlocked) {
         ask_ahead(2);
-        if (after != 0) {
-          bank_.prefetch_header(static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(after)));
-          after &= after - 1;
+        if (two_on != 0) {
+          bank_.prefetch_header(
+              static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(two_on)));
+          two_on &= two_on - 1;
         }
-        if (next != 0) {
-          bank_.prefetch_inputs(static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(next)));
-          next &= next - 1;
+        if (one_on != 0) {
+          bank_.prefetch_inputs(
+              static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(one_on)));
+          one_on &= one_on - 1;
         }
       }
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);

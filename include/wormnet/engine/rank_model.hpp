@@ -15,10 +15,9 @@
 // soon as its adjacent layers have simulated c - 1: layers need not be level. Layer 0 follows
 // the engine's cycle (it trades with other ranks); between the cycles the engine reads the
 // state (set_level_at()), the deeper layers lag behind it, a layer k at most min(k, skew - 1)
-// cycles, and
-// catch up every `skew` cycles in a wave from the deepest layer to layer 1 that advances a
-// band of adjacent layers through several cycles while their state is in the caches, where
-// a level walk fetched every active router's state from memory in every cycle
+// cycles, and catch up every `skew` cycles in a wave from the deepest layer to layer 1 that
+// advances a band of adjacent layers through several cycles while their state is in the caches,
+// where a level walk fetched every active router's state from memory in every cycle
 // (docs/scaling.md, "The skewed walk"). Results are those of the level walk, bit for bit.
 #pragma once
 

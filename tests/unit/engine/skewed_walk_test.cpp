@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <set>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ struct Outcome {
   std::vector<Cycle> undelivered;  // creation cycles of the packets and messages left at the end
   std::vector<std::uint64_t> packet_cycles;  // at each stop
   std::vector<std::uint64_t> in_network;     // at each stop
+  /// At each stop, the flits each channel carried in the measurement window (by channel id,
+  /// summed over the ranks).
+  std::vector<std::vector<std::uint64_t>> channel_flits;
 };
 
 /// Random scripted messages (a 64-bit LCG's high bits) or the sources' own at `rate`,
@@ -115,6 +119,11 @@ Outcome run(const std::string& topo, const std::string& routing, const SimConfig
     net.run_until(end);
     out.packet_cycles.push_back(net.packet_cycles());
     out.in_network.push_back(net.in_network());
+    std::vector<std::uint64_t> flits(net.topology().num_channels(), 0);
+    for (int p = 0; p < net.partition().parts(); ++p) {
+      for (const auto& [channel, carried] : net.model(p).channel_flits()) flits[channel] += carried;
+    }
+    out.channel_flits.push_back(std::move(flits));
     if (++stop == 2 && restart_parts > 0) {
       net.repartition(Partition::blocks(net.topology(), restart_parts));
     }
@@ -148,11 +157,11 @@ std::uint64_t packet_cycles_by_hand(const Outcome& run, bool scripted, Cycle eje
   return sum;
 }
 
-// Every delivery cycle, every packet-cycle count and every flit count at the stops are the
-// level walk's, whatever the catch-up period, the rank count (1-3, with and without the
-// overlapped exchange), the latencies, the bandwidth mode, the sources' own traffic (generated
-// block by block as each layer reaches a cycle), the block size (64-256 routers), and across
-// a restart onto another rank count: 24 random configurations.
+// Every delivery cycle, every packet-cycle count, every flit count and every channel's flits
+// at the stops are the level walk's, whatever the catch-up period, the rank count (1-3, with and
+// without the overlapped exchange), the latencies, the bandwidth mode, the sources' own traffic
+// (generated block by block as each layer reaches a cycle), the block size (64-256 routers), and
+// across a restart onto another rank count: 24 random configurations.
 TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
   struct Net {
     const char* topo;
@@ -193,6 +202,11 @@ TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
     ASSERT_FALSE(level.deliveries.empty());
     EXPECT_EQ(skewed.deliveries, level.deliveries);
     EXPECT_EQ(skewed.in_network, level.in_network);
+    EXPECT_EQ(skewed.channel_flits, level.channel_flits);
+    // Flits are counted: the window saw traffic.
+    EXPECT_GT(std::accumulate(level.channel_flits.back().begin(), level.channel_flits.back().end(),
+                              std::uint64_t{0}),
+              0U);
     // The test's restart carries the router state, not the measured statistics (a run's
     // checkpoint keeps those apart): packet-cycles are compared up to the restart.
     const std::size_t kept = restart > 0 ? 2 : level.packet_cycles.size();

@@ -72,7 +72,11 @@ struct WalkLayout {
   /// Ranks of at least this many routers keep their arrivals by block and walk in layers;
   /// smaller ranks (some 16 MB of state) are one block: their state stays in the caches.
   std::uint32_t blocked_min = 16384;
-  int block_shift = 8;  ///< log2 routers per block, 6 or more (a block is whole words of active_)
+  /// log2 routers per block, 6 or more (a block is whole words of active_). 1,024: on
+  /// torus:100x100x100 (2 ranks, docs/scaling.md) the loop ran 1.02-1.19x faster than with
+  /// 256 in 5 alternating pairs, 4,096 no better than 1,024; on one rank of a million routers
+  /// 1.08-1.15x; on honeycomb:300 and torus:64x64x64 (one rank) the same.
+  int block_shift = 10;
   /// Ranks of at least this many blocked routers let their deeper layers lag (by `skew`);
   /// smaller ones keep them level. On torus:100x100x100 (500,000 routers per rank) the lag
   /// made the loop 1.19x faster, on torus:60x60x60 (216,000 on one rank) not at all: a
@@ -334,7 +338,7 @@ class RankModel {
   /// deposit, then the router's own step, after the state had left the cache. Ranks smaller
   /// than WalkLayout::blocked_min keep one block: their state stays in the caches, and the
   /// buckets would only add work.
-  int block_shift_ = 8;
+  int block_shift_ = 10;
   std::size_t blocks_ = 1;
   /// The layers of the skewed walk: layer_blocks_[layer_first_[k] .. layer_first_[k + 1]) are
   /// layer k's blocks, ascending.

@@ -209,9 +209,9 @@ TEST_P(PartitionedModels, DeliverExactlyAsOne) {
 
 INSTANTIATE_TEST_SUITE_P(RankModel, PartitionedModels, ::testing::Values(1, 2));
 
-// A rank of 16,384 routers or more keeps its arrivals in buckets by block of 256 routers and
-// applies each block's flits and credits in the walk, just before it steps the block's
-// routers. On torus:128x256 (128 blocks; 64 on each of two ranks)
+// A rank of 16,384 routers or more keeps its arrivals in buckets by block of 1,024 routers
+// and applies each block's flits and credits in the walk, just before it steps the block's
+// routers. On torus:128x256 (32 blocks; 16 on each of two ranks)
 // with 1-flit buffers and every stage 0 cycles, a packet's head needs H cycles (one per link)
 // and each further flit 2 (the credit round trip: the flit's link, then the credit's):
 // T = H + 2 (F - 1) for packets whose hops run from high router indices to low ones and back,

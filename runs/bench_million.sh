@@ -2,8 +2,8 @@
 # The million-router benchmark of the scale issue (docs/scaling.md, "A million routers"):
 # torus:100x100x100 under dor-dateline, 4-flit messages at 0.002 flits/node/cycle, on 2 ranks
 # pinned to a core each. Prints the loop's cycles per second (the target: >= 100), the
-# computing time per window of the largest rank, and the model state per router (the target:
-# <= 1 KB). With a second binary the two run in turn, ROUNDS times, so that a drift of the
+# computing and waiting (exchanging) time per window of the largest rank, and the model state
+# per router (the target: <= 1 KB). With a second binary the two run in turn, ROUNDS times, so that a drift of the
 # machine's speed hits both alike; compare medians. Not a test: it builds nothing and checks
 # nothing. Needs about 1.2 GB of memory and 30-40 s per run on this machine.
 #
@@ -33,7 +33,8 @@ trap 'rm -rf "$out"' EXIT
 
 printf '# torus:100x100x100 dor-dateline, load 0.002, 4-flit messages, %s ranks; load average %s\n' \
   "$ranks" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-40s %10s %12s %16s %12s\n' binary "loop s" "cycles/s" "compute/window" "model B/rtr"
+printf '%-40s %10s %12s %16s %14s %12s\n' binary "loop s" "cycles/s" "compute/window" \
+  "wait/window" "model B/rtr"
 for ((round = 1; round <= rounds; ++round)); do
   for b in "${binaries[@]}"; do
     log=$(mpiexec -n "$ranks" --bind-to core "$b" run -t torus:100x100x100 -r dor-dateline \
@@ -48,8 +49,10 @@ for ((round = 1; round <= rounds; ++round)); do
     cycles=$(echo "$log" | sed -nE 's/^speed +([0-9]+) cycles in ([0-9.]+) s.*/\1/p')
     seconds=$(echo "$log" | sed -nE 's/^speed +([0-9]+) cycles in ([0-9.]+) s.*/\2/p')
     compute=$(echo "$log" | sed -nE 's/^sync .*\(largest rank\) ([0-9.]+) us computing.*/\1/p')
+    wait=$(echo "$log" | sed -nE 's/^sync .* us computing, ([0-9.]+) us exchanging.*/\1/p')
     model=$(echo "$log" | sed -nE 's/^memory +([0-9]+) bytes\/router.*/\1/p')
-    awk -v b="$b" -v c="$cycles" -v s="$seconds" -v w="$compute" -v m="$model" \
-      'BEGIN { printf "%-40s %10s %12.1f %13.2f ms %12s\n", b, s, c / s, w / 1000, m }' </dev/null
+    awk -v b="$b" -v c="$cycles" -v s="$seconds" -v w="$compute" -v x="$wait" -v m="$model" \
+      'BEGIN { printf "%-40s %10s %12.1f %13.2f ms %11.2f ms %12s\n", b, s, c / s, w / 1000,
+               x / 1000, m }' </dev/null
   done
 done

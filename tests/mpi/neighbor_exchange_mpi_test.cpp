@@ -1,0 +1,66 @@
+// The engine's neighbour exchange (run at 1, 2 and 4 ranks): each rank trades with the ranks
+// before and after it on a ring, twice in each size class of the sends (empty, at and around
+// each class's bound, the full capacity), the same persistent requests started again each
+// round; every byte arrives, from the right peer, with its length.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "wormnet/parallel/communicator.hpp"
+#include "wormnet/parallel/neighbor_exchange.hpp"
+
+namespace wormnet {
+namespace {
+
+/// Byte k of the message that `from` sends to `to` in round `round`.
+std::uint8_t byte_of(int from, int to, int round, std::size_t k) {
+  return static_cast<std::uint8_t>(from * 131 + to * 17 + round * 7 + static_cast<int>(k) * 3);
+}
+
+TEST(NeighborExchangeMpi, EveryMessageOfEverySizeClassArrives) {
+  const Communicator w = Communicator::world();
+  const int n = w.size();
+  const int me = w.rank();
+  if (n < 2) GTEST_SKIP() << "needs 2 or more ranks";
+  std::vector<int> peers{(me + n - 1) % n};
+  if (n > 2) peers.push_back((me + 1) % n);
+  constexpr std::size_t kCapacity = 20000;  // size classes from 128 bytes to the whole buffer
+  NeighborExchange ex(w, peers, std::vector<std::size_t>(peers.size(), kCapacity),
+                      std::vector<std::size_t>(peers.size(), kCapacity));
+  // Payload bytes around the bounds of the send classes (class bytes 128, 384, ... less the
+  // 8-byte length header), and the whole capacity.
+  const std::size_t sizes[] = {0,    1,    119,  120,  121,  375,   376,   377,
+                               3959, 3960, 3961, 8056, 8057, 16248, 16249, kCapacity};
+  int round = 0;
+  for (std::size_t bytes : sizes) {
+    for (int again = 0; again < 2; ++again) {
+      ++round;
+      for (std::size_t i = 0; i < peers.size(); ++i) {
+        // Each peer gets a length of its own: sizes differ between directions.
+        const std::size_t len = std::min(kCapacity, bytes + i * 5);
+        std::span<std::uint8_t> out = ex.send_payload(i);
+        for (std::size_t k = 0; k < len; ++k) out[k] = byte_of(me, peers[i], round, k);
+        ex.set_send_size(i, len);
+      }
+      ex.start();
+      ex.wait();
+      for (std::size_t i = 0; i < peers.size(); ++i) {
+        // I am peer j of peers[i] (its next rank is its peer 1), which sent bytes + j * 5.
+        const int from = peers[i];
+        const std::size_t j = n > 2 && (from + 1) % n == me ? 1 : 0;
+        const std::size_t len = std::min(kCapacity, bytes + j * 5);
+        const std::span<const std::uint8_t> in = ex.received(i);
+        ASSERT_EQ(in.size(), len) << "from " << from << ", round " << round;
+        for (std::size_t k = 0; k < len; ++k) {
+          ASSERT_EQ(in[k], byte_of(from, me, round, k)) << "byte " << k << " from " << from;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wormnet

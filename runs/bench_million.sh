@@ -3,9 +3,9 @@
 # torus:100x100x100 under dor-dateline, 4-flit messages at 0.002 flits/node/cycle, on 2 ranks
 # pinned to a core each. Prints the loop's cycles per second (the target: >= 100), the
 # computing and waiting (exchanging) time per window of the largest rank, and the model state
-# per router (the target: <= 1 KB). With a second binary the two run in turn, ROUNDS times, so that a drift of the
-# machine's speed hits both alike; compare medians. Not a test: it builds nothing and checks
-# nothing. Needs about 1.2 GB of memory and 30-40 s per run on this machine.
+# per router (the target: <= 1 KB). With a second binary the two run in turn, ROUNDS times, so
+# that a drift of the machine's speed hits both alike; compare medians. Not a test: it builds
+# nothing and checks nothing. Needs about 1.2 GB of memory and 30-40 s per run on this machine.
 #
 #   usage: [ROUNDS=2] [RANKS=2] runs/bench_million.sh path/to/wormnet [path/to/other-wormnet]
 set -uo pipefail

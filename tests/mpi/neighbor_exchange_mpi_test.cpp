@@ -30,10 +30,11 @@ TEST(NeighborExchangeMpi, EveryMessageOfEverySizeClassArrives) {
   constexpr std::size_t kCapacity = 20000;  // size classes from 128 bytes to the whole buffer
   NeighborExchange ex(w, peers, std::vector<std::size_t>(peers.size(), kCapacity),
                       std::vector<std::size_t>(peers.size(), kCapacity));
-  // Payload bytes around the bounds of the send classes (class bytes 128, 384, ... less the
-  // 8-byte length header), and the whole capacity.
-  const std::size_t sizes[] = {0,    1,    119,  120,  121,  375,   376,   377,
-                               3959, 3960, 3961, 8056, 8057, 16248, 16249, kCapacity};
+  // Payload bytes around the bound of every send class (class bytes 128, 384, 896, 1920,
+  // 3968, 8064, 16256, less the 8-byte length header), and the whole capacity.
+  const std::size_t sizes[] = {0,    1,    119,  120,  121,   375,   376,   377,
+                               887,  888,  889,  1911, 1912,  1913,  3959,  3960,
+                               3961, 8055, 8056, 8057, 16247, 16248, 16249, kCapacity};
   int round = 0;
   for (std::size_t bytes : sizes) {
     for (int again = 0; again < 2; ++again) {

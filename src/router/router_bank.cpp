@@ -37,6 +37,7 @@ RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
   for (int lv = 0; lv < 64; ++lv) {
     port_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv / vcs);
     vc_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv % vcs);
+    class_of_[static_cast<std::size_t>(lv)] = static_cast<std::uint8_t>(lv % classes);
   }
 
   clear_buffers();
@@ -96,7 +97,7 @@ void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Pac
   req.source = NodeId(p.source);
   req.dest = NodeId(p.dest);
   req.in_port = in_port == ports ? kInjectionPort : static_cast<PortId>(in_port);
-  req.in_vc = in_port == ports ? 0 : static_cast<VcId>(vc % routing_.vcs_required());
+  req.in_vc = in_port == ports ? 0 : static_cast<VcId>(class_of_[static_cast<std::size_t>(vc)]);
   req.state = p.state;
   routing_.route(req, out);
 }

@@ -219,6 +219,10 @@ class RouterBank {
   std::array<VcMask, 256> class_vcs_{};  ///< routing VC-class mask -> physical VCs
   std::array<std::uint8_t, 64> port_of_{};
   std::array<std::uint8_t, 64> vc_of_{};
+  /// VC -> the routing's VC class (VC mod vcs_required()): a head's route at every hop
+  /// needed a virtual call and a division for it (a tenth of the routing stage's time on
+  /// torus:100x100x100).
+  std::array<std::uint8_t, 64> class_of_{};
 
   InputUnit inputs_;
   OutputUnit outputs_;

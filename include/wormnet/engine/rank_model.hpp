@@ -208,10 +208,19 @@ class RankModel {
     std::uint16_t local_vc;  ///< port * vcs + vc
     Flit flit;
   };
+  /// A head that reached the front of an input VC, due for its route: hints only (the
+  /// packet record and the router's output VCs that its VC allocation reads).
+  struct RouteDue {
+    std::uint32_t router;  ///< local router index
+    std::uint32_t packet;  ///< PacketTable slot
+  };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
     std::vector<WheelBucket<Arrival>> flits;
     std::vector<WheelBucket<std::uint32_t>> credits;  ///< OutputUnit indices
+    /// Heads deposited routing_delay cycles before this slot's cycle (a large rank, with a
+    /// routing delay the wheel spans): hints, read while the walk is a block before theirs.
+    std::vector<WheelBucket<RouteDue>> routes;
   };
   /// Remote end of a link: index into remote_ when the neighbour is on another rank.
   static constexpr std::uint32_t kRemoteBit = 0x80000000U;
@@ -254,8 +263,13 @@ class RankModel {
     const Arrival* flits_end = nullptr;
     const std::uint32_t* credit = nullptr;
     const std::uint32_t* credits_end = nullptr;
+    const RouteDue* route = nullptr;
+    const RouteDue* routes_end = nullptr;
   };
   void ask_ahead(std::size_t n);
+  /// Hints for a move out of input VC local_vc of router r, if it holds an output VC: that
+  /// output VC's record, the link's neighbour and its flit counter. No effect on the state.
+  void prefetch_move(std::uint32_t r, int local_vc) const;
   /// Groups the blocks into layers by their distance from the rank's boundary.
   void build_layers();
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
@@ -315,6 +329,9 @@ class RankModel {
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
   Cycle credit_delay_;
+  /// A head's arrival to its route (RouterParams::routing_delay) when the wheel spans it
+  /// and the rank is large: its hints then wait on the wheel; 0: hinted at arrival.
+  Cycle route_hint_delay_ = 0;
   Cycle measure_begin_;
   Cycle measure_end_;
 

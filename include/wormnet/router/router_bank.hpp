@@ -107,9 +107,10 @@ class RouterBank {
   /// while before them so that the fetches from memory overlap other work. No effect on
   /// the state.
   void prefetch_deposit(std::uint32_t r, int local_vc) const { inputs_.prefetch(r, local_vc); }
-  /// Hint for router r's output VC records (a head's VC allocation reads the owners of those
-  /// its route allows).
-  void prefetch_outputs(std::uint32_t r) const {
+  /// Hint for what a head's route and VC allocation at router r read besides its packet:
+  /// the router's node id and its output VC records (the owners of those the route allows).
+  void prefetch_route(std::uint32_t r) const {
+    __builtin_prefetch(nodes_.data() + r);
     outputs_.prefetch(outputs_.index(r, 0));
     outputs_.prefetch(outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
   }

@@ -199,9 +199,9 @@ void RankModel::prefetch_move(std::uint32_t r, int local_vc) const {
 
 void RankModel::ask_ahead(std::size_t n) {
   // The heads due for their route first: asked for last, their hints came too late for the
-  // first steps of the block (on torus:100x100x50, one rank: about 2 % faster than after the
-  // credits, 10-20 % faster than hinting them at their arrival, when the route is a cycle
-  // away and the walk over the rank evicts it in between).
+  // first steps of the block. Hinted at their arrival instead, a cycle before the route, they
+  // were evicted by the walk over the rank in between (docs/scaling.md: up to 10 % on
+  // torus:100x100x50, one rank, in some hours of this machine, nothing in others).
   for (; n != 0 && ahead_.route != ahead_.routes_end; --n, ++ahead_.route) {
     packets_.prefetch(ahead_.route->packet);
     bank_.prefetch_route(ahead_.route->router);

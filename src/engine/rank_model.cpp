@@ -93,6 +93,7 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
     slot.flits.resize(blocks_);
     slot.credits.resize(blocks_);
     slot.routes.resize(blocks_);
+    slot.moves.resize(blocks_);
   }
   // A head routes routing_delay cycles after its arrival: the hints for it are of use then,
   // not at the arrival (a cycle's walk over a large rank evicts them in between).
@@ -100,6 +101,8 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   if (blocks_ > 1 && routing_delay >= 1 && routing_delay < wheel_.size()) {
     route_hint_delay_ = routing_delay;
   }
+  // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
+  move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
   created_at_.assign(wheel_.size(), 0);
   ejected_at_.assign(wheel_.size(), 0);
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
@@ -157,7 +160,7 @@ void RankModel::enter_cycle(Cycle c) {
 template <bool kBlocked>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
-  for (std::uint32_t o : credits) bank_.return_credit(o);
+  for (std::uint32_t o : credits) bank_.return_credit<kBlocked>(o);
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
   WheelBucket<RouteDue>* routes = kBlocked && route_hint_delay_ != 0
@@ -168,13 +171,15 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
     // A head at the front of an idle VC routes routing_delay cycles from now (one behind
     // another packet later: its hint is then wasted, never wrong).
     if (routes != nullptr && a.flit.head()) routes->push_back(RouteDue{a.router, a.flit.packet()});
-    // What the router's step will touch to send it on, if its VC holds an output VC: on a
+    // What the router's steps will touch to send it on, if its VC holds an output VC: on a
     // large rank it is in no cache (a rank of one block keeps it there, and there the hint
     // costs more than it saves: 5 % on the mesh:16x16 bench case).
-    if constexpr (kBlocked) prefetch_move(a.router, a.local_vc);
+    if constexpr (kBlocked) hint_moves(block, a.router, a.local_vc, a.flit.tail(), c);
   }
   flits.clear();
-  arriving_->routes[block].clear();  // hinted at while the walk was at the block before
+  // Hinted at while the walk was at the block before.
+  arriving_->routes[block].clear();
+  arriving_->moves[block].clear();
   // The next block's arrivals go to routers the walk has not reached: their state was last
   // touched a cycle ago and has left the caches of a large rank. Asking for it during this
   // block's steps overlaps those fetches with them, where the deposits waited for each in
@@ -183,17 +188,38 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   ahead_ = next != kNoBlock
                ? Ahead{arriving_->flits[next].begin(),   arriving_->flits[next].end(),
                        arriving_->credits[next].begin(), arriving_->credits[next].end(),
-                       arriving_->routes[next].begin(),  arriving_->routes[next].end()}
+                       arriving_->routes[next].begin(),  arriving_->routes[next].end(),
+                       arriving_->moves[next].begin(),   arriving_->moves[next].end()}
                : Ahead{};
 }
 
-void RankModel::prefetch_move(std::uint32_t r, int local_vc) const {
-  const int q = bank_.prefetch_output_of(r, local_vc);
-  if (q >= 0 && q < ports_) {
-    const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                          static_cast<std::size_t>(q);
-    __builtin_prefetch(&link_[k]);
-    if (in_measurement_) __builtin_prefetch(&channel_flits_[k], 1);
+void RankModel::prefetch_move(const MoveDue& m) const {
+  bank_.outputs().prefetch(m.output);
+  if (m.channel != kNoLink) {
+    __builtin_prefetch(&link_[m.channel]);
+    if (in_measurement_) __builtin_prefetch(&channel_flits_[m.channel], 1);
+  }
+}
+
+void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c) {
+  // The record the deposit has just written: in the cache.
+  const InputVcState& s = bank_.inputs().state(bank_.inputs().index(r, local_vc));
+  if (s.stage != VcStage::kActive) return;
+  const bool network = s.out_port != ports_;
+  const MoveDue m{bank_.outputs().index(r, s.out_port * vcs_ + s.out_vc),
+                  network ? r * static_cast<std::uint32_t>(ports_) + s.out_port : kNoLink};
+  // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
+  // its packet finds one there).
+  prefetch_move(m);
+  // With s.count flits buffered, the VC moves one in each of the next s.count - 1 cycles
+  // when nothing holds it up. The next cycle's arrival, if any, hints at its own cycle's
+  // move, but only just before the block's steps (arrive()); from the wheel, the hint comes
+  // while the walk is a block before. After the tail nothing more arrives: the one after
+  // too. Ejection moves take no credit and send nothing over a link: not worth a hint.
+  if (!network || s.count < 2 || move_hint_span_ == 0) return;
+  wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
+  if (tail && s.count >= 3 && move_hint_span_ >= 2) {
+    wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);
   }
 }
 
@@ -206,6 +232,7 @@ void RankModel::ask_ahead(std::size_t n) {
     packets_.prefetch(ahead_.route->packet);
     bank_.prefetch_route(ahead_.route->router);
   }
+  for (; n != 0 && ahead_.move != ahead_.moves_end; --n, ++ahead_.move) prefetch_move(*ahead_.move);
   for (; n != 0 && ahead_.flit != ahead_.flits_end; --n, ++ahead_.flit) {
     bank_.prefetch_deposit(ahead_.flit->router, ahead_.flit->local_vc);
     // A head's route and VC allocation read its packet's record, in this cycle when there
@@ -623,6 +650,7 @@ std::size_t RankModel::bytes() const {
     for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
     for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();
     for (const WheelBucket<RouteDue>& h : w.routes) b += sizeof(h) + h.bytes();
+    for (const WheelBucket<MoveDue>& m : w.moves) b += sizeof(m) + m.bytes();
   }
   return b;
 }

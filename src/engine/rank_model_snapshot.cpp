@@ -304,6 +304,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     for (WheelBucket<Arrival>& b : w.flits) b.clear();
     for (WheelBucket<std::uint32_t>& b : w.credits) b.clear();
     for (WheelBucket<RouteDue>& b : w.routes) b.clear();
+    for (WheelBucket<MoveDue>& b : w.moves) b.clear();
   }
   for (const ModelSnapshot::InFlightFlit& f : all.flits_in_flight) {
     if (!mine(f.router)) continue;

@@ -214,6 +214,12 @@ class RankModel {
     std::uint32_t router;  ///< local router index
     std::uint32_t packet;  ///< PacketTable slot
   };
+  /// A VC expected to move a flit over a link (after the flits it holds): hints only (the
+  /// output VC's record, whose credit the move takes, the link and its flit counter).
+  struct MoveDue {
+    std::uint32_t output;   ///< OutputUnit index
+    std::uint32_t channel;  ///< router * ports + port (link_ and channel_flits_), or kNoLink
+  };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
     std::vector<WheelBucket<Arrival>> flits;
@@ -221,6 +227,8 @@ class RankModel {
     /// Heads deposited routing_delay cycles before this slot's cycle (a large rank, with a
     /// routing delay the wheel spans): hints, read while the walk is a block before theirs.
     std::vector<WheelBucket<RouteDue>> routes;
+    /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
+    std::vector<WheelBucket<MoveDue>> moves;
   };
   /// Remote end of a link: index into remote_ when the neighbour is on another rank.
   static constexpr std::uint32_t kRemoteBit = 0x80000000U;
@@ -265,11 +273,16 @@ class RankModel {
     const std::uint32_t* credits_end = nullptr;
     const RouteDue* route = nullptr;
     const RouteDue* routes_end = nullptr;
+    const MoveDue* move = nullptr;
+    const MoveDue* moves_end = nullptr;
   };
   void ask_ahead(std::size_t n);
-  /// Hints for a move out of input VC local_vc of router r, if it holds an output VC: that
-  /// output VC's record, the link's neighbour and its flit counter. No effect on the state.
-  void prefetch_move(std::uint32_t r, int local_vc) const;
+  /// Hints for a move: the output VC's record, the link's neighbour and its flit counter.
+  /// No effect on the state.
+  void prefetch_move(const MoveDue& m) const;
+  /// After a flit's deposit at cycle c into input VC local_vc of router r (of `block`): if
+  /// the VC holds an output VC, hints for its move now, and on the wheel for its next moves.
+  void hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c);
   /// Groups the blocks into layers by their distance from the rank's boundary.
   void build_layers();
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
@@ -332,6 +345,8 @@ class RankModel {
   /// A head's arrival to its route (RouterParams::routing_delay) when the wheel spans it
   /// and the rank is large: its hints then wait on the wheel; 0: hinted at arrival.
   Cycle route_hint_delay_ = 0;
+  /// Cycles ahead that hint_moves() leaves hints on the wheel for (0: none, a small rank).
+  Cycle move_hint_span_ = 0;
   Cycle measure_begin_;
   Cycle measure_end_;
 

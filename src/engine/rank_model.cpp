@@ -214,8 +214,9 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   // With s.count flits buffered, the VC moves one in each of the next s.count - 1 cycles
   // when nothing holds it up. The next cycle's arrival, if any, hints at its own cycle's
   // move, but only just before the block's steps (arrive()); from the wheel, the hint comes
-  // while the walk is a block before. After the tail nothing more arrives: the one after
-  // too. Ejection moves take no credit and send nothing over a link: not worth a hint.
+  // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
+  // the hint for the cycle after next as well. Ejection moves take no credit and send
+  // nothing over a link: not worth a hint.
   if (!network || s.count < 2 || move_hint_span_ == 0) return;
   wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
   if (tail && s.count >= 3 && move_hint_span_ >= 2) {

@@ -29,8 +29,8 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
     Packet p;
     p.created = m.created;
     p.injected = t;
-    p.id = (static_cast<std::uint64_t>(nodes_[r]) << 32) | (m.sequence & 0xFFFFFFFFULL);
-    p.source = nodes_[r];
+    p.id = (static_cast<std::uint64_t>(inputs_.node(r)) << 32) | (m.sequence & 0xFFFFFFFFULL);
+    p.source = inputs_.node(r);
     p.dest = m.dest;
     p.state = routing_.chosen_initial_state(NodeId(p.source), NodeId(p.dest),
                                             initial_choice(p.id, m.sequence));

@@ -51,6 +51,7 @@ RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
 void RouterBank::clear_buffers() {
   const auto routers = static_cast<std::uint32_t>(nodes_.size());
   inputs_ = InputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
+  for (std::uint32_t r = 0; r < routers; ++r) inputs_.set_node(r, nodes_[r]);
   outputs_ = OutputUnit(routers, params_.ports + 1, params_.vcs, params_.depth);
 }
 
@@ -88,12 +89,13 @@ void RouterBank::routing_options(std::uint32_t r, int in_port, int vc, const Pac
                                  RouteOptions& out) const {
   out.clear();
   const int ports = params_.ports;
-  if (p.dest == nodes_[r]) {
+  const std::uint32_t node = inputs_.node(r);  // in the header the step has read
+  if (p.dest == node) {
     out.add(static_cast<PortId>(ports), all_vcs(params_.vcs), p.state);  // the state stays
     return;
   }
   RouteRequest req;
-  req.node = NodeId(nodes_[r]);
+  req.node = NodeId(node);
   req.source = NodeId(p.source);
   req.dest = NodeId(p.dest);
   req.in_port = in_port == ports ? kInjectionPort : static_cast<PortId>(in_port);

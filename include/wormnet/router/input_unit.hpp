@@ -197,6 +197,9 @@ class InputUnit {
         *std::launder(reinterpret_cast<const Stamp*>(record(i) + kStampAt)));
   }
   void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = Stamp{low_bits}; }
+  /// Router `router`'s global node id (set once by its owner, RouterBank).
+  [[nodiscard]] std::uint32_t node(std::uint32_t router) const { return headers_[router].node; }
+  void set_node(std::uint32_t router, std::uint32_t id) { headers_[router].node = id; }
   /// Router `router`'s injection in progress.
   [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
@@ -220,7 +223,11 @@ class InputUnit {
     std::uint64_t blocked = 0;
     std::uint64_t settling = 0;
     Injection injection;
+    /// The router's global node id, which every head's route reads (in the padding: on a
+    /// large rank an array of its own cost a line from memory per route).
+    std::uint32_t node = 0;
   };
+  static_assert(sizeof(Header) == 64, "a router's header is one cache line");
 
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares

@@ -119,10 +119,9 @@ class RouterBank {
   /// while before them so that the fetches from memory overlap other work. No effect on
   /// the state.
   void prefetch_deposit(std::uint32_t r, int local_vc) const { inputs_.prefetch(r, local_vc); }
-  /// Hint for what a head's route and VC allocation at router r read besides its packet:
-  /// the router's node id and its output VC records (the owners of those the route allows).
+  /// Hint for what a head's route and VC allocation at router r read besides its packet
+  /// and the router's header: its output VC records (the owners of those the route allows).
   void prefetch_route(std::uint32_t r) const {
-    __builtin_prefetch(nodes_.data() + r);
     outputs_.prefetch(outputs_.index(r, 0));
     outputs_.prefetch(outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
   }

@@ -53,6 +53,14 @@ class OutputUnit {
   }
   /// Asks the processor for output VC o's record (a credit is coming). A hint only.
   void prefetch(std::uint32_t o) const { __builtin_prefetch(&vcs_[o], 1); }
+  /// Asks for every cache line that holds a record of output VCs first..last (first <= last).
+  void prefetch_span(std::uint32_t first, std::uint32_t last) const {
+    const auto* line = reinterpret_cast<const char*>(
+        reinterpret_cast<std::uintptr_t>(&vcs_[first]) & ~std::uintptr_t{63});
+    for (const auto* end = reinterpret_cast<const char*>(&vcs_[last]); line <= end; line += 64) {
+      __builtin_prefetch(line, 1);
+    }
+  }
   void set_credits(std::uint32_t o, std::uint16_t c) { vcs_[o].credits = c; }
   /// Owning input VC (port * vcs + vc within the router), or kFree.
   [[nodiscard]] std::uint8_t owner(std::uint32_t o) const { return vcs_[o].owner; }

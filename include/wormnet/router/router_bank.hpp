@@ -122,8 +122,8 @@ class RouterBank {
   /// Hint for what a head's route and VC allocation at router r read besides its packet
   /// and the router's header: its output VC records (the owners of those the route allows).
   void prefetch_route(std::uint32_t r) const {
-    outputs_.prefetch(outputs_.index(r, 0));
-    outputs_.prefetch(outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
+    outputs_.prefetch_span(outputs_.index(r, 0),
+                           outputs_.index(r, (params_.ports + 1) * params_.vcs - 1));
   }
   /// Hint for router r's header (its stage masks: the first thing its step reads).
   void prefetch_header(std::uint32_t r) const { inputs_.prefetch_header(r); }

@@ -5,8 +5,8 @@
 # the cores swapped every round. Both run through the same minutes of a machine whose speed
 # drifts (this one's by up to 1.5x within the hour), which alternating runs only average out;
 # the swap cancels a difference between the cores. Prints each round's loop seconds and the
-# sums over the rounds (lower is faster). Builds nothing and is not a test. Needs two cores
-# and about 1.2 GB of memory.
+# sums and minima over the rounds (lower is faster). Builds nothing and is not a test. Needs
+# two cores and about 1.2 GB of memory.
 #
 #   usage: [ROUNDS=4] runs/bench_million_side.sh path/to/wormnet_A path/to/wormnet_B
 set -uo pipefail
@@ -46,6 +46,8 @@ printf '# A %s\n# B %s\n' "$1" "$2"
 printf '%-6s %8s %8s %12s %12s\n' round "A core" "B core" "A loop s" "B loop s"
 sum_a=0
 sum_b=0
+min_a=
+min_b=
 for ((round = 1; round <= rounds; ++round)); do
   core_a=$(((round - 1) % 2))
   core_b=$((1 - core_a))
@@ -61,6 +63,12 @@ for ((round = 1; round <= rounds; ++round)); do
   fi
   sum_a=$(awk -v s="$sum_a" -v x="$a" 'BEGIN { print s + x }')
   sum_b=$(awk -v s="$sum_b" -v x="$b" 'BEGIN { print s + x }')
+  min_a=$(awk -v m="${min_a:-$a}" -v x="$a" 'BEGIN { print (x < m ? x : m) }')
+  min_b=$(awk -v m="${min_b:-$b}" -v x="$b" 'BEGIN { print (x < m ? x : m) }')
 done
+# The sum weighs every round; the fastest round of each binary is the one least disturbed by
+# whatever else the host runs (on a shared machine single rounds were 1.5x slow at times).
 awk -v a="$sum_a" -v b="$sum_b" \
   'BEGIN { printf "sum    %30.3f %12.3f   A/B %.3f\n", a, b, a / b }'
+awk -v a="$min_a" -v b="$min_b" \
+  'BEGIN { printf "min    %30.3f %12.3f   A/B %.3f\n", a, b, a / b }'

@@ -14,17 +14,23 @@
 
 namespace wormnet {
 
+/// A packet's record. The fields every head's route and VC grant read and write come first:
+/// a 48-byte record starts at byte 0, 16, 32 or 48 of a cache line, so its first 16 bytes
+/// always share the line that a hint for the record's address fetches (with `dest` at byte
+/// 28, half the routes missed on the line after it: 7 % of the loop's time on
+/// torus:100x100x50, one rank).
 struct Packet {
-  Cycle created = 0;     ///< cycle the message was generated (entered the source queue)
-  Cycle injected = 0;    ///< cycle its head entered the injection buffer
-  std::uint64_t id = 0;  ///< (source << 32) | per-source sequence: unique and rank-independent
-  std::uint32_t source = 0;
   std::uint32_t dest = 0;
-  RouteState state = 0;       ///< routing state, updated by the head at each VC grant
+  RouteState state = 0;  ///< routing state, updated by the head at each VC grant
+  std::uint32_t source = 0;
   std::uint16_t length = 0;   ///< flits
   std::uint16_t hops = 0;     ///< network channels crossed by the head so far
+  Cycle created = 0;          ///< cycle the message was generated (entered the source queue)
+  Cycle injected = 0;         ///< cycle its head entered the injection buffer
+  std::uint64_t id = 0;       ///< (source << 32) | per-source sequence: unique and rank-independent
   std::uint8_t measured = 0;  ///< created inside the measurement window
 };
+static_assert(sizeof(Packet) == 48, "a packet's record is 48 bytes (see above)");
 
 class PacketTable {
  public:

@@ -35,6 +35,7 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
                      const Partition& partition, int rank, double rate, WalkLayout layout)
     : topo_(topo),
       ports_(topo.num_ports()),
+      port_shift_(std::bit_width(static_cast<unsigned>(std::max(ports_, 1) - 1))),
       vcs_(plan.vcs),
       flit_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                      config.network.switch_delay + config.network.link_latency)),
@@ -52,14 +53,13 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   const auto routers = static_cast<std::uint32_t>(nodes.size());
   for (std::uint32_t r = 0; r < routers; ++r) local_of_[nodes[r]] = r;
 
-  link_.assign(static_cast<std::size_t>(routers) * static_cast<std::size_t>(ports_), kNoLink);
+  link_.assign(static_cast<std::size_t>(routers) << port_shift_, kNoLink);
   boundary_.assign((routers + 63) / 64, 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int p = 0; p < ports_; ++p) {
       const NodeId m = topo.neighbor(NodeId(nodes[r]), static_cast<PortId>(p));
       if (!m.valid()) continue;
-      const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                            static_cast<std::size_t>(p);
+      const std::size_t k = port_slot(r, p);
       const int owner = partition.owner(m);
       if (owner == rank) {
         link_[k] = local_of_[m.value()];
@@ -207,7 +207,7 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   if (s.stage != VcStage::kActive) return;
   const bool network = s.out_port != ports_;
   const MoveDue m{bank_.outputs().index(r, s.out_port * vcs_ + s.out_vc),
-                  network ? r * static_cast<std::uint32_t>(ports_) + s.out_port : kNoLink};
+                  network ? static_cast<std::uint32_t>(port_slot(r, s.out_port)) : kNoLink};
   // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
   // its packet finds one there).
   prefetch_move(m);
@@ -396,8 +396,7 @@ void RankModel::eject(const Flit& f, Cycle t) {
 
 template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
-  const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                        static_cast<std::size_t>(out_port);
+  const std::size_t k = port_slot(r, out_port);
   ++window_.flit_hops;
   if (in_measurement_) ++channel_flits_[k];
   const std::uint32_t target = link_[k];
@@ -517,9 +516,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
     for (int p = 0; p < ports_; ++p) {
       const ChannelId c = topo_.channel(NodeId(bank_.nodes()[r]), static_cast<PortId>(p));
       if (!c.valid()) continue;
-      out.emplace_back(
-          c.value(), channel_flits_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                                    static_cast<std::size_t>(p)]);
+      out.emplace_back(c.value(), channel_flits_[port_slot(r, p)]);
     }
   }
   return out;

@@ -116,9 +116,7 @@ ModelSnapshot RankModel::snapshot() const {
     s.source_next_time.push_back(g.next_time);
     s.source_sequence.push_back(g.sequence);
     for (int p = 0; p < ports_; ++p) {
-      s.channel_flits.push_back(
-          channel_flits_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                         static_cast<std::size_t>(p)]);
+      s.channel_flits.push_back(channel_flits_[port_slot(r, p)]);
     }
     // Queued messages, oldest first.
     SourceQueue copy = sources_.queue(r);
@@ -275,9 +273,9 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     generators[r] = TrafficSources::GeneratorState{all.source_counter[r], all.source_next_time[r],
                                                    all.source_sequence[r]};
     for (int p = 0; p < ports_; ++p) {
-      const std::size_t k = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                            static_cast<std::size_t>(p);
-      channel_flits_[k] = all.channel_flits[k];
+      channel_flits_[port_slot(r, p)] =
+          all.channel_flits[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
+                            static_cast<std::size_t>(p)];
     }
   }
   bank_.rebuild_switch_masks();  // from the stages and credits just restored

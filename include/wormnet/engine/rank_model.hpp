@@ -218,7 +218,7 @@ class RankModel {
   /// output VC's record, whose credit the move takes, the link and its flit counter).
   struct MoveDue {
     std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< router * ports + port (link_ and channel_flits_), or kNoLink
+    std::uint32_t channel;  ///< port_slot() (link_ and channel_flits_), or kNoLink
   };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
@@ -331,13 +331,21 @@ class RankModel {
   /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
   /// or kNoLink.
   [[nodiscard]] std::uint32_t link(std::uint32_t r, int port) const {
-    return link_[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                 static_cast<std::size_t>(port)];
+    return link_[port_slot(r, port)];
+  }
+  /// Index of router r's network port in link_ and channel_flits_: a router's ports take a
+  /// power-of-two count of slots (8 for a 3-D torus), so that its links (32 bytes) and its flit
+  /// counters (64 bytes) never straddle two cache lines. At 6 slots a quarter of the routers'
+  /// links did, and a move's credit then read its input port's link from a line that the
+  /// hint for the move, which asks for the output port's, had not fetched.
+  [[nodiscard]] std::size_t port_slot(std::uint32_t r, int port) const {
+    return (static_cast<std::size_t>(r) << port_shift_) | static_cast<std::size_t>(port);
   }
 
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
   int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
+  int port_shift_;     ///< log2 of the slots per router in link_ and channel_flits_ (>= P)
   int vcs_;            ///< VCs per port
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
@@ -353,7 +361,7 @@ class RankModel {
   PacketTable packets_;
   RouterBank bank_;
   HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
-  HugeVector<std::uint32_t> link_;      ///< [r * P + port]: local neighbour, remote, kNoLink
+  HugeVector<std::uint32_t> link_;      ///< [port_slot()]: local neighbour, remote, kNoLink
   std::vector<RemoteEnd> remote_;
   std::vector<int> neighbor_ranks_;
   TrafficSources sources_;
@@ -411,7 +419,7 @@ class RankModel {
 
   TrafficCounters window_;
   MeasuredStats measured_;
-  HugeVector<std::uint64_t> channel_flits_;  ///< [r * P + port], measurement window
+  HugeVector<std::uint64_t> channel_flits_;  ///< [port_slot()], measurement window
   Cycle window_end_ = 0;
   Cycle now_ = 0;                       ///< first cycle not yet simulated
   bool in_measurement_ = false;         ///< the cycle being stepped is in the measurement window

@@ -217,7 +217,7 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
   // the hint for the cycle after next as well. Ejection moves take no credit and send
   // nothing over a link: not worth a hint.
-  if (!network || s.count < 2 || move_hint_span_ == 0) return;
+  if (!network || s.count < 2) return;  // a rank of blocks: move_hint_span_ >= 1
   wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
   if (tail && s.count >= 3 && move_hint_span_ >= 2) {
     wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/prefetch.hpp"
 #include "wormnet/core/rng.hpp"
 
 namespace wormnet {
@@ -196,8 +197,8 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
 void RankModel::prefetch_move(const MoveDue& m) const {
   bank_.outputs().prefetch(m.output);
   if (m.channel != kNoLink) {
-    __builtin_prefetch(&link_[m.channel]);
-    if (in_measurement_) __builtin_prefetch(&channel_flits_[m.channel], 1);
+    prefetch(&link_[m.channel]);
+    if (in_measurement_) prefetch(&channel_flits_[m.channel]);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
 #include "wormnet/core/opaque.hpp"
+#include "wormnet/core/prefetch.hpp"
 #include "wormnet/router/flit.hpp"
 
 namespace wormnet {
@@ -168,13 +169,13 @@ class InputUnit {
   /// VC's record (its state and the front of its ring) and the router's header. A hint,
   /// without effect on the state.
   void prefetch(std::uint32_t router, int local_vc) const {
-    __builtin_prefetch(record(index(router, local_vc)), 1);
+    wormnet::prefetch(record(index(router, local_vc)));
     prefetch_header(router);
   }
   /// Asks the processor for input VC i's record. A hint only.
-  void prefetch_record(std::uint32_t i) const { __builtin_prefetch(record(i), 1); }
+  void prefetch_record(std::uint32_t i) const { wormnet::prefetch(record(i)); }
   /// Asks the processor for `router`'s header (its stage masks). A hint only.
-  void prefetch_header(std::uint32_t router) const { __builtin_prefetch(&headers_[router], 1); }
+  void prefetch_header(std::uint32_t router) const { wormnet::prefetch(&headers_[router]); }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
   void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }

@@ -9,6 +9,7 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/ids.hpp"
+#include "wormnet/core/prefetch.hpp"
 #include "wormnet/router/flit.hpp"
 #include "wormnet/routing/routing_function.hpp"
 
@@ -49,7 +50,7 @@ class PacketTable {
   [[nodiscard]] Packet& operator[](std::uint32_t slot) { return slots_[slot]; }
   [[nodiscard]] const Packet& operator[](std::uint32_t slot) const { return slots_[slot]; }
   /// Asks the processor for slot's record. A hint only.
-  void prefetch(std::uint32_t slot) const { __builtin_prefetch(&slots_[slot]); }
+  void prefetch(std::uint32_t slot) const { wormnet::prefetch(&slots_[slot]); }
   [[nodiscard]] std::size_t live() const { return slots_.size() - free_.size(); }
   [[nodiscard]] std::size_t capacity_bytes() const {
     return slots_.capacity() * sizeof(Packet) + free_.capacity() * sizeof(std::uint32_t);

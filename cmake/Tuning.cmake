@@ -1,0 +1,16 @@
+# Code generation for every target of the project (the library, the tools and the tests alike).
+
+# Results must not depend on the instruction set a build targets: C++ lets GCC fuse a * b + c
+# into one rounding (-ffp-contract=fast is its default outside C), which it does wherever the
+# target has FMA instructions, so a tuned build could differ from a portable one in the last
+# bit of a statistic. Off, every operation rounds as written, on every processor.
+add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+
+# A build for the processor it runs on (AVX, BMI and the rest): on the million-router
+# benchmark about 3-8 % faster on this project's machines (docs/scaling.md, 3 Dec 2026),
+# with the same results. The binary may not start on an older processor: build it on (or for)
+# the compute nodes.
+option(WORMNET_NATIVE "Tune the code for this machine's processor (-march=native)" OFF)
+if(WORMNET_NATIVE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+endif()

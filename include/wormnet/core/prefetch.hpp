@@ -8,7 +8,7 @@ namespace wormnet {
 /// A hint: no effect on any value.
 ///
 /// Not __builtin_prefetch alone: GCC 12 takes it for a call without side effects, so a
-/// function whose only statements are hints is "const" and a call to it is dead code. When
+/// function whose only statements are hints is "pure" and a call to it is dead code. When
 /// function splitting moved the conditional tail of RankModel::prefetch_move() (the flit
 /// counter's hint) into a function of its own, every call to that part was deleted: the hint
 /// was in the source but not in the binary, and on a rank of half a million routers the

@@ -4,7 +4,8 @@
 # pinned to a core each. Prints the loop's cycles per second (the target: >= 100), the
 # computing and waiting (exchanging) time per window of the largest rank, and the model state
 # per router (the target: <= 1 KB). With a second binary the two run in turn, ROUNDS times, so
-# that a drift of the machine's speed hits both alike; compare medians. Not a test: it builds
+# that a drift of the machine's speed hits both alike; the last lines give each binary's median
+# and range over the rounds, the figures to compare. Not a test: it builds
 # nothing and checks nothing. Needs about 1.2 GB of memory and 30-40 s per run on this machine.
 #
 #   usage: [ROUNDS=2] [RANKS=2] runs/bench_million.sh path/to/wormnet [path/to/other-wormnet]
@@ -53,6 +54,17 @@ for ((round = 1; round <= rounds; ++round)); do
     model=$(echo "$log" | sed -nE 's/^memory +([0-9]+) bytes\/router.*/\1/p')
     awk -v b="$b" -v c="$cycles" -v s="$seconds" -v w="$compute" -v x="$wait" -v m="$model" \
       'BEGIN { printf "%-40s %10s %12.1f %13.2f ms %11.2f ms %12s\n", b, s, c / s, w / 1000,
-               x / 1000, m }' </dev/null
+               x / 1000, m }' </dev/null | tee -a "$out/rows"
   done
+done
+# Per binary over the rounds: the median (the figure the target is judged by: the machine's
+# speed drifts by up to 1.5x within minutes) and the range.
+for b in "${binaries[@]}"; do
+  awk -v b="$b" '$1 == b { v[n++] = $3 }
+    END {
+      if (n == 0) { printf "%-40s no successful run\n", b; exit }
+      for (i = 1; i < n; ++i) for (j = i; j > 0 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      med = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+      printf "%-40s median %.1f cycles/s over %d runs (%.1f-%.1f)\n", b, med, n, v[0], v[n - 1]
+    }' "$out/rows"
 done

@@ -1,7 +1,7 @@
 # Code generation for every target of the project (the library, the tools and the tests alike).
 
 # Results must not depend on the instruction set a build targets: C++ lets GCC fuse a * b + c
-# into one rounding (-ffp-contract=fast is its default outside C), which it does wherever the
+# into one rounding (-ffp-contract=fast is its default except for ISO C), wherever the
 # target has FMA instructions, so a tuned build could differ from a portable one in the last
 # bit of a statistic. Off, every operation rounds as written, on every processor.
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)

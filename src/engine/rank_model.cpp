@@ -198,7 +198,7 @@ void RankModel::prefetch_move(const MoveDue& m) const {
   bank_.outputs().prefetch(m.output);
   if (m.channel != kNoLink) {
     prefetch(&link_[m.channel]);
-    if (in_measurement_) prefetch(&channel_flits_[m.channel]);
+    if (in_measurement_) prefetch_for_write(&channel_flits_[m.channel]);
   }
 }
 

@@ -3,9 +3,9 @@
 
 namespace wormnet {
 
-/// Asks the processor for the cache line holding `p` (for reading or writing alike: the
-/// x86-64 build issues prefetcht0 for both, as __builtin_prefetch does without -march).
-/// A hint: no effect on any value.
+/// Asks the processor for the cache line holding `p`, to read it (prefetch) or to write it
+/// (prefetch_for_write: prefetchw where the target has it, as with WORMNET_NATIVE; the
+/// default x86-64 build issues prefetcht0 for both). A hint: no effect on any value.
 ///
 /// Not __builtin_prefetch alone: GCC 12 takes it for a call without side effects, so a
 /// function whose only statements are hints is "pure" and a call to it is dead code. When
@@ -17,6 +17,10 @@ namespace wormnet {
 /// function that hints a side effect. It costs nothing measurable where no hint was lost.
 [[gnu::always_inline]] inline void prefetch(const void* p) {
   __builtin_prefetch(p, 0, 3);
+  asm volatile("" : : "r"(p));
+}
+[[gnu::always_inline]] inline void prefetch_for_write(const void* p) {
+  __builtin_prefetch(p, 1, 3);
   asm volatile("" : : "r"(p));
 }
 

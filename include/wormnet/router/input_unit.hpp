@@ -169,13 +169,15 @@ class InputUnit {
   /// VC's record (its state and the front of its ring) and the router's header. A hint,
   /// without effect on the state.
   void prefetch(std::uint32_t router, int local_vc) const {
-    wormnet::prefetch(record(index(router, local_vc)));
+    wormnet::prefetch_for_write(record(index(router, local_vc)));
     prefetch_header(router);
   }
   /// Asks the processor for input VC i's record. A hint only.
-  void prefetch_record(std::uint32_t i) const { wormnet::prefetch(record(i)); }
+  void prefetch_record(std::uint32_t i) const { wormnet::prefetch_for_write(record(i)); }
   /// Asks the processor for `router`'s header (its stage masks). A hint only.
-  void prefetch_header(std::uint32_t router) const { wormnet::prefetch(&headers_[router]); }
+  void prefetch_header(std::uint32_t router) const {
+    wormnet::prefetch_for_write(&headers_[router]);
+  }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
   void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }

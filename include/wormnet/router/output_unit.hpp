@@ -53,13 +53,13 @@ class OutputUnit {
     return opaque(std::uint64_t{unblocks}) << (v.owner & 63U);
   }
   /// Asks the processor for output VC o's record (a credit is coming). A hint only.
-  void prefetch(std::uint32_t o) const { wormnet::prefetch(&vcs_[o]); }
+  void prefetch(std::uint32_t o) const { wormnet::prefetch_for_write(&vcs_[o]); }
   /// Asks for every cache line that holds a record of output VCs first..last (first <= last).
   void prefetch_span(std::uint32_t first, std::uint32_t last) const {
     const auto* line = reinterpret_cast<const char*>(
         reinterpret_cast<std::uintptr_t>(&vcs_[first]) & ~std::uintptr_t{63});
     for (const auto* end = reinterpret_cast<const char*>(&vcs_[last]); line <= end; line += 64) {
-      wormnet::prefetch(line);
+      wormnet::prefetch_for_write(line);
     }
   }
   void set_credits(std::uint32_t o, std::uint16_t c) { vcs_[o].credits = c; }

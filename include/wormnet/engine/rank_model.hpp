@@ -208,8 +208,9 @@ class RankModel {
     std::uint16_t local_vc;  ///< port * vcs + vc
     Flit flit;
   };
-  /// A head that reached the front of an input VC, due for its route: hints only (the
-  /// packet record and the router's output VCs that its VC allocation reads).
+  /// A head that reached the front of an input VC, due for its route: it wakes the router
+  /// for it, and hints at the packet record and the router's output VCs that its VC
+  /// allocation reads.
   struct RouteDue {
     std::uint32_t router;  ///< local router index
     std::uint32_t packet;  ///< PacketTable slot
@@ -225,7 +226,8 @@ class RankModel {
     std::vector<WheelBucket<Arrival>> flits;
     std::vector<WheelBucket<std::uint32_t>> credits;  ///< OutputUnit indices
     /// Heads deposited routing_delay cycles before this slot's cycle (a large rank, with a
-    /// routing delay the wheel spans): hints, read while the walk is a block before theirs.
+    /// routing delay the wheel spans): hints, read while the walk is a block before theirs,
+    /// and the routers to wake for their route (arrive()).
     std::vector<WheelBucket<RouteDue>> routes;
     /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
     std::vector<WheelBucket<MoveDue>> moves;

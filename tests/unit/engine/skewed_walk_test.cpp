@@ -159,7 +159,8 @@ std::uint64_t packet_cycles_by_hand(const Outcome& run, bool scripted, Cycle eje
 
 // Every delivery cycle, every packet-cycle count, every flit count and every channel's flits
 // at the stops are the level walk's, whatever the catch-up period, the rank count (1-3, with and
-// without the overlapped exchange), the latencies, the bandwidth mode, the sources' own traffic
+// without the overlapped exchange), the latencies, the routing delay (0-3, a head's route
+// wakes its router on a blocked rank), the bandwidth mode, the sources' own traffic
 // (generated block by block as each layer reaches a cycle), the block size (64-256 routers), and
 // across a restart onto another rank count: 24 random configurations.
 TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
@@ -179,9 +180,11 @@ TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
   for (int i = 0; i < 24; ++i) {
     const Net& net = nets[pick(4)];
     const int link = 1 + static_cast<int>(pick(2));
-    const SimConfig c =
-        router(1 + static_cast<int>(pick(4)), link, link + static_cast<int>(pick(3)), 0,
-               pick(2) != 0 ? VcBandwidth::kPerVc : VcBandwidth::kShared);
+    SimConfig c = router(1 + static_cast<int>(pick(4)), link, link + static_cast<int>(pick(3)), 0,
+                         pick(2) != 0 ? VcBandwidth::kPerVc : VcBandwidth::kShared);
+    // Routing delays 0 to 3 in turn: a blocked rank wakes a router for a head's route when
+    // the delay is over (none with 0), a rank of one block at the head's arrival.
+    c.network.routing_delay = i % 4;
     const int parts = 1 + static_cast<int>(pick(3));
     const bool overlap = parts > 1 && pick(2) != 0;
     const Cycle skew = 1 + pick(8);
@@ -195,6 +198,7 @@ TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
                  std::to_string(c.network.buffer_depth) + ", " + std::to_string(parts) + " parts" +
                  (overlap ? " overlapped" : "") + ", skew " + std::to_string(skew) +
                  ", restart on " + std::to_string(restart) + ", rate " + std::to_string(rate) +
+                 ", routing delay " + std::to_string(c.network.routing_delay) +
                  ", blocks of " + std::to_string(1 << shift));
     const Outcome level = run(net.topo, net.routing, c, 1, false, WalkLayout{}, seed, 0, rate);
     const Outcome skewed = run(net.topo, net.routing, c, parts, overlap, small_blocks(skew, shift),

@@ -198,8 +198,8 @@ TEST(SkewedWalk, DeliversExactlyAsTheLevelWalk) {
                  std::to_string(c.network.buffer_depth) + ", " + std::to_string(parts) + " parts" +
                  (overlap ? " overlapped" : "") + ", skew " + std::to_string(skew) +
                  ", restart on " + std::to_string(restart) + ", rate " + std::to_string(rate) +
-                 ", routing delay " + std::to_string(c.network.routing_delay) +
-                 ", blocks of " + std::to_string(1 << shift));
+                 ", routing delay " + std::to_string(c.network.routing_delay) + ", blocks of " +
+                 std::to_string(1 << shift));
     const Outcome level = run(net.topo, net.routing, c, 1, false, WalkLayout{}, seed, 0, rate);
     const Outcome skewed = run(net.topo, net.routing, c, parts, overlap, small_blocks(skew, shift),
                                seed, restart, rate);

@@ -412,6 +412,8 @@ class RankModel {
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
   /// land on the wheel), so the bit scan meets every router that was active at its start.
+  /// A router that holds flits is active, except while its only flits are heads waiting out
+  /// their routing delay at idle VCs (a rank of blocks: arrive() wakes it when they route).
   HugeVector<std::uint64_t> active_;
   /// Routers with a link to another rank (same layout as active_), and the words of it that
   /// hold any: the boundary pass visits only those.

@@ -174,8 +174,9 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
     // not now: a step before the route would find nothing to do unless the router holds
     // other flits, and then it is awake already (only such heads leave a router with flits
     // asleep). That step, a pass through the stages for nothing, was one router step in six
-    // on torus:40x40x40 at 0.002 flits/node/cycle (callgrind: 2.47 million steps, 2.08 after). A head behind another packet wakes its router for nothing, and a
-    // step of an idle router changes nothing.
+    // on torus:40x40x40 at 0.002 flits/node/cycle (callgrind: 2.47 million steps, 2.08
+    // after). A head behind another packet wakes its router for nothing, and a step of an
+    // idle router changes nothing.
     if (routes != nullptr && a.flit.head()) {
       routes->push_back(RouteDue{a.router, a.flit.packet()});
     } else {

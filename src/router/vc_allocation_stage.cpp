@@ -46,7 +46,8 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   RouteState next_state[64];
   int n = 0;
   RouteOptions options;
-  for (std::uint64_t mask = inputs_.waiting(r); mask != 0; mask &= mask - 1) {
+  std::uint64_t parks = 0;  // heads refused because every VC they may take is owned
+  for (std::uint64_t mask = inputs_.waiting(r) & ~inputs_.parked(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
     InputVcState& s = inputs_.state(i);
@@ -61,7 +62,8 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     int candidates[64];
     int candidate_option[64];
     int found = 0;
-    int adaptive = 0;  // candidates on adaptive VCs (routings with escape VCs)
+    int adaptive = 0;          // candidates on adaptive VCs (routings with escape VCs)
+    bool for_credits = false;  // a free VC refused for its credits: they return without a tail
     for (int k = 0; k < options.size(); ++k) {
       const RouteOption& o = options[k];
       const VcMask allowed = o.port == ports ? o.vcs : class_vcs_[o.vcs];
@@ -69,10 +71,14 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
         if (!((allowed >> w) & 1U)) continue;
         const int ol = o.port * vcs + w;
         if (outputs_.owner(outputs_.index(r, ol)) != OutputUnit::kFree) continue;
-        if (!bubble_allows(r, in_port, o.port, w, p)) continue;
+        if (!bubble_allows(r, in_port, o.port, w, p)) {
+          for_credits = true;
+          continue;
+        }
         if (escape_vcs != 0 && o.port != ports && ((escape_vcs >> w) & 1U) == 0) {
           if (!adaptive_vc_takes_new_packet(outputs_.credits(outputs_.index(r, ol)),
                                             params_.depth)) {
+            for_credits = true;
             continue;
           }
           ++adaptive;
@@ -84,7 +90,15 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
       }
       if (found > 0 && first_only) break;
     }
-    if (found == 0) continue;
+    if (found == 0) {
+      // Its route and packet stay as they are while it waits, and owners change only at
+      // grants (which take VCs) and tails (release_output): it parks until a tail, where a
+      // request each cycle would be refused the same way (a head retried 1.7 times per hop
+      // on the mesh:16x16 bench case). Its release moves its ready cycle up to the present,
+      // as the requests it skips would have (InputUnit::unpark).
+      if (!for_credits) parks |= std::uint64_t{1} << lv;
+      continue;
+    }
     found =
         prefer_adaptive(candidates, candidate_option, found, adaptive, escape_vcs, vc_of_.data());
     int pick = 0;
@@ -100,6 +114,7 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     next_state[n] = options[candidate_option[pick]].next_state;
     ++n;
   }
+  if (parks != 0) inputs_.park(r, parks);
   if (n == 0) return 0;
   bool granted[64];
   std::uint64_t granted_vcs = 0;

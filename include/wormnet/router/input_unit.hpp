@@ -4,6 +4,7 @@
 // last) is the injection channel from the local terminal.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -124,6 +125,26 @@ class InputUnit {
   [[nodiscard]] std::uint64_t settling(std::uint32_t router) const {
     return headers_[router].settling;
   }
+  /// Bit set when that input VC's front head waits for VC allocation but, at its last
+  /// request, every output VC its route allows was owned by another packet (a subset of
+  /// waiting()): it cannot be granted one before a tail leaves one of the router's output VCs
+  /// (ownership is the only thing that changes for it: its route and packet do not), so the
+  /// VC stage skips it until then (RouterBank::allocate_vcs, traverse). A head refused for
+  /// want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits return
+  /// without a tail.
+  [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
+  /// Parks router's waiting heads in `bits` (see parked()).
+  void park(std::uint32_t router, std::uint64_t bits) { headers_[router].parked |= bits; }
+  /// An output VC of `router` was freed at cycle t: its parked heads request again from the
+  /// next cycle, with `ready` moved up to t as each request would have moved it (however long
+  /// they were parked, the stored cycle is then within 2^31 cycles of the present).
+  void unpark(std::uint32_t router, Cycle t) {
+    Header& m = headers_[router];
+    for (std::uint64_t bits = m.parked; bits != 0; bits &= bits - 1) {
+      state(index(router, std::countr_zero(bits))).set_ready(t);
+    }
+    m.parked = 0;
+  }
   /// Sets (or clears) the `blocked` bits of router's input VCs in `bits`.
   void block(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked |= bits; }
   void unblock(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked &= ~bits; }
@@ -141,6 +162,7 @@ class InputUnit {
     m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
     m.blocked &= m.active;
     m.settling &= m.active;
+    m.parked &= m.waiting;
   }
 
   void push(std::uint32_t router, int local_vc, const Flit& f) {
@@ -216,7 +238,7 @@ class InputUnit {
 
  private:
   /// What every step of a router reads first, side by side: its stage masks and its
-  /// injection in progress. One cache line each (52 bytes of fields): at 56 bytes three
+  /// injection in progress. One cache line each (64 bytes of fields): at 56 bytes three
   /// headers in four straddled two lines, and on a large rank, whose routers are active
   /// sparsely, a step then fetched both.
   struct alignas(64) Header {
@@ -225,6 +247,7 @@ class InputUnit {
     std::uint64_t active = 0;
     std::uint64_t blocked = 0;
     std::uint64_t settling = 0;
+    std::uint64_t parked = 0;
     Injection injection;
     /// The router's global node id, which every head's route reads (in the padding: on a
     /// large rank an array of its own cost a line from memory per route).

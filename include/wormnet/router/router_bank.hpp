@@ -91,10 +91,20 @@ class RouterBank {
   [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
     // VCs granted now wait out the VC allocation delay: a delay of 1 (the default) ends by
     // the next cycle, so those need no `settling` bit and its check (longer delays set it).
-    const std::uint64_t granted = inputs_.waiting(r) != 0 ? allocate_vcs(r, t) : 0;
+    // Parked heads (every output VC they may take is owned) wait for a tail to free one.
+    const std::uint64_t granted =
+        (inputs_.waiting(r) & ~inputs_.parked(r)) != 0 ? allocate_vcs(r, t) : 0;
     const std::uint64_t movable =
         inputs_.active(r) & inputs_.nonempty(r) & ~inputs_.blocked(r) & ~granted;
     if (movable != 0) allocate_switch(r, t, movable, on_move);
+  }
+  /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
+  /// tail left through it): the heads parked at r for want of a free output VC request
+  /// again from the next cycle. Every release goes through here, so that none stays parked.
+  void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
+    outputs_.set_owner(o, OutputUnit::kFree);
+    if (inputs_.parked(r) != 0) [[unlikely]]
+      inputs_.unpark(r, t);
   }
   /// A credit comes back to output VC o (an OutputUnit index): its downstream buffer has a
   /// free slot again, and the input VC that owns o may move if it was blocked for want of
@@ -208,11 +218,11 @@ class RouterBank {
   /// stop settling; returns those still in it (not yet eligible). Out of line: a VC is
   /// checked this way once per packet and hop, when it has a flit to send.
   [[gnu::noinline]] std::uint64_t still_settling(std::uint32_t r, Cycle t, std::uint64_t unsure);
-  /// The flit at the front of input VC (in_port, vc) crosses the switch to its output VC;
-  /// returns that output port.
+  /// The flit at the front of input VC local_vc = (in_port, vc) crosses the switch to its
+  /// output VC; returns that output port.
   template <class OnMove>
-  [[gnu::always_inline]] inline int traverse(std::uint32_t r, int in_port, int vc, Cycle t,
-                                             OnMove& on_move);
+  [[gnu::always_inline]] inline int traverse(std::uint32_t r, int local_vc, int in_port, int vc,
+                                             Cycle t, OnMove& on_move);
 
   RouterParams params_;
   const RoutingFunction& routing_;

@@ -31,7 +31,7 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
     // since wormhole ownership gives every output VC to one input VC at a time.
     for (; eligible != 0; eligible &= eligible - 1) {
       const auto lv = static_cast<std::uint32_t>(std::countr_zero(eligible));
-      traverse(r, port_of_[lv], vc_of_[lv], t, on_move);
+      traverse(r, static_cast<int>(lv), port_of_[lv], vc_of_[lv], t, on_move);
     }
     return;
   }
@@ -41,8 +41,8 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
     const int lv = std::countr_zero(eligible);
     const int p = port_of_[static_cast<std::size_t>(lv)];
     const int v = vc_of_[static_cast<std::size_t>(lv)];
-    const int q = traverse(r, p, v, t, on_move);
-    switch_allocator_.commit(r, p, v, q);
+    const int q = traverse(r, lv, p, v, t, on_move);
+    switch_allocator_.commit(switch_allocator_.row(r), p, v, q);
     return;
   }
   // Input stage: one VC per input port, round robin. A lone requester would win without
@@ -51,9 +51,11 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
   // same in the output stage.
   const std::uint32_t first = inputs_.index(r, 0);
   const std::uint64_t port_vcs = all_vcs(vcs);
-  std::uint32_t requested = 0;                   // output ports with at least one request
-  std::uint32_t requesters[kMaxPorts + 1] = {};  // per output port: input ports (bits)
+  std::uint32_t requested = 0;              // output ports with at least one request
+  std::uint32_t requesters[kMaxPorts + 1];  // per requested output port: input ports (bits)
   int chosen_vc[kMaxPorts + 1];
+  // The router's round-robin pointers, found once for both stages.
+  SwitchAllocator::Row pointers = switch_allocator_.row(r);
   // The stages' steps as lambdas, always inlined (a call saved and restored every register
   // in use). Input stage: the next input port with eligible VCs picks one.
   auto request = [&]() __attribute__((always_inline)) {
@@ -61,19 +63,20 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
     const int shift = p * vcs;
     const std::uint64_t port_eligible = (eligible >> shift) & port_vcs;
     eligible &= ~(port_vcs << shift);
-    const int v = switch_allocator_.pick_vc(r, p, port_eligible);
+    const int v = SwitchAllocator::pick_vc(pointers, p, port_eligible);
     chosen_vc[p] = v;
     const int q = inputs_.state(first + static_cast<std::uint32_t>(shift + v)).out_port;
+    // Its first request sets an output port's requesters (no clearing of all of them first).
+    requesters[q] = ((requested >> q) & 1U) != 0 ? requesters[q] | 1U << p : 1U << p;
     requested |= 1U << q;
-    requesters[q] |= 1U << p;
   };
   // Output stage: the next requested output port picks one of its input ports, which moves.
   auto grant = [&]() __attribute__((always_inline)) {
     const int q = std::countr_zero(requested);
     requested &= requested - 1;
-    const int p = switch_allocator_.pick_input(r, q, requesters[q]);
-    switch_allocator_.commit(r, p, chosen_vc[p], q);
-    traverse(r, p, chosen_vc[p], t, on_move);
+    const int p = SwitchAllocator::pick_input(pointers, q, requesters[q]);
+    SwitchAllocator::commit(pointers, p, chosen_vc[p], q);
+    traverse(r, p * vcs + chosen_vc[p], p, chosen_vc[p], t, on_move);
   };
   // Both stages' loops run their body at least once, and most often exactly twice (two
   // input ports with flits for two output ports): written as a first pass, a second under
@@ -93,16 +96,16 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
 }
 
 template <class OnMove>
-inline int RouterBank::traverse(std::uint32_t r, int in_port, int vc, Cycle t, OnMove& on_move) {
+inline int RouterBank::traverse(std::uint32_t r, int local_vc, int in_port, int vc, Cycle t,
+                                OnMove& on_move) {
   const int ports = params_.ports;
-  const int local_vc = in_port * params_.vcs + vc;
   const std::uint32_t i = inputs_.index(r, local_vc);
   const int out_port = inputs_.state(i).out_port;
   const int out_vc = inputs_.state(i).out_vc;
   const Flit f = inputs_.pop(r, local_vc);
   inputs_.mark(i, t);
   const std::uint32_t o = outputs_.index(r, out_port * params_.vcs + out_vc);
-  if (f.tail()) outputs_.set_owner(o, OutputUnit::kFree);
+  if (f.tail()) release_output(r, o, t);
   if (out_port != ports) {
     outputs_.take_credit(o);  // a slot of the downstream buffer
     // Its last one: the VC waits for a credit (a tail's VC stops being active below, which

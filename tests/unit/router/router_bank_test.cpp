@@ -209,7 +209,8 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
 
 // An input VC keeps only the low 32 bits of its `ready` cycle: a head that waits for an
 // output VC more than 2^31 cycles must still be granted it when it frees (the VC stage moves
-// the stored cycle up to the present at every look). Steps 2^30 cycles apart stand for every
+// the stored cycle up to the present at every look, and the release of an output VC moves a
+// parked head's). Steps 2^30 cycles apart stand for every
 // cycle between; without that move, the last step would take the head for not yet routed.
 TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
   RouterParams p = ideal(4);
@@ -226,12 +227,65 @@ TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
     EXPECT_EQ(r.step(t).count(), 0) << t;
     EXPECT_EQ(in.waiting(0), injection_vc) << t;
   }
+  // Refused for an owned VC, it is parked from its first request: its stored cycle is then
+  // moved up by the release instead, which a tail makes (here directly, at 2 + 2^31).
+  EXPECT_EQ(in.parked(0), injection_vc);
+  r.bank.release_output(0, o, 2 + 2 * quarter);
+  EXPECT_EQ(in.parked(0), 0U);
   EXPECT_TRUE(in.state(in.index(0, kTerminal)).ready_by(2 + 2 * quarter));
-  out.set_owner(o, OutputUnit::kFree);
   const Cycle late = 2 + 3 * quarter + 7;  // 2^31 + 2^30 + 5 cycles after it was routed
   ASSERT_EQ(r.step(late).count(), 1);      // granted and across (no allocation delay)
   EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
   EXPECT_EQ(in.waiting(0), 0U);
+}
+
+// Two packets for X+ at node 1 of a 3x3 mesh (1 VC, no delays): A (3 flits, on X-) wins the
+// VC at 0, B (1 flit, from the terminal) loses the arbitration, is refused at 1 (the VC is
+// A's) and parks: the VC stage no longer routes it. A's tail leaves at 2 and releases the VC;
+// B is granted it and crosses at 3, as with a request every cycle.
+TEST(RouterBank, AHeadRefusedForAnOwnedVcParksUntilATailFreesOne) {
+  OneRouter r("mesh:3x3", "xy", ideal(4), 1);
+  Packet a;
+  a.id = 1;
+  a.source = 0;
+  a.dest = 2;
+  a.length = 3;
+  const std::uint32_t slot = r.packets.allocate(a);
+  for (int k = 0; k < 3; ++k) r.bank.deposit(0, kXMinus, Flit(slot, k == 0, k == 2), 0);
+  r.source.push(message(2, 1));
+  const std::uint64_t terminal = std::uint64_t{1} << kTerminal;
+  const InputUnit& in = r.bank.inputs();
+  for (Cycle t = 0; t < 3; ++t) {
+    ASSERT_EQ(r.step(t).count(), 1) << t;
+    EXPECT_EQ(r.result.moves[0].in_port, kXMinus) << t;
+    EXPECT_EQ(in.waiting(0), terminal) << t;
+    EXPECT_EQ(in.parked(0), t == 1 ? terminal : 0U) << t;  // released by A's tail at 2
+  }
+  EXPECT_EQ(in.parked(0), 0U);
+  ASSERT_EQ(r.step(3).count(), 1);
+  EXPECT_EQ(r.result.moves[0].in_port, kTerminal);
+  EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
+  EXPECT_TRUE(r.bank.idle(0));
+}
+
+// A head refused only for credits (bubble flow control: entering the X ring needs 8 free
+// slots, the VC has 7) does not park: the credit that makes room comes back without a tail,
+// and the head is granted the VC and crosses in the cycle after it.
+TEST(RouterBank, AHeadRefusedForCreditsDoesNotPark) {
+  RouterParams p = ideal(8);
+  p.bubble = true;
+  p.max_length = 4;
+  OneRouter r("torus:4x4", "dor", p, 0, FlowControl::kBubble);
+  const std::uint32_t o = r.bank.outputs().index(0, kXPlus);
+  r.bank.outputs().take_credit(o);
+  r.source.push(message(1, 4));
+  for (Cycle t = 0; t < 4; ++t) {
+    EXPECT_EQ(r.step(t).count(), 0) << t;
+    EXPECT_EQ(r.bank.inputs().parked(0), 0U) << t;
+  }
+  r.bank.return_credit(o);
+  ASSERT_EQ(r.step(4).count(), 1);
+  EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
 }
 
 // InputVcState's 32-bit `ready` against the full cycle: due at and after the cycle stored,

@@ -94,7 +94,19 @@ class Runner:
             return [self.mpiexec, "-n", str(ranks), "--oversubscribe", self.wormnet, *args]
         return [self.wormnet, *args]
 
+    # Open MPI's start-up can fail before wormnet runs a line of its own: seen once in a soak
+    # of 16 seeds with two jobs launching at once (4 Dec 2026), a singleton run whose stderr
+    # held only Open MPI's "Local abort before MPI_INIT completed", while the same command
+    # passed by hand. Such a run is tried once more; the log keeps both attempts.
+    STARTUP_FAILURE = "before MPI_INIT completed"
+
     def run(self, args, ranks=1, program=None):
+        r = self.run_once(args, ranks, program)
+        if r.rc not in (0, "timeout") and self.STARTUP_FAILURE in r.err:
+            r = self.run_once(args, ranks, program)
+        return r
+
+    def run_once(self, args, ranks=1, program=None):
         cmd = program if program else self.command(args, ranks)
         start = time.time()
         # A session of its own: a run that hangs is killed with every rank it started.

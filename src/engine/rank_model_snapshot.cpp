@@ -65,9 +65,8 @@ ModelSnapshot RankModel::snapshot() const {
       // past may be more than 2^31 cycles back). A parked head (InputUnit::parked) is ready:
       // the present, as the requests it skipped would have left it; restored, it requests
       // again and parks anew if it is still refused.
-      const std::uint64_t bit = std::uint64_t{1} << lv;
-      const bool matters = ((inputs.waiting(r) & ~inputs.parked(r)) | inputs.settling(r)) & bit;
-      const Cycle ready = (inputs.parked(r) & bit) != 0 ? now_ : st.ready_near(now_);
+      const bool matters = ((inputs.waiting(r) | inputs.settling(r)) >> lv & 1U) != 0;
+      const Cycle ready = (inputs.parked(r) >> lv & 1U) != 0 ? now_ : st.ready_near(now_);
       s.ivc_ready.push_back(matters ? ready : std::min(ready, now_));
       s.ivc_since.push_back(inputs.stamp(i));
       s.ivc_meta.push_back(static_cast<std::uint64_t>(st.count) |

@@ -47,7 +47,7 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   int n = 0;
   RouteOptions options;
   std::uint64_t parks = 0;  // heads refused because every VC they may take is owned
-  for (std::uint64_t mask = inputs_.waiting(r) & ~inputs_.parked(r); mask != 0; mask &= mask - 1) {
+  for (std::uint64_t mask = inputs_.requesting(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
     InputVcState& s = inputs_.state(i);

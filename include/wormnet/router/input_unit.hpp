@@ -133,6 +133,10 @@ class InputUnit {
   /// want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits return
   /// without a tail.
   [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
+  /// The waiting heads that request an output VC this cycle: waiting() but parked().
+  [[nodiscard]] std::uint64_t requesting(std::uint32_t router) const {
+    return headers_[router].waiting & ~headers_[router].parked;
+  }
   /// Parks router's waiting heads in `bits` (see parked()).
   void park(std::uint32_t router, std::uint64_t bits) { headers_[router].parked |= bits; }
   /// An output VC of `router` was freed at cycle t: its parked heads request again from the

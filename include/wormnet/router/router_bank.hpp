@@ -92,8 +92,7 @@ class RouterBank {
     // VCs granted now wait out the VC allocation delay: a delay of 1 (the default) ends by
     // the next cycle, so those need no `settling` bit and its check (longer delays set it).
     // Parked heads (every output VC they may take is owned) wait for a tail to free one.
-    const std::uint64_t granted =
-        (inputs_.waiting(r) & ~inputs_.parked(r)) != 0 ? allocate_vcs(r, t) : 0;
+    const std::uint64_t granted = inputs_.requesting(r) != 0 ? allocate_vcs(r, t) : 0;
     const std::uint64_t movable =
         inputs_.active(r) & inputs_.nonempty(r) & ~inputs_.blocked(r) & ~granted;
     if (movable != 0) allocate_switch(r, t, movable, on_move);

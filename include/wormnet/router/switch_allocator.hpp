@@ -44,7 +44,7 @@ class SwitchAllocator {
     row.at[in_port] = static_cast<Last>(vc);
     row.at[row.ports + static_cast<unsigned>(out_port)] = static_cast<Last>(in_port);
   }
-  /// The same, for router `router` (tests).
+  /// The same, for router `router` (one grant, or tests).
   int pick_vc(std::uint32_t router, int port, std::uint64_t eligible) {
     return pick_vc(row(router), port, eligible);
   }

@@ -42,7 +42,7 @@ void RouterBank::allocate_switch(std::uint32_t r, Cycle t, std::uint64_t movable
     const int p = port_of_[static_cast<std::size_t>(lv)];
     const int v = vc_of_[static_cast<std::size_t>(lv)];
     const int q = traverse(r, lv, p, v, t, on_move);
-    switch_allocator_.commit(switch_allocator_.row(r), p, v, q);
+    switch_allocator_.commit(r, p, v, q);
     return;
   }
   // Input stage: one VC per input port, round robin. A lone requester would win without

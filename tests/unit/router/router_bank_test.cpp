@@ -74,6 +74,20 @@ Message message(std::uint32_t dest, std::uint16_t length) {
   return m;
 }
 
+/// Writes a whole `length`-flit packet (id 1, from node 0 to `dest`) into input port
+/// `in_port` (VC 0) of r's router at cycle 0, as its upstream neighbour would have sent it.
+void deposit_packet(OneRouter& r, int in_port, std::uint32_t dest, std::uint16_t length) {
+  Packet pk;
+  pk.id = 1;
+  pk.source = 0;
+  pk.dest = dest;
+  pk.length = length;
+  const std::uint32_t slot = r.packets.allocate(pk);
+  for (int k = 0; k < length; ++k) {
+    r.bank.deposit(0, in_port, Flit(slot, k == 0, k == length - 1), 0);
+  }
+}
+
 // Zero delays: a 3-flit packet from node 0 to node 1 (X+) leaves a flit a cycle, head at 0,
 // tail at 2; each takes a credit of the 4-flit downstream buffer; the tail frees the VC.
 TEST(RouterBank, AFlitACycleWithZeroDelays) {
@@ -150,13 +164,7 @@ TEST(RouterBank, BubbleFlowControlReservesABubbleOnRingEntry) {
   // it goes straight on and 4 free slots suffice.
   p.depth = 4;
   OneRouter straight("torus:4x4", "dor", p, 1, FlowControl::kBubble);
-  Packet pk;
-  pk.id = 1;
-  pk.source = 0;
-  pk.dest = 2;
-  pk.length = 4;
-  const std::uint32_t slot = straight.packets.allocate(pk);
-  for (int k = 0; k < 4; ++k) straight.bank.deposit(0, kXMinus, Flit(slot, k == 0, k == 3), 0);
+  deposit_packet(straight, kXMinus, 2, 4);
   ASSERT_EQ(straight.step(0).count(), 1);
   EXPECT_EQ(straight.result.moves[0].out_port, kXPlus);
   EXPECT_EQ(straight.result.moves[0].in_port, kXMinus);
@@ -245,13 +253,7 @@ TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
 // B is granted it and crosses at 3, as with a request every cycle.
 TEST(RouterBank, AHeadRefusedForAnOwnedVcParksUntilATailFreesOne) {
   OneRouter r("mesh:3x3", "xy", ideal(4), 1);
-  Packet a;
-  a.id = 1;
-  a.source = 0;
-  a.dest = 2;
-  a.length = 3;
-  const std::uint32_t slot = r.packets.allocate(a);
-  for (int k = 0; k < 3; ++k) r.bank.deposit(0, kXMinus, Flit(slot, k == 0, k == 2), 0);
+  deposit_packet(r, kXMinus, 2, 3);  // A
   r.source.push(message(2, 1));
   const std::uint64_t terminal = std::uint64_t{1} << kTerminal;
   const InputUnit& in = r.bank.inputs();

@@ -178,7 +178,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   std::optional<Workload> workload;
   std::unique_ptr<ClosedLoop> loop;
   if (o.workload.active()) {
-    workload = build_workload(o.workload, *setup.topology, o.config.measure.seed);
+    workload = std::move(setup.workload);  // built with the network (its lengths: the plan's)
     loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
                                         setup.topology->num_nodes());
   } else {

@@ -348,6 +348,65 @@ class BubbleFlowControl(unittest.TestCase):
                                              "--trace", trace], messages)
 
 
+class Unfinished(unittest.TestCase):
+    """A workload that the drain limit ends before every message is delivered is a result of
+    its own: status "incomplete" and exit code 7 (it was "complete" and 0: issue 36 case 5),
+    so that scripts do not take it for a finished workload."""
+
+    def status(self, path):
+        r = subprocess.run([WORMNET, "status", path], env=ENV, capture_output=True, text=True,
+                           timeout=60, check=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.strip()
+
+    def test_a_message_after_the_drain_limit(self):
+        # Message 1 may not be issued before cycle 500; the run may last 300 cycles.
+        trace = os.path.join(OUT, "late.csv")
+        with open(trace, "w") as f:
+            f.write("id,source,destination,flits,after,iteration,depends\n"
+                    "0,0,1,4,0,0,\n1,1,0,4,500,0,0\n")
+        path = run("late", "-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace",
+                   trace, "--drain-limit", "300", code=7)
+        self.assertFalse(os.path.exists(path + ".partial"))
+        self.assertEqual(self.status(path), "incomplete")
+        with h5py.File(path, "r") as f:
+            self.assertEqual(f.attrs["status"], "incomplete")
+            self.assertEqual(f["summary/saturated"][0], 1)
+            self.assertEqual(f["summary/deadlock"][0], 0)
+        w = workload(path)
+        self.assertEqual(w["complete"], 0)
+        # Message 0 alone, 1 hop: delivered at zero_load(1, 4) = 2 x 4 + 1 + 3 = 12; message 1
+        # never issued.
+        self.assertEqual(list(w["messages/delivered"]), [12, NEVER])
+        self.assertEqual(list(w["messages/issued"]), [0, NEVER])
+
+    def test_a_stop_for_a_checkpoint_is_not_unfinished(self):
+        # --stop-at-cycle stops the same workload before the drain limit: "interrupted",
+        # exit 5, which a restart continues (here to the drain limit: incomplete, 7).
+        trace = os.path.join(OUT, "late2.csv")
+        with open(trace, "w") as f:
+            f.write("id,source,destination,flits,after,iteration,depends\n"
+                    "0,0,1,4,0,0,\n1,1,0,4,500,0,0\n")
+        ck = os.path.join(OUT, "late_ck")
+        if os.path.exists(ck):
+            import shutil
+            shutil.rmtree(ck)
+        common = ["-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace", trace,
+                  "--drain-limit", "300"]
+        path = run("late2", *common, "--stop-at-cycle", "100", "--checkpoint-dir", ck, code=5)
+        self.assertEqual(self.status(path), "interrupted")
+        r = subprocess.run([WORMNET, "run", *common, "-q", "-o", path, "--restart", ck],
+                           env=ENV, capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(r.returncode, 7, r.stderr)
+        self.assertEqual(self.status(path), "incomplete")
+        # A finished run, like a complete one: its file is not reopened by another restart.
+        r = subprocess.run([WORMNET, "run", *common, "-q", "-o", path, "--restart", ck],
+                           env=ENV, capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("status incomplete", r.stderr)
+        self.assertEqual(self.status(path), "incomplete")
+
+
 class Restart(unittest.TestCase):
     def test_stop_and_restart_on_another_rank_count(self):
         common = ["-t", "honeycomb:3", "-r", "double-xy", "--workload", "allreduce-ring",

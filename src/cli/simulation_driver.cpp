@@ -106,7 +106,8 @@ void write_trace_file(const Communicator& comm, const Workload& w, const Workloa
 }
 
 /// Completion time and breakdown of a finished workload: to the results file and stdout.
-void finish_workload(const Communicator& comm, const SimOptions& o, const Workload& w,
+/// Whether every message was delivered.
+bool finish_workload(const Communicator& comm, const SimOptions& o, const Workload& w,
                      const ClosedLoop& loop, io::ResultWriter* writer) {
   const WorkloadTimes times = summed_times(comm, loop);
   const CompletionReport report = report_completion(w.graph, times);
@@ -127,6 +128,7 @@ void finish_workload(const Communicator& comm, const SimOptions& o, const Worklo
   if (comm.is_root() && !o.quiet) {
     std::printf("%s", describe_completion(report, w.graph, o.config.measure.flit_rate).c_str());
   }
+  return report.complete;
 }
 
 }  // namespace
@@ -186,7 +188,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   std::optional<Workload> workload;
   std::unique_ptr<ClosedLoop> loop;
   if (o.workload.active()) {
-    workload = build_workload(o.workload, *setup.topology, o.config.measure.seed);
+    workload = std::move(setup.workload);  // built with the network (its lengths: the plan's)
     loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
                                         setup.topology->num_nodes());
   } else {
@@ -287,11 +289,12 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         if (request.points.size() > 1) std::printf("point %zu\n", i);
         std::printf("%s", format_summary(s, setup).c_str());
       }
-      if (loop) finish_workload(comm, o, *workload, *loop, writer.get());
+      const bool unfinished = loop && !finish_workload(comm, o, *workload, *loop, writer.get());
       if (s.deadlock) {
         code = kExitDeadlock;
         break;
       }
+      if (unfinished) code = kExitIncomplete;  // the drain limit ended it (one point only)
       if (request.after_saturation >= 0) {
         if (left < 0 && s.saturated) {
           left = request.after_saturation;
@@ -301,8 +304,11 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         if (left == 0) break;
       }
     }
-    if (writer)
-      writer->finish(code == kExitDeadlock ? io::RunStatus::kDeadlock : io::RunStatus::kComplete);
+    if (writer) {
+      writer->finish(code == kExitDeadlock     ? io::RunStatus::kDeadlock
+                     : code == kExitIncomplete ? io::RunStatus::kIncomplete
+                                               : io::RunStatus::kComplete);
+    }
   } catch (const InputError&) {
     // Errors every rank saw alike: the file says "failed" and keeps its partial name.
     if (writer) writer->abandon();

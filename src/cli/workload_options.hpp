@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
 #include "wormnet/workload/message_graph.hpp"
@@ -49,6 +50,10 @@ struct Workload {
 /// trace. InputError naming the option for a grid that does not fit, a mapping the
 /// topology cannot take, a malformed trace, a workload too large.
 Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed);
+
+/// The workload's packet lengths for the run plan: its shortest and longest message, the
+/// longest named by --message-size (a motif) or by its id in the trace.
+MessageLengths workload_lengths(const Workload& w, const WorkloadOptions& o);
 
 /// The lines `run` prints about a finished workload.
 std::string describe_completion(const CompletionReport& r, const MessageGraph& g, double flit_rate);

@@ -156,8 +156,9 @@ std::string continuation_problem(const Communicator& comm, const std::string& pa
       problem =
           "holds a run computed from other input files (tables, trace) than the "
           "checkpoint's";
-    } else if (const RunStatus status = run_status(f);
-               status == RunStatus::kComplete || status == RunStatus::kDeadlock) {
+    } else if (const RunStatus status = run_status(f); status == RunStatus::kComplete ||
+                                                       status == RunStatus::kDeadlock ||
+                                                       status == RunStatus::kIncomplete) {
       problem = "the run it holds is finished (status " + std::string(to_string(status)) +
                 "): nothing to continue";
     }

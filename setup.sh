@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin                         # MPI
   libhdf5-openmpi-dev hdf5-tools                     # parallel HDF5 and h5dump
   libcli11-dev libgtest-dev libmetis-dev             # command line, tests, partitioning
+  libssl-dev                                         # SHA-256 of input files (libcrypto)
   python3-h5py python3-numpy python3-matplotlib      # analysis scripts and CLI tests
   python3-pandas python3-pip python3-setuptools      # analysis package: DataFrames, install
   chromium                                           # renders the HTML report in its test

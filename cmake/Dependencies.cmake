@@ -9,6 +9,10 @@ endif()
 
 find_package(CLI11 CONFIG REQUIRED)
 
+# SHA-256 of input files (core/content_digest.hpp). Debian: libssl-dev, which the parallel
+# HDF5 package depends on already.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+
 find_package(PkgConfig QUIET)
 find_library(METIS_LIBRARY metis)
 find_path(METIS_INCLUDE_DIR metis.h)

@@ -9,8 +9,9 @@ The inputs are given in load-point order, each written by `wormnet sweep --loads
 otherwise the same configuration (runs/slurm/sweep_array.sbatch does this). The merge
 
 - refuses, and writes nothing, when an input is missing, unfinished (status other than
-  complete/deadlock), not a one-point sweep, of another schema or wormnet version, or of
-  another configuration (any configuration key but `loads`);
+  complete/deadlock), not a one-point sweep, of another schema or wormnet version, of
+  another configuration (any configuration key but `loads`), or computed from other input
+  files (the attribute `inputs`: the digests of a routing table or trace);
 - takes the network, routing, partition and root attributes from the first file, with the
   configuration's `loads` listing every point and `ranks` from the first file;
 - renames each file's points/000 to points/NNN (its position) and stacks the summary rows;
@@ -76,6 +77,8 @@ def check_point_file(path):
             "load": loads[0],
             "rest": LOADS_LINE.sub("loads = [...]", config),
             "version": (a.get("wormnet_version"), a.get("git_sha")),
+            # The digests of the table or trace it read ("" for none): docs/hdf5-schema.md.
+            "inputs": a.get("inputs", ""),
             "saturated": int(f["summary/saturated"][0]),
             "deadlock": int(f["summary/deadlock"][0]),
         }
@@ -113,6 +116,9 @@ def merge(inputs, output, keep_all=False):
             b = p["rest"].splitlines()
             diff = next((f"'{x}' vs '{y}'" for x, y in zip(a, b) if x != y), "different keys")
             raise MergeError(f"{path}: another configuration than {inputs[0]}: {diff}")
+        if p["inputs"] != first["inputs"]:
+            raise MergeError(f"{path}: computed from other input files (tables, trace) than "
+                             f"{inputs[0]}: its attribute 'inputs' differs")
         if p["version"] != first["version"]:
             raise MergeError(f"{path}: written by wormnet {p['version']}, {inputs[0]} by "
                              f"{first['version']}")

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "build_version.hpp"
+#include "input_files.hpp"
 #include "output_paths.hpp"
 #include "run_support.hpp"
 #include "wormnet/core/error.hpp"
@@ -158,6 +159,13 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         "--restart", batch.restart,
         "another configuration: " + first_difference(restart->config_toml, config_toml));
   }
+  // ... and the same contents of the files the configuration names by path (a table or trace
+  // other than the checkpoint's crashed the restart or gave other results): checked before
+  // anything is claimed or written, and their digests recorded in checkpoints and results.
+  std::vector<InputFile> inputs = input_files(o);
+  digest_inputs(comm, inputs);
+  const std::string inputs_text = inputs_toml(inputs);
+  if (restart) refuse_changed_inputs(restart->inputs, inputs, batch.restart);
   if (restart && o.output.empty()) o.output = restart->output;
   const BatchPlan plan = plan_batch(batch, o.output);
   refuse_overlaps(comm, simulation_outputs(o, plan), simulation_inputs(o, batch));
@@ -186,6 +194,8 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   } else {
     refuse_silent_loads(o, setup, request);
   }
+  // What was loaded is what was digested: neither file was written or replaced since.
+  refuse_inputs_changed_since_digest(comm, inputs);
   if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
 
   // The checkpoint's model is read (and checked) before the results file is touched.
@@ -196,7 +206,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
                              restart->next_check, restart->flit_hops};
     resume->model = io::read_checkpoint_model(
         comm, batch.restart, "--restart", setup.partition.nodes_of(comm.rank()),
-        static_cast<std::uint32_t>(setup.topology->num_ports()),
+        setup.topology->num_nodes(), static_cast<std::uint32_t>(setup.topology->num_ports()),
         static_cast<std::uint32_t>(setup.plan.vcs),
         static_cast<std::uint32_t>(o.config.network.buffer_depth), restart->checked);
     if (loop) {
@@ -212,8 +222,8 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (workload && !o.workload.write_trace.empty()) write_trace_file(comm, *workload, o.workload);
   std::unique_ptr<io::ResultWriter> writer;
   if (results) {
-    const io::RunDescription description =
-        describe_run(o, setup, comm, request.command, config_toml);
+    io::RunDescription description = describe_run(o, setup, comm, request.command, config_toml);
+    description.inputs = inputs_text;
     if (restart) {
       writer =
           io::ResultWriter::reopen(comm, std::move(*results), description, restart->summary_rows);
@@ -241,6 +251,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   io::RunProgress base;
   base.command = request.command;
   base.config_toml = config_toml;
+  base.inputs = inputs_text;
   base.version = build_version();
   base.output = o.output;
   BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),

@@ -22,7 +22,9 @@ namespace {
 /// 2: every dataset carries a "digest" attribute and the root "attributes_digest" (a
 /// damaged checkpoint is refused instead of giving different results).
 /// 3: routers/ivc_since (the deadlock detector's per-VC wait) replaces counters@last_move.
-constexpr std::int64_t kCheckpointVersion = 3;
+/// 4: the root attribute "inputs", the digests of the input files (RunProgress::inputs): a
+/// checkpoint of version 3 cannot tell a restart whether its tables or trace changed.
+constexpr std::int64_t kCheckpointVersion = 4;
 
 namespace names = schema::checkpoint;
 namespace layout = checkpoint_layout;
@@ -426,8 +428,8 @@ void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
 
 ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
                          const std::string& option, const std::vector<std::uint32_t>& routers,
-                         std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth,
-                         const FileStamp& intact) {
+                         std::uint64_t network_nodes, std::uint32_t ports, std::uint32_t vcs,
+                         std::uint32_t depth, const FileStamp& intact) {
   FileStamp checked;
   H5File f = open_checkpoint(comm, dir, option, intact, checked);
   const H5Group root = f.root();
@@ -441,11 +443,13 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
     throw InputError(option, dir,
                      "the checkpoint's routers have another shape (ports, VCs, buffer)");
   }
+  // The same router count as the network: every id the lists hold below the checkpoint's
+  // count (check_model) is then a router of this network.
   const std::uint64_t nodes = shape.nodes;
-  if (!routers.empty() && routers.back() >= nodes) {
-    throw InputError(
-        option, dir,
-        "the checkpoint holds " + std::to_string(nodes) + " routers, fewer than this network");
+  if (nodes != network_nodes || (!routers.empty() && routers.back() >= nodes)) {
+    throw InputError(option, dir,
+                     "the checkpoint holds " + std::to_string(nodes) + " routers, this network " +
+                         std::to_string(network_nodes));
   }
   m.routers = routers;
   const RowDistribution rows = router_rows(nodes, routers);
@@ -486,11 +490,11 @@ RunProgress read_checkpoint_progress(const Communicator& comm, const std::string
 
 ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
                                     const std::string& option,
-                                    const std::vector<std::uint32_t>& routers, std::uint32_t ports,
-                                    std::uint32_t vcs, std::uint32_t depth,
+                                    const std::vector<std::uint32_t>& routers, std::uint64_t nodes,
+                                    std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth,
                                     const FileStamp& intact) {
   return refusing_damage(option, dir, [&] {
-    return read_model(comm, dir, option, routers, ports, vcs, depth, intact);
+    return read_model(comm, dir, option, routers, nodes, ports, vcs, depth, intact);
   });
 }
 

@@ -43,6 +43,7 @@ template <class P, class S>
 auto attributes(P& p, S& s) {
   return std::tuple{Attribute{schema::kWormnetVersionAttr, p.version},
                     Attribute{schema::kConfigAttr, p.config_toml},
+                    Attribute{schema::kInputsAttr, p.inputs},
                     Attribute{names::kCommand, p.command},
                     Attribute{names::kOutput, p.output},
                     Attribute{names::kPoint, p.point},

@@ -93,6 +93,7 @@ void ResultWriter::write_description(const RunDescription& run) {
   root.set_attribute(schema::kGitShaAttr, std::string_view(run.git_sha));
   root.set_attribute(schema::kRanksAttr, static_cast<std::int64_t>(comm_.size()));
   root.set_attribute(schema::kConfigAttr, std::string_view(run.config_toml));
+  if (!run.inputs.empty()) root.set_attribute(schema::kInputsAttr, std::string_view(run.inputs));
   root.set_attribute("command", std::string_view(run.command));
   root.set_attribute("flit_rate", run.config->measure.flit_rate);
   write_network(run);
@@ -134,9 +135,11 @@ ResultWriter::ResultWriter(const Communicator& comm, OutputFile output, H5File f
 namespace {
 
 /// Why the results file at `path` cannot be continued by a restart of configuration
-/// `config`, or "" (read-only look, collective).
+/// `config` computed from `inputs` (RunDescription::inputs), or "" (read-only look,
+/// collective).
 std::string continuation_problem(const Communicator& comm, const std::string& path,
-                                 const std::string& option, const std::string& config) {
+                                 const std::string& option, const std::string& config,
+                                 const std::string& inputs) {
   H5File f = H5File::open_read_only(comm, path, option);
   const H5Group root = f.root();
   std::string problem;
@@ -147,6 +150,12 @@ std::string continuation_problem(const Communicator& comm, const std::string& pa
           "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion);
     } else if (root.attribute<std::string>(schema::kConfigAttr) != config) {
       problem = "holds a run of another configuration than the checkpoint's";
+    } else if ((root.has_attribute(schema::kInputsAttr)
+                    ? root.attribute<std::string>(schema::kInputsAttr)
+                    : std::string()) != inputs) {
+      problem =
+          "holds a run computed from other input files (tables, trace) than the "
+          "checkpoint's";
     } else if (const RunStatus status = run_status(f); status == RunStatus::kComplete ||
                                                        status == RunStatus::kDeadlock ||
                                                        status == RunStatus::kIncomplete) {
@@ -175,7 +184,7 @@ std::unique_ptr<ResultWriter> ResultWriter::reopen(const Communicator& comm, Out
                          output.partial() + "' exists)");
   }
   if (const std::string problem =
-          continuation_problem(comm, existing, output.option(), run.config_toml);
+          continuation_problem(comm, existing, output.option(), run.config_toml, run.inputs);
       !problem.empty()) {
     throw InputError(output.option(), existing, problem);
   }

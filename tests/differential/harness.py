@@ -13,7 +13,11 @@ whole option space (option_space.py):
            a cycle of waiting channels that really is one (each waits for the next), and the
            exit code agrees with the file's status;
   versus   (with --versus B) binary B writes the same 1-rank file as the binary under test,
-           the git revision aside: a refactoring's safety net.
+           the git revision aside: a refactoring's safety net;
+  changed-input  a run that reads a routing table or a trace, stopped, then its file changed
+           (another table kind for the same torus, one trace message edited): the restart
+           is refused (exit 2, one line naming the option, the file and the change) and
+           leaves the checkpoint and the results file as they were.
 
 Files are compared dataset by dataset and attribute by attribute; only what describes the
 execution rather than the model is left out (see contents(), below).
@@ -383,14 +387,82 @@ def check_versus(case, ref):
     out = case.path("versus.h5")
     r = case.runner.run(case.args(out), program=[case.versus, *case.args(out)])
     case.judge(r, (0, 4))
-    d = differences(ref, out, RUN_ATTRS | {"git_sha"})
+    # "inputs" (the digests of the table or trace both binaries read) is left out too: it
+    # describes the same files in both, and a binary before issue 36 does not write it.
+    d = differences(ref, out, RUN_ATTRS | {"git_sha", "inputs"})
     if d:
         raise Failure("versus", f"{case.versus} writes another file in {len(d)} objects: " +
                       "; ".join(d[:8]) + (" ..." if len(d) > 8 else ""))
 
 
+def changed_trace(path):
+    """Edits one message of the trace at `path`: its last message is one flit shorter (two
+    flits long if it had one), a trace as valid as before with other contents."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    rows = [i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")]
+    last = rows[-1]  # rows[0] is the header
+    fields = lines[last].split(",")
+    flits = int(fields[3])
+    fields[3] = str(flits - 1 if flits > 1 else 2)
+    lines[last] = ",".join(fields)
+    with open(path + ".new", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(path + ".new", path)
+
+
+def check_changed_input(case, ref):
+    """A run that reads a routing table (--tables) or a trace (--trace), stopped, whose file
+    then changes (another table kind for the same torus; one message of the trace edited): its
+    restart is refused, exit 2, one line naming the option, the file and the change, and the
+    checkpoint and the results file are left as they were (issue 36: it crashed, or ended
+    with other results)."""
+    base = case.args(None)[:-2]  # without "-o" and its (here empty) file
+    inputs = [(o, base[i + 1]) for i, o in enumerate(base[:-1]) if o in ("--tables", "--trace")]
+    total = max(cycles_of(ref))
+    if not inputs or total < 2:
+        return
+    option, original = inputs[0]
+    copy = case.path("changed_input_file" + os.path.splitext(original)[1])
+    shutil.copyfile(original, copy)
+    args = [copy if i > 0 and base[i - 1] == option else a for i, a in enumerate(base)]
+    ck, out = case.path("changed_input.ck"), case.path("changed_input.h5")
+    shutil.rmtree(ck, ignore_errors=True)
+    ranks = case.plan["restart_ranks"]
+    r = case.runner.run([*args, "-o", out, "--stop-at-cycle", str(max(1, total // 2)),
+                         "--checkpoint-dir", ck], ranks[0])
+    case.judge(r, (0, 4, 5))
+    if r.rc != 5:
+        return  # finished before the stop: nothing to restart
+    if option == "--tables":
+        others = [a for a in space.TABLE_ALGORITHMS if a != case.cfg["_table_algorithm"]]
+        other = case.tables.get(case.cfg["topology"], others[case.seed % len(others)],
+                                case.runner)
+        shutil.copyfile(other, copy + ".new")
+        os.replace(copy + ".new", copy)
+    else:
+        changed_trace(copy)
+    kept = {}
+    for p in (out, os.path.join(ck, "checkpoint.h5")):
+        with open(p, "rb") as f:
+            kept[p] = f.read()
+    r = case.runner.run([*args, "-o", out, "--restart", ck], ranks[1])
+    if r.rc == "timeout":
+        raise Failure("hang", f"no end within {case.runner.timeout} s: {r.line()}")
+    said = [x for x in r.err.splitlines() if x.startswith("wormnet")]
+    if r.rc != 2 or len(said) != 1 or not all(
+            w in said[0] for w in (option, copy, "contents changed since the checkpoint")):
+        raise Failure("changed-input", f"the restart after {option} {copy} changed ended with "
+                      f"exit {r.rc} (expected 2 and one line naming {option}, the file and "
+                      f"the change): {' | '.join(r.err.strip().splitlines()[-3:])[:600]}")
+    for p, data in kept.items():
+        with open(p, "rb") as f:
+            if f.read() != data:
+                raise Failure("changed-input", f"the refused restart changed {p}")
+
+
 CHECKS = [("ranks", check_ranks), ("restart", check_restart), ("merge", check_merge),
-          ("versus", check_versus)]
+          ("versus", check_versus), ("changed-input", check_changed_input)]
 
 
 def run_case(case, verdicts, only=None):

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint32_t> routers(16);
     std::iota(routers.begin(), routers.end(), 0U);
     const wormnet::ModelSnapshot m =
-        wormnet::io::read_checkpoint_model(comm, dir, "--restart", routers, 4, 2, 4);
+        wormnet::io::read_checkpoint_model(comm, dir, "--restart", routers, 16, 4, 2, 4);
     static_cast<void>(m);
   } catch (const wormnet::InputError& e) {
     if (std::string(e.what()).rfind("--restart", 0) != 0) std::abort();

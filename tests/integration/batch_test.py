@@ -484,6 +484,45 @@ class Refusals(unittest.TestCase):
                     self.one_line([*RUN, "--restart", copy], "--restart", "damaged",
                                   "fail")
 
+    def test_checkpoint_of_another_router_count_is_refused(self):
+        # A checkpoint whose attributes were edited consistently (digest recomputed, sealed
+        # again) to hold one router more than the network: its stored ids would be checked
+        # against 25 routers while the network has 24 (torus:6x4). Refused by the count.
+        # The attributes' digest text mirrors attributes_text() in src/io/checkpoint_file.cpp
+        # (layout order of src/io/checkpoint_layout.hpp).
+        order = ["wormnet_version", "config", "inputs", "command", "output", "point", "rate",
+                 "left_after_saturation", "cycle", "window_start", "next_window", "next_check",
+                 "flit_hops", "series_rows", "summary_rows", "ports", "vcs", "depth", "nodes"]
+
+        def text(f):
+            out = b""
+            for name in order:
+                v = f.attrs[name]
+                if isinstance(v, (bytes, np.bytes_)):
+                    value = bytes(v)
+                elif isinstance(v, (float, np.floating)):
+                    value = float(v).hex().encode()  # C's %a for a normal double
+                else:
+                    value = str(int(v)).encode()
+                out += name.encode() + b"[%d]=" % len(value) + value + b"\n"
+            return out
+
+        def more_routers(f):
+            self.assertEqual(f.attrs["attributes_digest"],
+                             wormnet_seal.digest_bytes(0, text(f)))  # the mirror is exact
+            f.attrs["nodes"] = np.uint64(25)
+            f.attrs["attributes_digest"] = np.uint64(wormnet_seal.digest_bytes(0, text(f)))
+
+        copy = self.damaged_copy("more_routers.ck", more_routers)
+        self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
+
+    def test_checkpoint_of_the_previous_layout_is_refused(self):
+        # Layout version 4 added the inputs' digests; a version-3 checkpoint holds none, so
+        # a restart could not tell whether its tables or trace changed: refused by version.
+        copy = self.damaged_copy("layout3.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(3)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 3", "reads 4")
+
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not
         # reopened (and left as it is).
@@ -509,6 +548,177 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--checkpoint-every", "-5"], "--checkpoint-every")
         self.one_line([*RUN, "--walltime", "25h"], "--walltime", "25h")
         self.one_line([*RUN, "--walltime", "00:61:00"], "--walltime")
+
+
+class ChangedInputs(Identical):
+    """Issue 36: a restart checks the contents of the files its configuration names, not only
+    their paths. A routing table replaced by another valid table of the same torus (the
+    restart crashed: exit 139) is refused in one line naming --tables, the file and the
+    change, before anything is written; the same contents under a new modification time (or
+    a copy of the same bytes) continue bit-identically, on another rank count too. The
+    digests the checkpoint and the results file record are SHA-256 of the file's bytes, as
+    Python's hashlib computes them."""
+
+    # The issue's command (a table with bubble flow control on torus:4x4x2).
+    TABLE = ["run", "-t", "torus:4x4x2", "-r", "table", "--flow-control", "bubble", "--length",
+             "8", "--buffer", "16", "--load", "0.3", "--warmup", "200", "--measure", "2000"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.made = {}
+        for algorithm in ("bfs", "genetic"):
+            p = path(f"inputs_{algorithm}.h5")
+            r = wormnet(["tables", "-t", "torus:4x4x2", "-a", algorithm, "-q", "-o", p])
+            assert r.returncode == 0, r.stderr
+            with open(p, "rb") as f:
+                cls.made[algorithm] = f.read()
+        assert cls.made["bfs"] != cls.made["genetic"]
+
+    def put(self, target, algorithm):
+        """Writes the table made by `algorithm` at `target` (a new file: another inode and
+        modification time, whatever was there)."""
+        tmp = target + ".new"
+        with open(tmp, "wb") as f:
+            f.write(self.made[algorithm])
+        os.replace(tmp, target)
+
+    def files_of(self, *paths):
+        """Bytes of every file at or under `paths` (a directory's files), for 'unchanged'."""
+        out = {}
+        for p in paths:
+            if os.path.isdir(p):
+                for name in sorted(os.listdir(p)):
+                    with open(os.path.join(p, name), "rb") as f:
+                        out[os.path.join(p, name)] = f.read()
+            elif os.path.exists(p):
+                with open(p, "rb") as f:
+                    out[p] = f.read()
+        return out
+
+    def recorded(self, h5, key):
+        """The entry `key` of the TOML text in the root attribute `inputs`."""
+        import tomllib
+        with h5py.File(h5, "r") as f:
+            text = f.attrs["inputs"]
+        text = text.decode() if isinstance(text, bytes) else text
+        return tomllib.loads(text)[key]
+
+    def stop(self, tb, name, ranks=1, stop_at=500):
+        ck, out = path(name + ".ck"), path(name + ".h5")
+        shutil.rmtree(ck, ignore_errors=True)
+        for stale in (out, out + ".partial"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", out, "--stop-at-cycle",
+                     str(stop_at), "--checkpoint-dir", ck], ranks=ranks)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        return ck, out
+
+    def test_another_table_of_the_same_torus_is_refused(self):
+        import hashlib
+        tb = path("changed_tb.h5")
+        self.put(tb, "bfs")
+        ck, out = self.stop(tb, "changed_table")
+        bfs = hashlib.sha256(self.made["bfs"]).hexdigest()
+        self.put(tb, "genetic")
+        before = self.files_of(ck, out, out + ".partial")
+        for extra in ([], ["-o", out]):  # the configuration from the options or with -o
+            r = wormnet([*self.TABLE, "--tables", tb, "-q", "--restart", ck, *extra])
+            line = one_error_line(self, r, 2, "--tables", tb, "contents changed since the "
+                                  "checkpoint", bfs[:12],
+                                  hashlib.sha256(self.made["genetic"]).hexdigest()[:12])
+            self.assertEqual(self.files_of(ck, out, out + ".partial"), before, line)
+            self.assertFalse(os.path.exists(out + ".lock"))
+        # The configuration alone, from the checkpoint: the same refusal.
+        r = wormnet(["run", "--restart", ck, "-q"])
+        one_error_line(self, r, 2, "--tables", tb, "contents changed since the checkpoint")
+        self.assertEqual(self.files_of(ck, out, out + ".partial"), before)
+        # What the checkpoint and the results file record: the table's path, size and
+        # SHA-256, in TOML.
+        for h5 in (out, os.path.join(ck, "checkpoint.h5")):
+            entry = self.recorded(h5, "tables")
+            self.assertEqual((entry["path"], entry["sha256"], entry["bytes"]),
+                             (tb, bfs, len(self.made["bfs"])), h5)
+
+    def test_results_file_of_another_table_is_not_continued(self):
+        # Run A (BFS table) and then run B (genetic table, same path and options) stop with
+        # the same results file, B's replacing A's. A's checkpoint, with the BFS table back,
+        # passes the table check, but the results file holds B's run: refused, left as is.
+        tb = path("results_tb.h5")
+        self.put(tb, "bfs")
+        ck_a, out = self.stop(tb, "results_of_b")
+        self.put(tb, "genetic")
+        ck_b = path("results_of_b_second.ck")
+        shutil.rmtree(ck_b, ignore_errors=True)
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", out, "--stop-at-cycle", "500",
+                     "--checkpoint-dir", ck_b])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.put(tb, "bfs")
+        before = self.files_of(ck_a, out)
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", out, "--restart", ck_a])
+        one_error_line(self, r, 2, "--output", out, "other input files")
+        self.assertEqual(self.files_of(ck_a, out), before)
+        self.assertFalse(os.path.exists(out + ".partial"))
+
+    def test_table_replaced_while_the_run_reads_it_is_refused(self):
+        # The digest is taken before the table is loaded; a table replaced in between would be
+        # loaded under the other's digest. The run is stopped (SIGSTOP) as soon as it holds
+        # its output's lock, which it takes after the digest and before loading the table
+        # (the table's proof alone takes a few tenths of a second on torus:8x8x8), the file
+        # is replaced by another table of the same torus, and the run continues: refused.
+        made = {}
+        for algorithm in ("bfs", "sssp"):
+            p = path(f"reading_{algorithm}.h5")
+            r = wormnet(["tables", "-t", "torus:8x8x8", "-a", algorithm, "-q", "-o", p])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            made[algorithm] = p
+        tb, out = path("reading_tb.h5"), path("reading.h5")
+        shutil.copyfile(made["bfs"], tb)
+        for stale in (out, out + ".partial", out + ".lock"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        p = subprocess.Popen([WORMNET, "run", "-t", "torus:8x8x8", "-r", "table", "--tables", tb,
+                              "--flow-control", "bubble", "--length", "4", "--buffer", "8",
+                              "--load", "0.1", "--warmup", "100", "--measure", "300", "-q",
+                              "-o", out], env=ENV, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        while not os.path.exists(out + ".lock"):
+            self.assertIsNone(p.poll(), "the run ended before it took its output's lock")
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.001)
+        p.send_signal(signal.SIGSTOP)
+        shutil.copyfile(made["sssp"], tb + ".new")
+        os.replace(tb + ".new", tb)
+        p.send_signal(signal.SIGCONT)
+        _, err = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 2, err)
+        lines = [line for line in err.splitlines() if line.startswith("wormnet: ")]
+        self.assertEqual(len(lines), 1, err)
+        for word in ("--tables", tb, "written or replaced while the run read it"):
+            self.assertIn(word, lines[0])
+        self.assertFalse(os.path.exists(out))
+        self.assertFalse(os.path.exists(out + ".lock"))
+
+    def test_same_contents_continue_bit_identically_on_another_rank_count(self):
+        tb = path("same_tb.h5")
+        self.put(tb, "bfs")
+        full = path("same_full.h5")
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", full])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # A new modification time only, then a copy of the same bytes (another inode): the
+        # contents are what counts.
+        ck, out = self.stop(tb, "same_touched", ranks=2)
+        later = time.time() + 3600
+        os.utime(tb, (later, later))
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", out, "--restart", ck])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_same(full, out)
+        ck, out = self.stop(tb, "same_copied", stop_at=1200)
+        self.put(tb, "bfs")
+        r = wormnet([*self.TABLE, "--tables", tb, "-q", "-o", out, "--restart", ck], ranks=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_same(full, out)
 
 
 def status(out):

@@ -1015,6 +1015,79 @@ class Corpus(CorpusRunner):
         self.run_corpus(cases)
 
 
+    # Issue 36: the restart of a run whose --tables or --trace file changed since the
+    # checkpoint (it crashed with exit 139, or finished on the new file with other results).
+    TABLE_RUN = ["run", "-t", "torus:4x4x2", "-r", "table", "--tables", "tb.h5",
+                 "--flow-control", "bubble", "--length", "8", "--buffer", "16", "--load", "0.3",
+                 "--warmup", "200", "--measure", "2000"]
+    TRACE_RUN = ["run", "-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace", "t.csv"]
+
+    @staticmethod
+    def pingpong(flits):
+        """Six 8-flit messages between nodes 0 and 15 of mesh:4x4, each after the last;
+        `flits`: other lengths by message id."""
+        rows = ["id,source,destination,flits,after,iteration,depends"]
+        for i in range(6):
+            src, dst = (0, 15) if i % 2 == 0 else (15, 0)
+            rows.append(f"{i},{src},{dst},{flits.get(i, 8)},0,{i // 2},"
+                        f"{i - 1 if i else ''}")
+        return "\n".join(rows) + "\n"
+
+    def made_in(self, d, *commands):
+        """Runs wormnet `commands` (argument lists) in directory `d`, each ending as its last
+        item says (an exit code)."""
+        for *args, code in commands:
+            p = subprocess.run([WORMNET, *args], cwd=d, capture_output=True, text=True,
+                               timeout=300, check=False, env=ENV)
+            self.assertEqual(p.returncode, code, f"{args}: {p.stderr}")
+
+    def read(self, d, name):
+        with open(os.path.join(d, name), "rb") as f:
+            return f.read()
+
+    def test_restart_with_changed_inputs(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            stop = ["--stop-at-cycle", "500", "--checkpoint-dir", "ck", "-q"]
+            self.made_in(d, ["tables", "-t", "torus:4x4x2", "-a", "bfs", "-o", "tb.h5", "-q", 0],
+                         ["tables", "-t", "torus:4x4x2", "-a", "genetic", "-o", "gen.h5", "-q",
+                          0], [*self.TABLE_RUN, *stop, 5])
+            bfs, gen = self.read(d, "tb.h5"), self.read(d, "gen.h5")
+            table_ck = self.read(d, "ck/checkpoint.h5")
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write(self.pingpong({}))
+            self.made_in(d, [*self.TRACE_RUN, "--stop-at-cycle", "50", "--checkpoint-dir", "ck",
+                             "-q", 5])
+            trace_ck = self.read(d, "ck/checkpoint.h5")
+        changed = "contents changed since the checkpoint"
+        restart = ["--restart", "ck"]
+        self.run_corpus([
+            Case([*self.TABLE_RUN, *restart], "--tables", "tb.h5", changed, output=False,
+                 files={"tb.h5": gen, "ck/checkpoint.h5": table_ck},
+                 label="restart: a genetic table copied over the BFS table"),
+            Case(["run", *restart], "--tables", "tb.h5", changed, output=False,
+                 files={"tb.h5": gen, "ck/checkpoint.h5": table_ck},
+                 label="restart alone: a genetic table copied over the BFS table"),
+            Case([*self.TABLE_RUN, *restart], "--tables", "tb.h5", changed, output=False,
+                 files={"tb.h5": bfs + b"\0", "ck/checkpoint.h5": table_ck},
+                 label="restart: a byte appended to the table"),
+            Case([*self.TABLE_RUN, *restart], "--tables", "tb.h5", output=False,
+                 files={"ck/checkpoint.h5": table_ck},
+                 label="restart: the table file is gone"),
+            Case([*self.TRACE_RUN, *restart], "--trace", "t.csv", changed, output=False,
+                 files={"t.csv": self.pingpong({4: 60, 5: 60}), "ck/checkpoint.h5": trace_ck},
+                 label="restart: two later messages of the trace made 60 flits long"),
+            Case([*self.TRACE_RUN, *restart], "--trace", "t.csv", changed, output=False,
+                 files={"t.csv": self.pingpong({1: 12}), "ck/checkpoint.h5": trace_ck},
+                 label="restart: the message in flight made longer"),
+            Case([*self.TRACE_RUN, *restart], "--trace", "t.csv", changed, output=False,
+                 files={"t.csv": "# a comment\n" + self.pingpong({}),
+                        "ck/checkpoint.h5": trace_ck},
+                 label="restart: a comment added to the trace (the bytes count)"),
+        ])
+
+
 class ConfigFiles(unittest.TestCase):
     """What a configuration file is allowed to be: a UTF-8 byte-order mark at its start is
     not part of the first key, and the command line wins over the file, also over a key it

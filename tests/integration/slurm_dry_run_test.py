@@ -342,12 +342,19 @@ class ArraySweep(DryRun):
         stopped = os.path.join(points, "stopped.h5")
         self.wormnet("sweep", "--config", config, "--loads", "0.1", "--stop-at-cycle", "500", "-q",
                      "-o", stopped, "--checkpoint-dir", os.path.join(points, "ck"), code=5)
+        # The same configuration computed from another table or trace (issue 36: the
+        # digests of the input files in the attribute 'inputs').
+        other = os.path.join(points, "other_inputs.h5")
+        shutil.copyfile(a, other)
+        with h5py.File(other, "r+") as f:
+            f.attrs["inputs"] = 'trace = { bytes = 1, sha256 = "' + "0" * 64 + '", path = "t" }\n'
         junk = os.path.join(points, "junk.h5")
         with open(junk, "wb") as f:
             f.write(b"not hdf5 at all\n" * 10)
         target = self.file("merged.h5", "an earlier merge\n")
         for inputs, word in (([a, os.path.join(points, "missing.h5")], "missing"),
                              ([a, b], "another configuration"),
+                             ([a, other], "other input files"),
                              ([a, run], "not 'wormnet sweep'"),
                              ([a, two], "one-point"),
                              ([a, stopped], "interrupted"),

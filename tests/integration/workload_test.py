@@ -428,6 +428,136 @@ class Restart(unittest.TestCase):
             self.assertTrue(np.array_equal(np.asarray(whole[key]), np.asarray(resumed[key])), key)
 
 
+class TraceRestart(unittest.TestCase):
+    """Issue 36: a restart checks the trace's contents, not only its path. A ping-pong trace
+    whose later messages were lengthened after the stop completed in 268 cycles where the
+    run takes 164 (exit 0, status complete); an edited message in flight ended with an
+    internal error (exit 3). Both are refused in one line naming --trace, the file and the
+    change, and nothing is written; the same bytes under a new modification time continue
+    bit-identically on another rank count."""
+
+    HEADER = "id,source,destination,flits,after,iteration,depends\n"
+
+    def pingpong(self, trace, flits):
+        """Six messages between nodes 0 and 15 of mesh:4x4 (6 hops), each sent when the
+        previous one has arrived; `flits` maps message ids to lengths other than 8."""
+        lines = [self.HEADER]
+        for i in range(6):
+            src, dst = (0, 15) if i % 2 == 0 else (15, 0)
+            deps = str(i - 1) if i else ""
+            lines.append(f"{i},{src},{dst},{flits.get(i, 8)},0,{i // 2},{deps}\n")
+        tmp = trace + ".new"
+        with open(tmp, "w") as f:
+            f.write("".join(lines))
+        os.replace(tmp, trace)
+
+    def common(self, trace):
+        return ["-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace", trace]
+
+    def wormnet(self, args, ranks=1):
+        cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe", WORMNET] if ranks > 1 else [WORMNET]
+        return subprocess.run([*cmd, "run", *args, "-q"], env=ENV, capture_output=True,
+                              text=True, timeout=300, check=False)
+
+    def stop(self, trace, name, ranks=1, stop_at=50):
+        import shutil
+        ck, out = os.path.join(OUT, name + ".ck"), os.path.join(OUT, name + ".h5")
+        shutil.rmtree(ck, ignore_errors=True)
+        for stale in (out, out + ".partial"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        r = self.wormnet([*self.common(trace), "-o", out, "--stop-at-cycle", str(stop_at),
+                          "--checkpoint-dir", ck], ranks=ranks)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        return ck, out
+
+    def test_edited_trace_is_refused(self):
+        import hashlib
+        trace = os.path.join(OUT, "pingpong_edited.csv")
+        # Message 0 takes (6 + 1) x 4 + 6 + 7 = 41 cycles: at cycle 50 message 1 is in flight.
+        self.assertEqual(zero_load(6, 8), 41)
+        for label, flits in (("two later messages of 60 flits", {4: 60, 5: 60}),
+                             ("the message in flight of 12 flits", {1: 12})):
+            with self.subTest(edit=label):
+                self.pingpong(trace, {})
+                with open(trace, "rb") as f:
+                    was = hashlib.sha256(f.read()).hexdigest()
+                ck, out = self.stop(trace, "pingpong_edited")
+                self.pingpong(trace, flits)
+                with open(out, "rb") as f:
+                    results = f.read()
+                with open(os.path.join(ck, "checkpoint.h5"), "rb") as f:
+                    checkpoint = f.read()
+                r = self.wormnet([*self.common(trace), "-o", out, "--restart", ck])
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                lines = r.stderr.splitlines()
+                self.assertEqual(len(lines), 1, r.stderr)
+                for word in ("--trace", trace, "contents changed since the checkpoint",
+                             was[:12]):
+                    self.assertIn(word, lines[0])
+                with open(out, "rb") as f:
+                    self.assertEqual(f.read(), results)
+                with open(os.path.join(ck, "checkpoint.h5"), "rb") as f:
+                    self.assertEqual(f.read(), checkpoint)
+                self.assertEqual(sorted(os.listdir(ck)), ["checkpoint.h5"])
+                self.assertFalse(os.path.exists(out + ".partial"))
+
+    def test_trace_that_is_no_regular_file_is_refused(self):
+        # A FIFO whose writer sends a valid trace: the trace reader reads it, but its contents
+        # could not be recorded for a restart to check: refused, one line, no results file.
+        import threading
+        fifo = os.path.join(OUT, "pingpong.fifo")
+        if os.path.exists(fifo):
+            os.remove(fifo)
+        os.mkfifo(fifo)
+        text = self.HEADER + "0,0,15,8,0,0,\n"
+
+        def writer():
+            try:
+                with open(fifo, "w") as f:  # blocks until the reader opens it
+                    f.write(text)
+            except OSError:
+                pass
+
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        out = os.path.join(OUT, "pingpong_fifo.h5")
+        if os.path.exists(out):
+            os.remove(out)
+        r = self.wormnet([*self.common(fifo), "-o", out])
+        if t.is_alive():  # the reader never opened it: let the writer go
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        t.join(timeout=10)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        for word in ("--trace", fifo, "not a regular file"):
+            self.assertIn(word, lines[0])
+        self.assertFalse(os.path.exists(out))
+        self.assertFalse(os.path.exists(out + ".partial"))
+
+    def test_same_trace_restarts_bit_identically(self):
+        trace = os.path.join(OUT, "pingpong_same.csv")
+        self.pingpong(trace, {})
+        whole = os.path.join(OUT, "pingpong_whole.h5")
+        r = self.wormnet([*self.common(trace), "-o", whole])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ck, out = self.stop(trace, "pingpong_same", ranks=2)
+        self.pingpong(trace, {})  # the same bytes again: a new file, a new modification time
+        later = os.stat(trace).st_mtime + 3600
+        os.utime(trace, (later, later))
+        r = self.wormnet([*self.common(trace), "-o", out, "--restart", ck])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a, b = workload(whole), workload(out)
+        self.assertEqual(sorted(a), sorted(b))
+        for key in a:
+            self.assertTrue(np.array_equal(np.asarray(a[key]), np.asarray(b[key])), key)
+        self.assertEqual(point(whole).keys(), point(out).keys())
+        for key, value in point(whole).items():
+            if key != "wall_seconds":
+                self.assertTrue(np.array_equal(value, point(out)[key]), key)
+
+
 def main():
     global WORMNET, MPIEXEC, OUT
     args = sys.argv[1:]

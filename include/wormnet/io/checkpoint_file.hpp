@@ -21,10 +21,13 @@ namespace wormnet::io {
 struct RunProgress {
   std::string command;      ///< "run" or "sweep"
   std::string config_toml;  ///< the effective configuration; a restart must match it
-  std::string version;      ///< wormnet version that wrote the checkpoint
-  std::string output;       ///< results file being written ("" = none)
-  std::int64_t point = 0;   ///< load point (sweeps)
-  double rate = 0.0;        ///< offered load of that point, flits/node/cycle
+  /// The digests of the input files the configuration names by path (tables, trace), as TOML
+  /// (schema::kInputsAttr; "" for none); a restart must find the same contents.
+  std::string inputs;
+  std::string version;                      ///< wormnet version that wrote the checkpoint
+  std::string output;                       ///< results file being written ("" = none)
+  std::int64_t point = 0;                   ///< load point (sweeps)
+  double rate = 0.0;                        ///< offered load of that point, flits/node/cycle
   std::int64_t left_after_saturation = -1;  ///< sweep: points still to run after saturation
   std::uint64_t cycle = 0;                  ///< next cycle to simulate
   std::uint64_t window_start = 0;           ///< first cycle of the open statistics window
@@ -57,13 +60,14 @@ RunProgress read_checkpoint_progress(const Communicator& comm, const std::string
                                      const std::string& option, const std::string& version = "");
 
 /// Collective. The model for this rank: rows of `routers` (ascending global ids), every list
-/// entry, and the global counters. The shape must match ports / vcs / depth. `intact`: the
+/// entry, and the global counters. The shape must match the network's: `nodes` routers of
+/// ports / vcs / depth (every stored router id is then one of the network's). `intact`: the
 /// RunProgress::checked of this file's progress; while the file still has that stamp its seal
 /// is not read again (a checkpoint is hashed once per restart, not per read).
 ModelSnapshot read_checkpoint_model(const Communicator& comm, const std::string& dir,
                                     const std::string& option,
-                                    const std::vector<std::uint32_t>& routers, std::uint32_t ports,
-                                    std::uint32_t vcs, std::uint32_t depth,
+                                    const std::vector<std::uint32_t>& routers, std::uint64_t nodes,
+                                    std::uint32_t ports, std::uint32_t vcs, std::uint32_t depth,
                                     const FileStamp& intact = {});
 
 }  // namespace wormnet::io

@@ -26,6 +26,10 @@ inline constexpr std::string_view kGitShaAttr = "git_sha";
 inline constexpr std::string_view kRanksAttr = "ranks";
 /// string: the effective configuration, as a TOML document.
 inline constexpr std::string_view kConfigAttr = "config";
+/// string (results files and checkpoints of runs that read input files): what the files the
+/// configuration names by path held, as TOML, one line per option: `tables = { bytes = N,
+/// sha256 = "...", path = "..." }` (core/content_digest.hpp). "" in a checkpoint without any.
+inline constexpr std::string_view kInputsAttr = "inputs";
 
 // Time-series tables (TimeSeriesTable).
 /// string array on the table group: the column names, in order.

@@ -29,7 +29,11 @@ namespace wormnet::io {
 struct RunDescription {
   std::string command;      ///< "run" or "sweep"
   std::string config_toml;  ///< the effective configuration
-  std::string version;      ///< wormnet version
+  /// The digests of the input files the configuration names by path, as TOML
+  /// (schema::kInputsAttr); written when not empty. A restart continues only a file of the
+  /// same configuration and inputs.
+  std::string inputs;
+  std::string version;  ///< wormnet version
   std::string git_sha;
   const SimConfig* config = nullptr;
   const Topology* topology = nullptr;

@@ -139,8 +139,25 @@ def merge(inputs, output, keep_all=False):
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
-    os.replace(tmp, output)
+    publish(tmp, output)
     return n
+
+
+def publish(tmp, output):
+    """Renames the finished tmp over output so that a crash of the machine leaves one or the
+    other whole: the file's data on the disk before the rename, the directory after it (as
+    wormnet publishes its outputs: include/wormnet/io/output_file.hpp)."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, output)
+    fd = os.open(os.path.dirname(os.path.abspath(output)), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_merged(inputs, facts, n, config, tmp):

@@ -129,7 +129,10 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
 
 io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
   try {
-    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true);
+    // A checkpoint's partial file is never one to keep (the previous checkpoint is the
+    // target): one a killed run left is written over, by a restart too.
+    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true,
+                                 io::EarlierPartial::kReplace);
   } catch (const InputError& e) {
     throw InputError(e.option(), dir, e.allowed());  // the directory the user named
   }

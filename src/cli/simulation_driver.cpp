@@ -91,18 +91,29 @@ WorkloadTimes summed_times(const Communicator& comm, const ClosedLoop& loop) {
   return WorkloadTimes::from_flat(v);
 }
 
-/// --write-trace, by rank 0; a failure is every rank's OutputError.
-void write_trace_file(const Communicator& comm, const Workload& w, const WorkloadOptions& o) {
+/// --write-trace, written by rank 0 as the claimed output's partial file and published by
+/// commit(); a failure is every rank's OutputError and removes the partial file (a trace is
+/// written in one go: a partial one holds nothing of use).
+void write_trace_file(const Communicator& comm, const Workload& w, io::OutputFile& out) {
   std::string reason;
   if (comm.is_root()) {
     try {
-      write_trace(w.graph, o.write_trace);
+      write_trace(w.graph, out.partial());
     } catch (const OutputError& e) {
       reason = e.reason().empty() ? "not written" : e.reason();
     }
   }
   comm.broadcast(reason, 0);
-  if (!reason.empty()) throw OutputError(o.write_trace, reason);
+  try {
+    if (!reason.empty()) throw OutputError(out.partial(), reason);
+    out.commit(comm);
+  } catch (const OutputError& e) {
+    if (out.failed_after_rename()) throw;  // in place; its directory failed to sync
+    out.discard_partial(comm);
+    throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
+                                    out.target() + "', if any, is unchanged");
+  }
+  out.release();
 }
 
 /// Completion time and breakdown of a finished workload: to the results file and stdout.
@@ -173,7 +184,17 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   // The outputs are claimed before the (possibly long) setup: a second run on the same files
   // is refused at once, and a path that cannot be written is found before any work.
   std::optional<io::OutputFile> results;
-  if (!o.output.empty()) results = io::OutputFile::claim(comm, o.output, "--output");
+  if (!o.output.empty()) {
+    results = io::OutputFile::claim(
+        comm, o.output, "--output", false,
+        restart ? io::EarlierPartial::kContinue : io::EarlierPartial::kRefuseOrRestart);
+  }
+  std::optional<io::OutputFile> trace_file;
+  if (!o.workload.write_trace.empty()) {
+    trace_file =
+        io::OutputFile::claim(comm, o.workload.write_trace, "--write-trace", false,
+                              restart ? io::EarlierPartial::kReplace : io::EarlierPartial::kRefuse);
+  }
   std::optional<io::OutputFile> checkpoint;
   if (plan.every_cycles > 0 || plan.every_seconds > 0 || plan.walltime_seconds > 0 ||
       plan.stop_at_cycle > 0 || restart || !batch.checkpoint_dir.empty()) {
@@ -219,7 +240,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     }
     if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
   }
-  if (workload && !o.workload.write_trace.empty()) write_trace_file(comm, *workload, o.workload);
+  if (workload && trace_file) write_trace_file(comm, *workload, *trace_file);
   std::unique_ptr<io::ResultWriter> writer;
   if (results) {
     io::RunDescription description = describe_run(o, setup, comm, request.command, config_toml);

@@ -316,12 +316,13 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
   // complete (atomic within the directory); a failed write removes its partial file.
   try {
     guarded_write(comm, out.partial(), write);
+    out.commit(comm, true);
   } catch (const OutputError& e) {
+    if (out.failed_after_rename()) throw;  // it replaced the previous one: nothing to remove
     out.discard_partial(comm);
     throw OutputError(e.path(), e.reason() + "; the previous checkpoint '" + out.target() +
                                     "', if any, is unchanged");
   }
-  out.commit(comm, true);
 }
 
 namespace {

@@ -275,6 +275,13 @@ void H5File::close() {
     }
   }
   H5Eclear2(H5E_DEFAULT);
+  // Through MPI-IO, what each rank wrote reaches the storage with MPI_File_sync, which
+  // HDF5's MPI-IO driver calls on a flush but skips on the flush of a close (HDF5 1.10
+  // H5FD__mpio_flush): a file that was written is flushed, collectively, before it is closed.
+  // (The rest, what the close itself writes, is synced by OutputFile::commit on every rank.)
+  if (!read_only_ && detail::uses_mpi_io(comm_.size()) && H5Fflush(id, H5F_SCOPE_GLOBAL) < 0) {
+    record("cannot flush");
+  }
   // A close that fails (its flush hit a full disk) leaves the file half torn down: HDF5
   // 1.10 can then no longer shut down cleanly (its metadata cache is left mid-flush), which
   // is why wormnet ends at once after a failed write (main.cpp).

@@ -1,21 +1,19 @@
 #include "wormnet/io/output_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
+#include <span>
 #include <system_error>
 #include <utility>
 
 #include "file_names.hpp"
+#include "file_sync.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
@@ -34,88 +32,6 @@ constexpr unsigned long long kNearlyFullBytes = 4ULL << 20;
 constexpr double kAgreeSeconds = 20.0;
 /// Exit code of a job whose output could not be written (README, main.cpp).
 constexpr int kExitOutputFailed = 6;
-
-std::string host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown-host";
-  return buf;
-}
-
-/// What a lock file says about its holder: "wormnet <pid> <host> <job> <unix time>".
-struct Holder {
-  long pid = 0;
-  std::string host;
-  std::string job;
-  long long since = 0;
-  bool parsed = false;
-};
-
-std::string holder_line() {
-  const char* job = std::getenv("SLURM_JOB_ID");
-  return "wormnet " + std::to_string(static_cast<long>(getpid())) + " " + host_name() + " " +
-         (job != nullptr && *job != '\0' ? std::string(job) : std::string("-")) + " " +
-         std::to_string(static_cast<long long>(std::time(nullptr))) + "\n";
-}
-
-Holder read_holder(const std::string& lock) {
-  Holder h;
-  std::FILE* f = std::fopen(lock.c_str(), "r");
-  if (f == nullptr) return h;
-  char host[256] = {};
-  char job[128] = {};
-  h.parsed = std::fscanf(f, "wormnet %ld %255s %127s %lld", &h.pid, host, job, &h.since) == 4;
-  std::fclose(f);
-  h.host = host;
-  h.job = job;
-  return h;
-}
-
-/// A holder that certainly no longer runs: on this host, with no such process.
-bool dead(const Holder& h) {
-  return h.parsed && h.pid > 0 && h.host == host_name() &&
-         kill(static_cast<pid_t>(h.pid), 0) != 0 && errno == ESRCH;
-}
-
-std::string describe(const Holder& h) {
-  if (!h.parsed) return "a lock file wormnet cannot read";
-  char when[64] = "?";
-  const std::time_t t = static_cast<std::time_t>(h.since);
-  std::tm tm{};
-  if (localtime_r(&t, &tm) != nullptr) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-  return "wormnet process " + std::to_string(h.pid) + " on " + h.host +
-         (h.job != "-" ? " (job " + h.job + ")" : std::string()) + " since " + when;
-}
-
-/// Root: creates `lock` exclusively, taking over a dead holder's file once. "" on success,
-/// else why not.
-std::string try_lock(const std::string& lock) {
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    const int fd = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      const std::string line = holder_line();
-      const bool written =
-          ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-      const bool closed = ::close(fd) == 0;
-      if (written && closed) return "";
-      ::unlink(lock.c_str());
-      return "cannot write the lock file '" + lock + "'";
-    }
-    if (errno != EEXIST) {
-      return "cannot create the lock file '" + lock + "': " + std::strerror(errno);
-    }
-    const Holder h = read_holder(lock);
-    if (attempt == 0 && dead(h)) {
-      // Left by a process that died on this host (kill -9, a crash). Read it again right
-      // before removing it, so that a lock another run took meanwhile is not removed.
-      const Holder again = read_holder(lock);
-      if (again.parsed && again.pid == h.pid && again.since == h.since) ::unlink(lock.c_str());
-      continue;
-    }
-    return "another run is writing it: " + describe(h) + " holds '" + lock +
-           "' (if that run is dead, remove the lock file)";
-  }
-  return "the lock file '" + lock + "' keeps reappearing: another run is starting";
-}
 
 /// Root's answer as the same text on every rank.
 std::string shared_text(const Communicator& comm, std::string text) {
@@ -154,7 +70,12 @@ std::string target_problem(const std::string& target, bool mpi_io) {
   if (!fs::is_directory(dst)) return quoted_dir + " is not a directory";
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     return "directory " + quoted_dir + " is not writable";
-  if (fs::exists(followed) && ::access(p.c_str(), W_OK) != 0) {
+  // Root may write anything (access() says yes): a file nobody may write was protected on
+  // purpose, whoever runs wormnet.
+  constexpr fs::perms kAnyWrite =
+      fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+  if (fs::exists(followed) &&
+      (::access(p.c_str(), W_OK) != 0 || (followed.permissions() & kAnyWrite) == fs::perms::none)) {
     return "the existing file is write-protected (make it writable to replace it)";
   }
   std::string partial = target;
@@ -163,7 +84,36 @@ std::string target_problem(const std::string& target, bool mpi_io) {
   if (fs::exists(pst) && !fs::is_regular_file(pst)) {
     return "'" + partial + "' is in the way (not a regular file)";
   }
-  return detail::name_length_problem(target, false, kLockSuffix);
+  std::string lock_suffix = kLockSuffix;  // the longest sibling: TARGET.lock.takeover
+  lock_suffix += kTakeoverSuffix;
+  return detail::name_length_problem(target, false, lock_suffix);
+}
+
+/// Why an earlier run's partial file of `target` stops this claim (root), or "".
+std::string earlier_partial_problem(const std::string& target, EarlierPartial policy) {
+  if (policy == EarlierPartial::kContinue || policy == EarlierPartial::kReplace) return "";
+  std::string partial = target;
+  partial += kPartialSuffix;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(partial, ec))) return "";
+  std::string problem = "'" + partial +
+                        "' was left by an earlier run that did not finish (killed, or stopped by "
+                        "an error): ";
+  if (policy == EarlierPartial::kRefuseOrRestart) {
+    problem += "continue that run with --restart and its checkpoint directory, or ";
+  }
+  return problem + "remove it to start again";
+}
+
+/// The reason of the lowest rank that has one, on every rank; "" when no rank has one.
+std::string first_reason(const Communicator& comm, std::string reason) {
+  if (comm.size() == 1) return reason;
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  std::uint64_t first = reason.empty() ? ranks : static_cast<std::uint64_t>(comm.rank());
+  comm.min(std::span<std::uint64_t>(&first, 1));
+  if (first == ranks) return "";
+  comm.broadcast(reason, static_cast<int>(first));
+  return reason;
 }
 
 }  // namespace
@@ -173,35 +123,18 @@ OutputLock OutputLock::acquire(const Communicator& comm, const std::string& targ
   OutputLock lock;
   lock.path_ = strip_trailing_slashes(target) + kLockSuffix;
   std::string problem;
-  if (comm.is_root()) {
-    problem = try_lock(lock.path_);
-    lock.held_ = problem.empty();
-  }
+  if (comm.is_root()) lock.file_ = LockFile::acquire(lock.path_, problem);
   problem = shared_text(comm, problem);
   if (!problem.empty()) throw InputError(option, target, problem);
   return lock;
 }
 
-OutputLock::OutputLock(OutputLock&& other) noexcept
-    : path_(std::move(other.path_)), held_(std::exchange(other.held_, false)) {}
-
-OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
-  if (this != &other) {
-    release();
-    path_ = std::move(other.path_);
-    held_ = std::exchange(other.held_, false);
-  }
-  return *this;
-}
-
-OutputLock::~OutputLock() {
-  release();
-}
+OutputLock::OutputLock(OutputLock&& other) noexcept = default;
+OutputLock& OutputLock::operator=(OutputLock&& other) noexcept = default;
+OutputLock::~OutputLock() = default;
 
 void OutputLock::release() {
-  if (!held_) return;
-  held_ = false;
-  ::unlink(path_.c_str());
+  file_.release();
 }
 
 /// Root: creates the missing directories above `target`; the ones made, outermost first.
@@ -226,7 +159,8 @@ std::vector<std::string> create_parents(const std::string& target, std::string& 
 }
 
 OutputFile OutputFile::claim(const Communicator& comm, const std::string& target,
-                             const std::string& option, bool create_directory) {
+                             const std::string& option, bool create_directory,
+                             EarlierPartial partial) {
   OutputFile out;
   if (create_directory) {
     std::string error;
@@ -258,6 +192,14 @@ OutputFile OutputFile::claim(const Communicator& comm, const std::string& target
   out.lock_ = OutputLock::acquire(comm, resolved, option);
   out.target_ = resolved;
   out.option_ = option;
+  // Looked at under the lock: a partial file a live run is writing was refused above, naming
+  // that run; what is left now is an earlier run's.
+  problem = comm.is_root() ? earlier_partial_problem(resolved, partial) : std::string();
+  problem = shared_text(comm, problem);
+  if (!problem.empty()) {
+    out.release();
+    throw InputError(option, target, problem);
+  }
   return out;
 }
 
@@ -277,19 +219,38 @@ void OutputFile::release() {
 
 void OutputFile::commit(const Communicator& comm, bool seal) {
   committed_ = true;
+  failed_after_rename_ = false;
   std::string error;
   if (comm.is_root() && seal) {
     if (const std::string failed = seal_file(partial()); !failed.empty()) {
       error = "cannot seal '" + partial() + "': " + failed;
     }
   }
-  if (comm.is_root() && error.empty()) {
-    std::error_code ec;
-    fs::rename(partial(), target_, ec);
-    if (ec) error = "cannot rename '" + partial() + "' over it: " + ec.message();
-  }
   error = shared_text(comm, error);
   if (!error.empty()) throw OutputError(target_, error);
+  // Each rank's writes sit in its own node's page cache (MPI-IO); syncing on every rank that
+  // may have written puts all of them on the disk before the new name can point at the file.
+  std::string reason;
+  if (comm.is_root() || detail::uses_mpi_io(comm.size())) reason = detail::sync_file(partial());
+  reason = first_reason(comm, reason);
+  if (!reason.empty()) {
+    throw OutputError(target_, "cannot sync '" + partial() + "' to the disk (fsync): " + reason +
+                                   "; it was not renamed over the target");
+  }
+  bool renamed = false;
+  if (comm.is_root()) {
+    reason = detail::rename_durably(partial(), target_, renamed);
+    if (!renamed) {
+      error = "cannot rename '" + partial() + "' over it: " + reason;
+    } else if (!reason.empty()) {
+      error = "renamed into place, but its directory could not be synced to the disk (fsync): " +
+              reason + "; the new file may not survive a crash of the machine";
+    }
+  }
+  error = shared_text(comm, error);
+  if (error.empty()) return;
+  failed_after_rename_ = comm.any(renamed);
+  throw OutputError(target_, error);
 }
 
 bool OutputFile::partial_exists(const Communicator& comm) const {
@@ -305,13 +266,17 @@ bool OutputFile::target_exists(const Communicator& comm) const {
 void OutputFile::reclaim_target(const Communicator& comm) const {
   std::string error;
   if (comm.is_root()) {
-    std::error_code ec;
-    fs::rename(target_, partial(), ec);
-    if (ec) error = ec.message();
+    bool renamed = false;
+    const std::string reason = detail::rename_durably(target_, partial(), renamed);
+    if (!renamed) {
+      error = "cannot rename '" + target_ + "' to it: " + reason;
+    } else if (!reason.empty()) {
+      error = "renamed from '" + target_ +
+              "', but its directory could not be synced (fsync): " + reason;
+    }
   }
   error = shared_text(comm, error);
-  if (!error.empty())
-    throw OutputError(partial(), "cannot rename '" + target_ + "' to it: " + error);
+  if (!error.empty()) throw OutputError(partial(), error);
 }
 
 void OutputFile::discard_partial(const Communicator& comm) const {

@@ -137,13 +137,14 @@ void write_table_file(const std::string& path, std::string_view option, const Ta
 void write_table_file(io::OutputFile& out, const TableFileContents& c, const Communicator& comm) {
   try {
     io::guarded_write(comm, out.partial(), [&] { write_contents(out, c, comm); });
+    out.commit(comm, true);
   } catch (const OutputError& e) {
+    if (out.failed_after_rename()) throw;  // in place; its directory failed to sync
     // A table is written in one go at the end: a partial one holds nothing of use.
     out.discard_partial(comm);
     throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
                                     out.target() + "', if any, is unchanged");
   }
-  out.commit(comm, true);
   out.release();
 }
 

@@ -126,33 +126,23 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
 }
 
 void write_trace(const MessageGraph& graph, const std::string& path) {
-  // Written beside the target and renamed over it once complete: a write that fails (a full
-  // disk, a file-size limit) leaves whatever file was there, and no partial one.
-  const std::string partial = path + ".partial";
-  auto fail = [&](const std::string& reason) {
-    std::remove(partial.c_str());
-    throw OutputError(path, reason);
-  };
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) fail(std::strerror(errno));
-    out << "# wormnet workload trace (docs/workloads.md)\n" << kTraceHeader << "\n";
-    const auto& ms = graph.messages();
-    for (std::uint32_t id = 0; id < graph.size() && out; ++id) {
-      const WorkloadMessage& m = ms[id];
-      out << id << ',' << m.source << ',' << m.dest << ',' << m.flits << ',' << m.after << ','
-          << m.iteration << ',';
-      bool first = true;
-      for (const std::uint32_t d : graph.deps_of(id)) {
-        out << (first ? "" : " ") << d;
-        first = false;
-      }
-      out << '\n';
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw OutputError(path, std::strerror(errno));
+  out << "# wormnet workload trace (docs/workloads.md)\n" << kTraceHeader << "\n";
+  const auto& ms = graph.messages();
+  for (std::uint32_t id = 0; id < graph.size() && out; ++id) {
+    const WorkloadMessage& m = ms[id];
+    out << id << ',' << m.source << ',' << m.dest << ',' << m.flits << ',' << m.after << ','
+        << m.iteration << ',';
+    bool first = true;
+    for (const std::uint32_t d : graph.deps_of(id)) {
+      out << (first ? "" : " ") << d;
+      first = false;
     }
-    out.flush();
-    if (!out) fail("the file could not be written completely");
+    out << '\n';
   }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) fail(std::strerror(errno));
+  out.close();
+  if (!out) throw OutputError(path, "the file could not be written completely");
 }
 
 }  // namespace wormnet

@@ -283,9 +283,10 @@ class Signals(Identical):
 
     def test_kill_9_keeps_every_flushed_window(self):
         # An earlier result at the target stays; the killed run's windows are in its partial
-        # file, readable, with status "running"; the next run takes the dead run's lock over.
-        # The earlier result is there before the run starts, so a run that replaced the target
-        # as it started would fail here.
+        # file, readable, with status "running". A plain re-run refuses to replace that file
+        # (one line saying how to continue or discard it, exit 2, the file untouched); once it
+        # is removed, the next run takes the dead run's lock over. The earlier result is there
+        # before the run starts, so a run that replaced the target as it started would fail.
         out = path("kill9.h5")
         sentinel(out)
         p = self.start([*self.LONG, "-q", "-o", out], keep_target=True)
@@ -301,8 +302,17 @@ class Signals(Identical):
             self.assertGreaterEqual(rows, 4)
             ends = ts["cycle_end"][:rows]
             self.assertTrue((ends[1:] - ends[:-1] == 500).all())
-        r = wormnet(["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "50", "--measure",
-                     "300", "-q", "-o", out])
+        with open(out + ".partial", "rb") as f:
+            killed = f.read()
+        again = ["run", "-t", "honeycomb:2", "-r", "double-xy", "--warmup", "50", "--measure",
+                 "300", "-q", "-o", out]
+        r = wormnet(again)
+        one_error_line(self, r, 2, "--output", out + ".partial", "--restart", "remove it")
+        with open(out + ".partial", "rb") as f:
+            self.assertEqual(f.read(), killed, "the killed run's partial file was changed")
+        unchanged(self, out)
+        os.remove(out + ".partial")
+        r = wormnet(again)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertFalse(os.path.exists(out + ".lock"))
         self.assertFalse(os.path.exists(out + ".partial"))
@@ -824,6 +834,11 @@ class Files(Identical):
         p.wait(timeout=60)
         unchanged(self, out)
         self.assertEqual(status(out), "running")  # the partial file's
+        # A run killed while it wrote a checkpoint leaves the checkpoint's partial file too:
+        # never a checkpoint to continue from (the previous one stays), so the restart, as the
+        # SLURM scripts resubmit it, writes over it rather than refuse.
+        with open(os.path.join(ck, "checkpoint.h5.partial"), "wb") as f:
+            f.write(b"half a checkpoint\n")
         r = wormnet(["run", "--restart", ck, "-q", "-o", out])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.check_same(full, out)
@@ -865,8 +880,10 @@ class WriteErrors(Identical):
         if ranks > 1:
             cmd = [MPIEXEC, "-n", str(ranks), "--oversubscribe"]
             for k in ("LD_PRELOAD", "WORMNET_FAIL_WRITE_PATH", "WORMNET_FAIL_WRITE_AFTER",
-                      "WORMNET_FAIL_WRITE_ERRNO"):
-                cmd += ["-x", k]
+                      "WORMNET_FAIL_WRITE_ERRNO", "WORMNET_FAIL_FSYNC_PATH",
+                      "WORMNET_FAIL_FSYNC_KIND", "WORMNET_SYNC_LOG", "WORMNET_SYNC_LOG_PATH"):
+                if k in env:
+                    cmd += ["-x", k]
             cmd += [WORMNET, *args]
         else:
             cmd = [WORMNET, *args]
@@ -961,6 +978,110 @@ class WriteErrors(Identical):
                 self.assertIn("wormnet: error: cannot write", r.stderr)
                 self.assertNotIn("Segmentation", r.stderr)
                 unchanged(self, out)
+
+    def sync_env(self, **settings):
+        """The shim's fsync rules or log (tests/support/write_fail_shim.cpp)."""
+        if not SHIM:
+            self.skipTest("no write-failure shim given (--shim)")
+        return dict(ENV, LD_PRELOAD=SHIM, **settings)
+
+    WORKLOAD = ["run", "-t", "torus:4x4", "-r", "dor-dateline", "--workload", "halo2d",
+                "--iterations", "40", "--message-size", "8"]
+
+    def test_a_failed_fsync_keeps_the_earlier_file(self):
+        # The file's own fsync before the rename fails (an I/O error the disk reports only
+        # then): exit 6 naming the file and the reason; what stood at the target stays. A
+        # table or trace holds nothing of use half made (its partial file goes); a results
+        # file keeps its partial name.
+        trace = path("we_sync.csv")
+        for name, args, partial_stays in (
+                ("we_sync_results.h5", [*RUN, "-q", "-o", path("we_sync_results.h5")], True),
+                ("we_sync_table.h5", ["tables", "-t", "torus:4x4", "-a", "bfs", "-q", "-o",
+                                      path("we_sync_table.h5")], False),
+                ("we_sync.csv", [*self.WORKLOAD, "-q", "--write-trace", trace], False)):
+            with self.subTest(name=name):
+                out = path(name)
+                sentinel(out)
+                r = self.failing(args, self.sync_env(WORMNET_FAIL_FSYNC_PATH=name + ".partial",
+                                                     WORMNET_FAIL_FSYNC_KIND="file"))
+                one_error_line(self, r, 6, name, "Input/output error")
+                unchanged(self, out)
+                self.assertFalse(os.path.exists(out + ".lock"))
+                self.assertEqual(os.path.exists(out + ".partial"), partial_stays)
+
+    def test_a_failed_checkpoint_fsync_keeps_the_previous_checkpoint(self):
+        ck = path("we_sync_ck.ck")
+        out = path("we_sync_ck.h5")
+        shutil.rmtree(ck, ignore_errors=True)
+        sentinel(out)
+        r = wormnet([*RUN, "-q", "-o", path("we_sync_ck_first.h5"), "--stop-at-cycle", "500",
+                     "--checkpoint-dir", ck])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        with open(os.path.join(ck, "checkpoint.h5"), "rb") as f:
+            first = f.read()
+        r = self.failing([*RUN, "-q", "-o", out, "--stop-at-cycle", "1000", "--checkpoint-dir",
+                          ck], self.sync_env(WORMNET_FAIL_FSYNC_PATH="checkpoint.h5.partial"))
+        one_error_line(self, r, 6, "checkpoint.h5", "Input/output error", "previous checkpoint")
+        with open(os.path.join(ck, "checkpoint.h5"), "rb") as f:
+            self.assertEqual(f.read(), first, "the previous checkpoint was replaced")
+        self.assertFalse(os.path.exists(os.path.join(ck, "checkpoint.h5.partial")))
+        unchanged(self, out)
+
+    def test_a_failed_directory_fsync_is_an_output_error(self):
+        # After the rename, the directory is synced so that the new name survives a crash of
+        # the machine; when the file system refuses, the run says so (exit 6).
+        d = path("we_syncdir")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        out = os.path.join(d, "r.h5")
+        r = self.failing([*RUN, "-q", "-o", out],
+                         self.sync_env(WORMNET_FAIL_FSYNC_PATH="we_syncdir",
+                                       WORMNET_FAIL_FSYNC_KIND="dir"))
+        one_error_line(self, r, 6, "we_syncdir", "Input/output error")
+
+    def test_every_writer_syncs_before_the_rename_and_the_directory_after(self):
+        # Results, checkpoint and trace of one run, on one rank and on two (MPI-IO): in the
+        # order the system saw the calls, every process that wrote a partial file synced it
+        # after its last write and before the rename over the target, and the directory was
+        # synced after the rename.
+        for ranks in (1, 2):
+            with self.subTest(ranks=ranks):
+                d = path(f"we_synclog{ranks}")
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(d)
+                log = path(f"we_synclog{ranks}.log")
+                if os.path.exists(log):
+                    os.remove(log)
+                out = os.path.join(d, "r.h5")
+                ck = os.path.join(d, "ck")
+                trace = os.path.join(d, "t.csv")
+                r = self.failing([*self.WORKLOAD, "-q", "-o", out, "--write-trace", trace,
+                                  "--stop-at-cycle", "100", "--checkpoint-dir", ck],
+                                 self.sync_env(WORMNET_SYNC_LOG=log, WORMNET_SYNC_LOG_PATH=d),
+                                 ranks=ranks)
+                self.assertEqual(r.returncode, 5, r.stderr)
+                with open(log) as f:
+                    events = [line.split() for line in f]
+                for target in (out, os.path.join(ck, "checkpoint.h5"), trace):
+                    self.check_published(events, target)
+
+    def check_published(self, events, target):
+        partial = target + ".partial"
+        renames = [i for i, e in enumerate(events) if e[1:] == ["rename", partial, target]]
+        self.assertEqual(len(renames), 1, f"{target}: renames {renames}")
+        at = renames[0]
+        writers = {e[0] for e in events[:at] if e[1:] == ["write", partial]}
+        self.assertTrue(writers, f"{target}: no writes seen")
+        for pid in writers:
+            last_write = max(i for i, e in enumerate(events[:at])
+                             if e[0] == pid and e[1:] == ["write", partial])
+            self.assertTrue(any(e[0] == pid and e[1:] == ["fsync", partial]
+                                for e in events[last_write + 1:at]),
+                            f"{target}: process {pid} did not sync after its last write")
+        directory = os.path.dirname(target)
+        self.assertTrue(any(e[0] == events[at][0] and e[1:] == ["fsync", directory]
+                            for e in events[at + 1:]),
+                        f"{target}: its directory was not synced after the rename")
 
     def tmpfs(self, name, size):
         """A small tmpfs mounted for this test (unmounted at its end), where the platform

@@ -488,19 +488,55 @@ class Case:
 
 
 def snapshot(d):
-    """Every file under d: relative path -> bytes (directories as None)."""
+    """Every file under d: relative path -> bytes (directories as None; symbolic links,
+    pipes and devices as tuples, never opened; a regular file's permission bits with its
+    bytes when it is not writable)."""
+    import stat
     out = {}
     for root, dirs, files in os.walk(d):
         for name in dirs:
             out[os.path.relpath(os.path.join(root, name), d)] = None
         for name in files:
             p = os.path.join(root, name)
-            if os.path.islink(p):
-                out[os.path.relpath(p, d)] = ("link", os.readlink(p))
-                continue
-            with open(p, "rb") as f:
-                out[os.path.relpath(p, d)] = f.read()
+            st = os.lstat(p)
+            rel = os.path.relpath(p, d)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISFIFO(st.st_mode):
+                out[rel] = ("fifo",)
+            elif stat.S_ISCHR(st.st_mode):
+                out[rel] = ("chr", os.major(st.st_rdev), os.minor(st.st_rdev))
+            else:
+                with open(p, "rb") as f:
+                    data = f.read()
+                mode = stat.S_IMODE(st.st_mode)
+                out[rel] = data if mode & 0o222 else ("mode", oct(mode), data)
     return out
+
+
+def make_file(p, data):
+    """Makes one file of a Case at p: data is None (a directory), bytes or text, or a tuple:
+    ("link", target), ("fifo",), ("chr", major, minor) (a device node: root only) or
+    ("mode", permission bits, bytes or text)."""
+    if data is None:
+        os.makedirs(p, exist_ok=True)
+        return
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    if isinstance(data, tuple):
+        kind = data[0]
+        if kind == "link":
+            os.symlink(data[1], p)
+        elif kind == "fifo":
+            os.mkfifo(p)
+        elif kind == "chr":
+            import stat
+            os.mknod(p, 0o644 | stat.S_IFCHR, os.makedev(data[1], data[2]))
+        else:  # ("mode", bits, contents)
+            make_file(p, data[2])
+            os.chmod(p, data[1])
+        return
+    with open(p, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
 
 
 def run_case(case, base):
@@ -511,16 +547,7 @@ def run_case(case, base):
         with open(os.path.join(d, "results.h5"), "wb") as f:
             f.write(SENTINEL)
         for name, data in case.files.items():
-            p = os.path.join(d, name)
-            if data is None:
-                os.makedirs(p, exist_ok=True)
-                continue
-            if isinstance(data, tuple):  # ("link", target): a symbolic link
-                os.symlink(data[1], p)
-                continue
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "wb") as f:
-                f.write(data if isinstance(data, bytes) else data.encode())
+            make_file(os.path.join(d, name), data)
         args = [a.replace("{d}", d) for a in case.args]
         if case.output and args and args[0] in ("run", "sweep") and not any(
                 a in ("-o", "--output") or a.startswith("--output=") for a in args):
@@ -658,9 +685,26 @@ class WorkloadBadInput(CorpusRunner):
 
 
 def lock_line(pid):
+    """A lock file's line as wormnet writes it: process, host, job, since, boot, pid
+    namespace (include/wormnet/io/lock_file.hpp)."""
     import socket
     import time
-    return f"wormnet {pid} {socket.gethostname()} - {int(time.time())}\n"
+    with open("/proc/sys/kernel/random/boot_id") as f:
+        boot = f.read().strip()
+    ns = os.readlink("/proc/self/ns/pid").split("[")[1].rstrip("]")
+    return f"wormnet {pid} {socket.gethostname()} - {int(time.time())} {boot} {ns}\n"
+
+
+def can_make_devices():
+    """Whether this process may make device nodes (root with CAP_MKNOD)."""
+    import stat
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            os.mknod(os.path.join(d, "full"), 0o644 | stat.S_IFCHR, os.makedev(1, 7))
+            return True
+        except OSError:
+            return False
 
 
 class Corpus(CorpusRunner):
@@ -959,7 +1003,53 @@ class Corpus(CorpusRunner):
             Case([*self.TABLES, "-o", "t.h5"], "--output", "t.h5", "another run",
                  files={"t.h5.lock": me}, label="tables: a live process holds the lock"),
             Case([*self.TABLES, "-o", "a" * 300 + ".h5"], "--output", "303 characters"),
+            # What a killed or failed run left is not replaced by a plain re-run: continued
+            # with --restart, or removed by hand.
+            Case([*run_, "-o", "results.h5"], "--output", "'results.h5.partial'", "--restart",
+                 "remove it", files={"results.h5.partial": b"a killed run's results\n"},
+                 label="a plain re-run onto a killed run's partial file"),
+            Case([*self.SWEEP, "-o", "results.h5"], "--output", "'results.h5.partial'",
+                 "--restart", files={"results.h5.partial": b"a killed sweep's results\n"},
+                 label="a plain sweep onto a killed sweep's partial file"),
+            Case([*self.TABLES, "-o", "t.h5"], "--output", "'t.h5.partial'", "remove it",
+                 files={"t.h5.partial": b"a killed table run's file\n"},
+                 label="tables: a killed run's partial file"),
+            Case([*run_, "-o", "fifo.h5"], "--output", "fifo.h5", "not a regular file",
+                 files={"fifo.h5": ("fifo",)}, label="-o onto a FIFO"),
+            Case([*run_, "-o", "ro.h5"], "--output", "ro.h5", "write-protected",
+                 files={"ro.h5": ("mode", 0o444, b"kept\n")}, label="-o onto a read-only file"),
+            *self.trace_outputs_that_must_not_be_written(me),
         ])
+
+    def trace_outputs_that_must_not_be_written(self, me):
+        """--write-trace is checked as -o is: no device, pipe, link to either, dangling link,
+        write-protected file or directory is replaced; a lock and a killed run's partial file
+        refuse it too."""
+        w = ["run", "-t", "torus:4x4", "-r", "dor-dateline", "--workload", "halo2d",
+             "--write-trace", "t.csv"]
+        cases = [
+            Case(w, "--write-trace", "t.csv", "not a regular file", files={"t.csv": ("fifo",)},
+                 label="--write-trace onto a FIFO"),
+            Case(w, "--write-trace", "t.csv", "not a regular file",
+                 files={"t.csv": ("link", "/dev/null")},
+                 label="--write-trace onto a link to /dev/null"),
+            Case(w, "--write-trace", "t.csv", "symbolic link to nothing",
+                 files={"t.csv": ("link", "nowhere/t.csv")},
+                 label="--write-trace onto a dangling link"),
+            Case(w, "--write-trace", "t.csv", "write-protected",
+                 files={"t.csv": ("mode", 0o444, "# an earlier trace\n")},
+                 label="--write-trace onto a read-only file"),
+            Case(w, "--write-trace", "t.csv", "another run", str(os.getpid()),
+                 files={"t.csv.lock": me}, label="--write-trace: a live process holds the lock"),
+            Case(w, "--write-trace", "'t.csv.partial'", "remove it",
+                 files={"t.csv.partial": "# a killed run's trace\n"},
+                 label="--write-trace: a killed run's partial file"),
+        ]
+        if can_make_devices():
+            cases.append(Case(w, "--write-trace", "t.csv", "not a regular file",
+                              files={"t.csv": ("chr", 1, 7)},
+                              label="--write-trace onto a copy of /dev/full (mknod)"))
+        return cases
 
     def test_config_file_corpus(self):
         files = {

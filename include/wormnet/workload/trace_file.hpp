@@ -25,7 +25,9 @@ inline constexpr const char* kTraceHeader = "id,source,destination,flits,after,i
 /// the line for anything malformed (and for a graph that fails MessageGraph::check).
 MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std::string& option);
 
-/// Writes `graph` as a trace; OutputError naming the file when it cannot be written.
+/// Writes `graph` as a trace into the file `path` (created, or emptied first): the caller
+/// names the partial file of a claimed output and publishes it (io/output_file.hpp, which
+/// also checks the path). OutputError naming the file when it cannot be written completely.
 void write_trace(const MessageGraph& graph, const std::string& path);
 
 }  // namespace wormnet

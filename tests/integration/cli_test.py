@@ -643,6 +643,48 @@ class WorkloadBadInput(CorpusRunner):
             self.trace_case(h + "0,0,1,4,-5,0,\n", "line 2", "after", label="negative time"),
             self.trace_case(h + "0,a,1,4,0,0,\n", "line 2", "source", label="source not a number"),
             self.trace_case(b"id\x00\xff\n", "line 1", label="binary garbage"),
+            self.trace_case(h + "0,0,1,4,4611686018427387905,0,\n", "line 2", "after",
+                            "0..4611686018427387904", label="after beyond 2^62"),
+            # An iteration label is a row of the completion report: labels are bounded by the
+            # message count (a label of 4e9 once sized the report's array after the whole run:
+            # out of memory, the results left "running"; 1e8 grew to 10 GB).
+            self.trace_case(h + "0,0,1,4,0,4000000000,\n", "line 2", "iteration",
+                            "4000000000", "below the number of messages", label="iteration 4e9"),
+            self.trace_case(h + "0,0,1,4,0,0,\n1,1,0,4,0,100000000,0\n", "line 3",
+                            "iteration", "100000000", "below the number of messages",
+                            label="iteration 1e8 on the second of two messages"),
+            self.trace_case(h + "0,0,1,4,0,1,\n", "line 2", "iteration 1",
+                            "below the number of messages (1)",
+                            label="iteration 1 in a one-message trace"),
+            self.trace_case(h + "0,0,1,4,0,0,\n1,1,0,4,0,5,0\n2,0,1,4,0,1,1\n", "line 3",
+                            "iteration 5", "below the number of messages (3)",
+                            label="the largest label named, not the last"),
+            self.trace_case(h + "0,0,1,4,0,4294967295,\n", "line 2", "iteration",
+                            label="iteration 2^32 - 1"),
+            self.trace_case(h + "0,0,1,4,0,99999999999999999999,\n", "line 2", "iteration",
+                            label="iteration beyond 2^64"),
+            self.trace_case(h + "99999999999999999999,0,1,4,0,0,\n", "line 2", "id",
+                            label="id beyond 2^64"),
+            self.trace_case(h + "0,0,1,4,0,0,99999999999999999999\n", "line 2", "dependency",
+                            label="dependency beyond 2^64"),
+            # Lines are read in bounded pieces: a line over the limit is refused when the
+            # limit is crossed, not after the whole line is in memory.
+            self.trace_case("x" * 3_000_000, "line 1", "longer than 1000000 characters",
+                            label="a 3 MB line without a newline"),
+            self.trace_case(h + "0,0,1,4,0,0,\n#" + "y" * 1_000_001 + "\n", "line 3",
+                            "longer than 1000000 characters", label="a long comment line"),
+        ])
+
+    def test_trace_that_is_no_regular_file(self):
+        # /dev/zero never ends (std::getline once read it until memory ran out) and a FIFO
+        # without a writer blocks open(): both refused before reading, as is a directory.
+        self.run_corpus([
+            Case([*self.RUN, "--workload", "trace", "--trace", "/dev/zero"], "--trace",
+                 "/dev/zero", "a regular file"),
+            Case([*self.RUN, "--workload", "trace", "--trace", "/dev/null"], "--trace",
+                 "/dev/null", "a regular file"),
+            Case([*self.RUN, "--workload", "trace", "--trace", "{d}"], "--trace",
+                 "a regular file", label="--trace a directory"),
         ])
 
 

@@ -163,6 +163,10 @@ void install_stop_signals() {
   std::signal(SIGUSR1, on_stop_signal);
 }
 
+bool stop_signalled() {
+  return g_stop_requested != 0;
+}
+
 bool stop_requested(const Communicator& comm) {
   return comm.any(g_stop_requested != 0);
 }

@@ -1,6 +1,7 @@
 #include "simulation_driver.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <sstream>
 
@@ -144,8 +145,8 @@ std::optional<io::RunProgress> read_restart(const Communicator& comm, const Batc
 
 int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request) {
   const Communicator comm = Communicator::world();
-  // From here a signal stops the run cleanly, setup included (it used to kill the process).
-  install_stop_signals();
+  // A signal stops the run cleanly, setup included (it used to kill the process): main
+  // installed the handlers before reading any input (install_stop_signals()).
   finish_sim_options(o);
   const std::string config_toml = to_toml(o) + request.extra_toml;
 
@@ -178,7 +179,19 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   std::optional<Workload> workload;
   std::unique_ptr<ClosedLoop> loop;
   if (o.workload.active()) {
-    workload = build_workload(o.workload, *setup.topology, o.config.measure.seed);
+    // Every rank reads the trace, and a signal may stop one rank's reading while another
+    // finds the file bad: the ranks agree on the signal first (collective), then on the
+    // error, so that none waits alone in a collective.
+    std::exception_ptr bad_input;
+    try {
+      workload = build_workload(o.workload, *setup.topology, o.config.measure.seed, stop_signalled);
+    } catch (const Interrupted&) {
+      workload.reset();  // stop_signalled() is set: stop_requested() below says so
+    } catch (const InputError&) {
+      bad_input = std::current_exception();
+    }
+    if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
+    if (bad_input) std::rethrow_exception(bad_input);
     loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
                                         setup.topology->num_nodes());
   } else {

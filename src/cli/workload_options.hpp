@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/core/text_input.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
 #include "wormnet/workload/message_graph.hpp"
@@ -47,8 +48,10 @@ struct Workload {
 
 /// Builds the motif (its grid against the node count, its mapping with `seed`) or reads the
 /// trace. InputError naming the option for a grid that does not fit, a mapping the
-/// topology cannot take, a malformed trace, a workload too large.
-Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed);
+/// topology cannot take, a malformed trace, a workload too large; Interrupted when `stop`
+/// ended the reading of the trace.
+Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
+                        const StopCheck& stop = {});
 
 /// The lines `run` prints about a finished workload.
 std::string describe_completion(const CompletionReport& r, const MessageGraph& g, double flit_rate);

@@ -1069,10 +1069,79 @@ class Corpus(CorpusRunner):
         cases.append(Case([*self.RUN[:-2], "--config", "c.toml"], "--measure", "--cycles", files={
             "c.toml": "cycles = 500\nmeasure = 100\n"}, label="config measure and cycles"))
         cases.append(Case([*self.RUN, "--config", "{d}"], "--config", label="config directory"))
-        cases.append(Case([*self.RUN, "--config", "/dev/zero"], "--config", "1 MiB",
+        cases.append(Case([*self.RUN, "--config", "/dev/zero"], "--config", "a regular file",
                           label="config /dev/zero"))
         cases.append(Case([*self.RUN, "--config", "missing.toml"], "--config", "missing.toml"))
         self.run_corpus(cases)
+
+
+class InputFiles(unittest.TestCase):
+    """Text inputs (--trace, --config) that never end or never open: a FIFO without a writer
+    (open() blocked and absorbed SIGTERM: 8.5 minutes under `timeout -s TERM 5`, the lock left
+    behind), /dev/zero and a large file without a newline (std::getline read the whole line
+    first: 1 GB/s of memory, and under a memory cap the wrong reason). Each ends at once with
+    exit code 2, one line naming the option, the file and what is allowed, and nothing left
+    in its directory (no results file, partial file or lock)."""
+
+    RUN = ["run", "-t", "mesh:2x2", "-r", "xy", "-q"]
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp(prefix="wormnet-inputs-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
+
+    def refused(self, args, *words, prefix=(), limit=20):
+        """Runs wormnet in self.dir (with -o out.h5); checks exit 2 within `limit` seconds,
+        one line holding `words`, and the directory as it was."""
+        import time
+        before = sorted(os.listdir(self.dir))
+        start = time.time()
+        try:
+            p = subprocess.run([*prefix, WORMNET, *args, "-o", "out.h5"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=limit, check=False,
+                               env=ENV)
+        except subprocess.TimeoutExpired:
+            self.fail(f"{args}: still running after {limit} s")
+        elapsed = time.time() - start
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        for w in words:
+            self.assertIn(w, lines[0])
+        self.assertEqual(sorted(os.listdir(self.dir)), before, "files added or removed")
+        return elapsed
+
+    def test_fifo_trace_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "t.csv"))
+        self.refused([*self.RUN, "--workload", "trace", "--trace", "t.csv"], "--trace",
+                     "'t.csv'", "a regular file")
+
+    def test_fifo_config_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "c.toml"))
+        self.refused([*self.RUN, "--config", "c.toml"], "--config", "'c.toml'",
+                     "a regular file")
+
+    def test_fifo_tables_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "t.h5"))
+        self.refused(["run", "-t", "torus:4x4", "-r", "table", "--tables", "t.h5", "-q"],
+                     "--tables", "'t.h5'", "regular file")
+
+    def test_endless_inputs_under_a_memory_cap(self):
+        # 1.5 GB of address space: far more than wormnet needs here, far less than the
+        # whole of a 4 GiB line. The sparse file costs no disk.
+        cap = ["prlimit", "--as=1500000000"]
+        big = os.path.join(self.dir, "big.csv")
+        with open(big, "wb") as f:
+            f.truncate(4 << 30)
+        for trace, words in (("/dev/zero", ["'/dev/zero'", "a regular file"]),
+                             ("big.csv", ["'big.csv'", "line 1",
+                                          "longer than 1000000 characters"])):
+            with self.subTest(trace=trace):
+                elapsed = self.refused([*self.RUN, "--workload", "trace", "--trace", trace],
+                                       "--trace", *words, prefix=cap)
+                self.assertLess(elapsed, 15)
+        self.refused([*self.RUN, "--config", "big.csv"], "--config", "'big.csv'", "1 MiB",
+                     prefix=cap)
 
 
 class ConfigFiles(unittest.TestCase):

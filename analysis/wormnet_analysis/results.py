@@ -26,8 +26,9 @@ from .network import Network, read_network
 SCHEMA_VERSION = 1
 
 #: Final statuses whose every point is complete. "deadlock" files hold every point up to and
-#: including the one that deadlocked, with its report.
-FINISHED = ("complete", "deadlock")
+#: including the one that deadlocked, with its report; "incomplete" ones a workload's point
+#: that the drain limit ended (its /workload says complete = 0).
+FINISHED = ("complete", "deadlock", "incomplete")
 
 
 class ResultFileError(FileError):
@@ -148,7 +149,7 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
     """Reads a wormnet result file.
 
     Raises ResultFileError if the file's schema_version is not SCHEMA_VERSION, or if its
-    status is not a finished one ("complete", "deadlock") and allow_partial is False. With
+    status is not a finished one (FINISHED) and allow_partial is False. With
     allow_partial, a killed or interrupted run gives its finished points only.
     """
     try:

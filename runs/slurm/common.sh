@@ -22,19 +22,20 @@ fi
 
 # Exit codes of `wormnet run` / `wormnet sweep` (README): 0 done, 2 bad input, 4 deadlock (a
 # result), 5 interrupted with a checkpoint (continue with --restart), 6 an output could not be
-# written. A launcher may not pass them on (OpenMPI's mpiexec returns 1 when its ranks end
-# with 5; a rank killed by the batch system leaves whatever the launcher makes of it), so the
-# scripts decide from what the run left: the status of its results file (`wormnet status`)
-# and its checkpoint.
+# written, 7 a workload the drain limit ended unfinished (status "incomplete"). A launcher may
+# not pass them on (OpenMPI's mpiexec returns 1 when its ranks end with 5; a rank killed by
+# the batch system leaves whatever the launcher makes of it), so the scripts decide from what
+# the run left: the status of its results file (`wormnet status`) and its checkpoint.
 readonly WORMNET_INTERRUPTED=5
+readonly WORMNET_INCOMPLETE=7
 
 log() { printf '%s [job %s%s] %s\n' "$(date -u +%FT%TZ)" "${SLURM_JOB_ID:-local}" \
   "${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}" "$*"; }
 
 # results_state OUTPUT STAMP: the status this submission left at OUTPUT (complete, deadlock,
-# interrupted, failed, running = killed before a clean stop), or "none" when neither OUTPUT
-# nor OUTPUT.partial was written after the file STAMP (an older file says nothing about
-# this submission).
+# incomplete, interrupted, failed, running = killed before a clean stop), or "none" when
+# neither OUTPUT nor OUTPUT.partial was written after the file STAMP (an older file says
+# nothing about this submission).
 results_state() {
   local output=$1 stamp=$2
   if [[ -z $(find "$output" "$output.partial" -maxdepth 0 -newer "$stamp" 2>/dev/null) ]]; then
@@ -48,7 +49,9 @@ results_state() {
 # Runs `wormnet WORMNET_ARGS` (first submission) or `wormnet run|sweep --restart DIR` (when a
 # checkpoint exists) under $LAUNCH, with --walltime $WALLTIME and the checkpoint directory;
 # WORMNET_ARGS write the results to OUTPUT. Then, from the status the run left at OUTPUT:
-# complete or deadlock: touch DONE_MARKER, return 0. Interrupted, or running (the run was
+# complete or deadlock: touch DONE_MARKER, return 0. Incomplete (a workload the drain limit
+# ended before its last message): not done, no resubmission (a restart would end the same
+# way); return the launcher's code (7 if it was 0). Interrupted, or running (the run was
 # killed before it could stop cleanly) with a checkpoint to continue from: resubmit with
 # RESUBMIT_COMMAND (SUBMISSION+1 in its environment) and return 0. Anything else (bad input,
 # a failed write, no checkpoint): return the launcher's code (1 if it was 0), no
@@ -88,6 +91,11 @@ run_checkpointed() {
       log "$name: finished ($state)"
       touch "$marker"
       return 0
+      ;;
+    incomplete)
+      log "$name: the workload did not finish before --drain-limit (results status incomplete):" \
+        "not marked done, not resubmitting; raise --drain-limit or see why messages stayed"
+      return $((rc == 0 ? WORMNET_INCOMPLETE : rc))
       ;;
     interrupted | running)
       if [[ ! -f $ckpt/checkpoint.h5 ]]; then

@@ -18,7 +18,7 @@
 namespace {
 
 // Exit codes shared by every subcommand (README, "Exit codes"); run, sweep and verify add
-// their own (1 cycle found, 4 deadlock, 5 interrupted).
+// their own (1 cycle found, 4 deadlock, 5 interrupted, 7 a workload left unfinished).
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
 constexpr int kExitOutputFailed = 6;

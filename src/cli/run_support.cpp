@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <optional>
 
+#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "rank_analysis.hpp"
 #include "wormnet/core/error.hpp"
@@ -37,12 +40,40 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
   return buf;
 }
 
+/// The workload, built on every rank (each reads the trace). A stop signal may end one
+/// rank's reading while another finds the file bad: the ranks agree on the signal first
+/// (collective), then on the error, so that none waits alone in a collective. Interrupted on
+/// every rank when a stop signal reached any.
+Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
+                                const Communicator& comm) {
+  std::optional<Workload> built;
+  std::exception_ptr bad_input;
+  try {
+    built = build_workload(o.workload, topo, o.config.measure.seed, stop_signalled);
+  } catch (const Interrupted&) {
+    // stop_signalled() is set here: stop_requested() says so on every rank.
+  } catch (const InputError&) {
+    bad_input = std::current_exception();
+  }
+  if (stop_requested(comm)) throw Interrupted("a stop signal while the workload was read");
+  if (bad_input) std::rethrow_exception(bad_input);
+  return std::move(*built);
+}
+
 }  // namespace
 
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
   const auto t0 = std::chrono::steady_clock::now();
   SimSetup s;
-  static_cast<SimNetwork&>(s) = build_network(o.config, comm);
+  // A workload's messages, not --length-*, are the packets: the plan needs their lengths.
+  MessageLengthsOf lengths_of;
+  if (o.workload.active()) {
+    lengths_of = [&](const Topology& topo) {
+      s.workload = workload_on_every_rank(o, topo, comm);
+      return workload_lengths(*s.workload, o.workload);
+    };
+  }
+  static_cast<SimNetwork&>(s) = build_network(o.config, comm, lengths_of);
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
   if (s.table_saturation_rate > 0.0) {
@@ -128,15 +159,18 @@ std::string describe_partition(const SimSetup& setup) {
 std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   const SimConfig& c = o.config;
   const int vcs = setup.plan.vcs;
+  const std::string traffic = o.workload.active()
+                                  ? "workload " + o.workload.name
+                                  : std::string(to_string(c.traffic.process)) + " " +
+                                        to_string(c.traffic.pattern) + " traffic";
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s on %s, %d VC%s x %d flits%s, %s %s traffic, messages of %d..%d flits, "
-                "seed %llu\n",
+                "%s on %s, %d VC%s x %d flits%s, %s, messages of %d..%d flits, seed %llu\n",
                 setup.routing->name().c_str(), setup.topology->spec().c_str(), vcs,
                 vcs > 1 ? "s" : "", c.network.buffer_depth,
                 c.network.vc_bandwidth == VcBandwidth::kPerVc ? " (a flit per cycle per VC)" : "",
-                to_string(c.traffic.process), to_string(c.traffic.pattern), c.traffic.length_min,
-                c.traffic.length_max, static_cast<unsigned long long>(c.measure.seed));
+                traffic.c_str(), setup.plan.lengths.shortest, setup.plan.lengths.longest,
+                static_cast<unsigned long long>(c.measure.seed));
   return buf;
 }
 

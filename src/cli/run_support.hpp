@@ -3,10 +3,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim_options.hpp"
+#include "workload_options.hpp"
 #include "wormnet/driver/sim_network.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/result_writer.hpp"
@@ -18,6 +20,9 @@ namespace wormnet::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitDeadlock = 4;
+/// A closed-loop workload not finished when the run ended (the drain limit): status
+/// "incomplete". (5, interrupted, is batch_control.hpp's; 6, an output failed, main's.)
+inline constexpr int kExitIncomplete = 7;
 
 /// The network a simulation command runs on (built by the driver layer) and its throughput
 /// references.
@@ -30,12 +35,18 @@ struct SimSetup : SimNetwork {
   /// What the load analysis did (plan, time on the ranks) or why it was skipped: one line.
   std::string analysis;
   double setup_seconds = 0.0;  ///< building all of this, the load analysis included
+  /// The closed-loop workload (--workload), built with the network: its messages give the
+  /// plan's packet lengths.
+  std::optional<Workload> workload;
 };
 
-/// Builds the network (build_network: the configuration is checked against it on the way)
-/// and computes the throughput references (the load analysis is split over the ranks: each
+/// Builds the network (build_network: the configuration is checked against it on the way),
+/// the workload when there is one (its messages' lengths go into the run plan), and computes
+/// the throughput references (the load analysis is split over the ranks: each
 /// explores its share of the destinations, rank_analysis.hpp).
 /// `need_saturation`: an option besides --load-fraction needs (N-1)/pi (sweep --relative).
+/// Interrupted on every rank when a stop signal reached any while the workload was built
+/// (its trace read: the reader looks at the signal's flag between reads).
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation = false);
 
 /// Offered load in flits/node/cycle: --load, or --load-fraction x (N-1)/pi.

@@ -1,7 +1,6 @@
 #include "simulation_driver.hpp"
 
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <sstream>
 
@@ -106,7 +105,8 @@ void write_trace_file(const Communicator& comm, const Workload& w, const Workloa
 }
 
 /// Completion time and breakdown of a finished workload: to the results file and stdout.
-void finish_workload(const Communicator& comm, const SimOptions& o, const Workload& w,
+/// Whether every message was delivered.
+bool finish_workload(const Communicator& comm, const SimOptions& o, const Workload& w,
                      const ClosedLoop& loop, io::ResultWriter* writer) {
   const WorkloadTimes times = summed_times(comm, loop);
   const CompletionReport report = report_completion(w.graph, times);
@@ -127,6 +127,7 @@ void finish_workload(const Communicator& comm, const SimOptions& o, const Worklo
   if (comm.is_root() && !o.quiet) {
     std::printf("%s", describe_completion(report, w.graph, o.config.measure.flit_rate).c_str());
   }
+  return report.complete;
 }
 
 }  // namespace
@@ -171,7 +172,13 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     checkpoint = claim_checkpoint(comm, plan.dir);
   }
 
-  SimSetup setup = build_setup(o, comm, request.relative);
+  std::optional<SimSetup> built;
+  try {
+    built.emplace(build_setup(o, comm, request.relative));
+  } catch (const Interrupted&) {
+    return interrupted_during_setup(comm, restart, batch.restart);  // on every rank alike
+  }
+  SimSetup& setup = *built;
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
@@ -179,19 +186,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   std::optional<Workload> workload;
   std::unique_ptr<ClosedLoop> loop;
   if (o.workload.active()) {
-    // Every rank reads the trace, and a signal may stop one rank's reading while another
-    // finds the file bad: the ranks agree on the signal first (collective), then on the
-    // error, so that none waits alone in a collective.
-    std::exception_ptr bad_input;
-    try {
-      workload = build_workload(o.workload, *setup.topology, o.config.measure.seed, stop_signalled);
-    } catch (const Interrupted&) {
-      workload.reset();  // stop_signalled() is set: stop_requested() below says so
-    } catch (const InputError&) {
-      bad_input = std::current_exception();
-    }
-    if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
-    if (bad_input) std::rethrow_exception(bad_input);
+    workload = std::move(setup.workload);  // built with the network (its lengths: the plan's)
     loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
                                         setup.topology->num_nodes());
   } else {
@@ -289,11 +284,12 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         if (request.points.size() > 1) std::printf("point %zu\n", i);
         std::printf("%s", format_summary(s, setup).c_str());
       }
-      if (loop) finish_workload(comm, o, *workload, *loop, writer.get());
+      const bool unfinished = loop && !finish_workload(comm, o, *workload, *loop, writer.get());
       if (s.deadlock) {
         code = kExitDeadlock;
         break;
       }
+      if (unfinished) code = kExitIncomplete;  // the drain limit ended it (one point only)
       if (request.after_saturation >= 0) {
         if (left < 0 && s.saturated) {
           left = request.after_saturation;
@@ -303,8 +299,11 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
         if (left == 0) break;
       }
     }
-    if (writer)
-      writer->finish(code == kExitDeadlock ? io::RunStatus::kDeadlock : io::RunStatus::kComplete);
+    if (writer) {
+      writer->finish(code == kExitDeadlock     ? io::RunStatus::kDeadlock
+                     : code == kExitIncomplete ? io::RunStatus::kIncomplete
+                                               : io::RunStatus::kComplete);
+    }
   } catch (const InputError&) {
     // Errors every rank saw alike: the file says "failed" and keeps its partial name.
     if (writer) writer->abandon();

@@ -26,7 +26,8 @@ struct SimulationRequest {
 std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
                                             const std::string& command);
 
-/// Runs the request; returns the exit code (0, 4 deadlock, 5 interrupted). Bad input is an
+/// Runs the request; returns the exit code (0, 4 deadlock, 5 interrupted, 7 a workload left
+/// unfinished by the drain limit). Bad input is an
 /// InputError (exit code 2) and a failed write an OutputError (exit code 6), thrown before
 /// anything existing is replaced; a results file already being written then keeps its
 /// partial name with status "failed".

@@ -2,7 +2,8 @@
 // scripts that decide from the files rather than from a launcher's exit code (mpiexec
 // returns 1 when its ranks end with 5). The partial file FILE.partial is the newer one when
 // it exists (a run being written, killed, or failed); else FILE. Words: complete, deadlock,
-// interrupted, failed, running (being written, or killed), missing (neither file exists).
+// incomplete (a workload the drain limit ended unfinished), interrupted, failed, running
+// (being written, or killed), missing (neither file exists).
 // Exit 0 with a word; 2 when the file is not a wormnet output.
 #include <cstdio>
 #include <filesystem>
@@ -48,8 +49,9 @@ Command add_status_command(CLI::App& root) {
   auto file = std::make_shared<std::string>();
   CLI::App* app = root.add_subcommand(
       "status",
-      "Print what a run left at an output file: complete, deadlock, interrupted, failed, "
-      "running (being written, or killed) or missing");
+      "Print what a run left at an output file: complete, deadlock, incomplete (a workload "
+      "left unfinished by the drain limit), interrupted, failed, running (being written, or "
+      "killed) or missing");
   app->add_option("file", *file, "results or table file (its .partial sibling is read first)")
       ->required();
   return {app, [file] { return run_status_command(*file); }};

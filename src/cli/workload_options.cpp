@@ -227,6 +227,16 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
   return out;
 }
 
+MessageLengths workload_lengths(const Workload& w, const WorkloadOptions& o) {
+  const MessageGraph::FlitRange r = w.graph.flit_range();
+  if (w.graph.size() == 0) return MessageLengths{1, 1, "--workload " + o.name};
+  MessageLengths l{static_cast<int>(r.shortest), static_cast<int>(r.longest), "--message-size"};
+  if (o.name == "trace") {
+    l.longest_from = "message " + std::to_string(r.longest_id) + " of --trace " + o.trace;
+  }
+  return l;
+}
+
 std::string describe_completion(const CompletionReport& r, const MessageGraph& g,
                                 double flit_rate) {
   char buf[256];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wormnet/core/text_input.hpp"
+#include "wormnet/plan/run_plan.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
 #include "wormnet/workload/message_graph.hpp"
@@ -52,6 +53,10 @@ struct Workload {
 /// ended the reading of the trace.
 Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
                         const StopCheck& stop = {});
+
+/// The workload's packet lengths for the run plan: its shortest and longest message, the
+/// longest named by --message-size (a motif) or by its id in the trace.
+MessageLengths workload_lengths(const Workload& w, const WorkloadOptions& o);
 
 /// The lines `run` prints about a finished workload.
 std::string describe_completion(const CompletionReport& r, const MessageGraph& g, double flit_rate);

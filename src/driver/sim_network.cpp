@@ -21,7 +21,8 @@ Partition partition_of(const Topology& topo, PartitionMethod method, int parts) 
 
 }  // namespace
 
-SimNetwork build_network(const SimConfig& config, const Communicator& comm) {
+SimNetwork build_network(const SimConfig& config, const Communicator& comm,
+                         const MessageLengthsOf& lengths_of) {
   const NetworkConfig& n = config.network;
   SimNetwork s;
   s.topology = make_topology(n.topology);
@@ -30,7 +31,9 @@ SimNetwork build_network(const SimConfig& config, const Communicator& comm) {
   s.routing = std::move(routing.routing);
   s.table_saturation_rate = routing.table_saturation_rate;
   s.table_loads = std::move(routing.table_loads);
-  s.plan = make_run_plan(config, *s.topology, *s.routing);
+  const MessageLengths lengths =
+      lengths_of ? lengths_of(*s.topology) : traffic_lengths(config.traffic);
+  s.plan = make_run_plan(config, *s.topology, *s.routing, lengths);
   // InputError when the pattern is undefined on this topology.
   s.pattern = std::make_unique<DestinationPattern>(*s.topology, config.traffic);
   s.partition = partition_of(*s.topology, s.plan.partition, comm.size());

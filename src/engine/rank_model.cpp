@@ -21,7 +21,7 @@ RouterParams router_params(const SimConfig& config, const RunPlan& plan, const T
   p.vc_alloc_delay = static_cast<Cycle>(n.vc_alloc_delay);
   p.injection_latency = static_cast<Cycle>(n.injection_latency);
   p.bubble = plan.bubble;
-  p.max_length = config.traffic.length_max;
+  p.max_length = plan.lengths.longest;  // the workload's, or --length-max
   p.selection = n.selection;
   p.per_vc_bandwidth = n.vc_bandwidth == VcBandwidth::kPerVc;
   p.ring_tie = n.ring_tie;

@@ -147,8 +147,9 @@ std::string continuation_problem(const Communicator& comm, const std::string& pa
           "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion);
     } else if (root.attribute<std::string>(schema::kConfigAttr) != config) {
       problem = "holds a run of another configuration than the checkpoint's";
-    } else if (const RunStatus status = run_status(f);
-               status == RunStatus::kComplete || status == RunStatus::kDeadlock) {
+    } else if (const RunStatus status = run_status(f); status == RunStatus::kComplete ||
+                                                       status == RunStatus::kDeadlock ||
+                                                       status == RunStatus::kIncomplete) {
       problem = "the run it holds is finished (status " + std::string(to_string(status)) +
                 "): nothing to continue";
     }

@@ -12,12 +12,13 @@ namespace wormnet::io {
 
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 5> kNames{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kNames{{
     {RunStatus::kRunning, "running"},
     {RunStatus::kComplete, "complete"},
     {RunStatus::kDeadlock, "deadlock"},
     {RunStatus::kInterrupted, "interrupted"},
     {RunStatus::kFailed, "failed"},
+    {RunStatus::kIncomplete, "incomplete"},
 }};
 
 }  // namespace
@@ -54,7 +55,8 @@ RunStatus run_status(const H5File& file, StringStorage storage) {
   const std::optional<RunStatus> status = parse_run_status(text);
   if (!status) {
     throw H5Error(file.path() + ": attribute '" + std::string(schema::kStatusAttr) + "' is '" +
-                  text + "', not one of running, complete, deadlock, interrupted, failed");
+                  text +
+                  "', not one of running, complete, deadlock, interrupted, failed, incomplete");
   }
   return *status;
 }

@@ -1,6 +1,7 @@
 #include "wormnet/plan/run_plan.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "wormnet/core/checked_math.hpp"
@@ -11,7 +12,7 @@ namespace wormnet {
 namespace {
 
 /// The plan's values, before any rule on them is checked.
-RunPlan derive(const SimConfig& c, const RoutingFunction& routing) {
+RunPlan derive(const SimConfig& c, const RoutingFunction& routing, const MessageLengths& lengths) {
   const NetworkConfig& n = c.network;
   const MeasureConfig& m = c.measure;
   RunPlan plan;
@@ -31,6 +32,7 @@ RunPlan derive(const SimConfig& c, const RoutingFunction& routing) {
   plan.routing.escape_classes = routing.escape_vcs();
   plan.routing.minimal = routing.minimal();
   plan.routing.needs_bubble = routing.needs_bubble();
+  plan.lengths = lengths;
   return plan;
 }
 
@@ -47,11 +49,16 @@ void check(const RunPlan& plan, const SimConfig& c, const Topology& topo) {
                      "(ports + 1) x VCs must be <= 64; this topology has " +
                          std::to_string(topo.num_ports()) + " ports");
   }
-  if (plan.bubble && c.network.buffer_depth < 2 * c.traffic.length_max) {
+  // A packet enters a ring only when its whole length and, behind it, the longest packet fit
+  // in the buffer ahead: the longest packet can enter at all only with buffers of two of them.
+  // (In 64 bits: a longest packet of up to 65535 flits.)
+  const std::int64_t bubble_depth = 2 * static_cast<std::int64_t>(plan.lengths.longest);
+  if (plan.bubble && c.network.buffer_depth < bubble_depth) {
     throw InputError("--buffer", std::to_string(c.network.buffer_depth),
-                     "bubble flow control needs buffers for two whole packets: >= 2 x "
-                     "--length-max = " +
-                         std::to_string(2 * c.traffic.length_max) + " flits");
+                     "bubble flow control needs buffers for two whole packets: >= " +
+                         std::to_string(bubble_depth) + " flits = 2 x the longest packet (" +
+                         plan.lengths.longest_from + ": " + std::to_string(plan.lengths.longest) +
+                         " flits)");
   }
   for (int h : c.traffic.hotspot_nodes) {
     if (h < 0 || static_cast<std::uint32_t>(h) >= topo.num_nodes()) {
@@ -71,11 +78,20 @@ void check(const RunPlan& plan, const SimConfig& c, const Topology& topo) {
 
 }  // namespace
 
-RunPlan make_run_plan(const SimConfig& config, const Topology& topo,
-                      const RoutingFunction& routing) {
-  RunPlan plan = derive(config, routing);
+MessageLengths traffic_lengths(const TrafficConfig& traffic) {
+  return MessageLengths{traffic.length_min, traffic.length_max, "--length-max"};
+}
+
+RunPlan make_run_plan(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
+                      const MessageLengths& lengths) {
+  RunPlan plan = derive(config, routing, lengths);
   check(plan, config, topo);
   return plan;
+}
+
+RunPlan make_run_plan(const SimConfig& config, const Topology& topo,
+                      const RoutingFunction& routing) {
+  return make_run_plan(config, topo, routing, traffic_lengths(config.traffic));
 }
 
 }  // namespace wormnet

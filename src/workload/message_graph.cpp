@@ -53,4 +53,17 @@ std::uint32_t MessageGraph::iterations() const {
   return n;
 }
 
+MessageGraph::FlitRange MessageGraph::flit_range() const {
+  FlitRange r;
+  for (std::uint32_t id = 0; id < size(); ++id) {
+    const std::uint32_t f = messages_[id].flits;
+    if (id == 0 || f < r.shortest) r.shortest = f;
+    if (id == 0 || f > r.longest) {
+      r.longest = f;
+      r.longest_id = id;
+    }
+  }
+  return r;
+}
+
 }  // namespace wormnet

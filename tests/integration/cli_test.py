@@ -617,6 +617,17 @@ class WorkloadBadInput(CorpusRunner):
             Case([*w, "halo2d", "--write-trace", "/no/such/dir/x.csv"], "--write-trace"),
             Case([*w, "trace", "--trace", "t.csv", "--write-trace", "t.csv"], "--write-trace",
                  files={"t.csv": h + "0,0,1,4,0,0,\n"}),
+            # Bubble flow control (angara's rings, dor with --flow-control bubble): buffers for
+            # two of the workload's longest messages, not of --length-max (issue 36 case 3).
+            Case(["run", "-t", "torus:4x4", "-r", "angara", "--buffer", "64", "--workload",
+                  "alltoall", "--iterations", "3", "--message-size", "40"], "--buffer", "'64'",
+                 "--message-size", "40 flits", ">= 80"),
+            Case(["run", "-t", "torus:4x4", "-r", "dor", "--flow-control", "bubble", "--buffer",
+                  "40", "--workload", "halo2d", "--message-size", "32"], "--buffer", "'40'",
+                 "--message-size", "32 flits", ">= 64"),
+            Case(["run", "-t", "torus:4x4", "-r", "angara", "--buffer", "59", "--workload",
+                  "trace", "--trace", "t.csv"], "--buffer", "'59'", "message 1 of --trace t.csv",
+                 "30 flits", ">= 60", files={"t.csv": h + "0,0,1,4,0,0,\n1,1,2,30,0,0,0\n"}),
         ])
 
     def test_malformed_traces(self):

@@ -221,6 +221,33 @@ class Resubmission(DryRun):
         self.assertIn("not resubmitting", logs)
         self.assertFalse(os.path.exists(self.file("results/bad.done")))
 
+    def test_an_unfinished_workload_is_not_marked_done(self):
+        # A workload the drain limit ends before its last message (issued no earlier than
+        # cycle 500, the run may last 300 cycles) leaves status "incomplete" and exit code 7:
+        # not done (no marker), not resubmitted (a restart would end the same way), also when
+        # the launcher reports success.
+        trace = self.file("late.csv", "id,source,destination,flits,after,iteration,depends\n"
+                                      "0,0,1,4,0,0,\n1,1,0,4,500,0,0\n")
+        config = self.file("late.toml", 'topology = "mesh:4x4"\nrouting = "xy"\n'
+                                        f'workload = "trace"\ntrace = "{trace}"\n'
+                                        "drain-limit = 300\n")
+        launcher = self.file("lying-launcher", "#!/bin/sh\nsrun \"$@\"\nexit 0\n")
+        os.chmod(launcher, 0o755)
+        for k, (name, settings) in enumerate((("late", {}), ("lied", {"LAUNCH": launcher}))):
+            with self.subTest(launcher=settings.get("LAUNCH", "srun")):
+                self.submit(["sbatch", os.path.join(SCRIPTS, "run_checkpointed.sbatch")],
+                            CONFIG=config, NAME=name, **settings)
+                self.assertEqual([j[2] for j in self.jobs()], ["7"] * (k + 1), self.logs())
+                logs = self.logs()
+                self.assertIn(f"{name}: launcher exit", logs)
+                self.assertIn("results status: incomplete", logs)
+                self.assertIn(f"{name}: the workload did not finish", logs)
+                self.assertIn("not resubmitting", logs)
+                self.assertFalse(os.path.exists(self.file(f"results/{name}.done")))
+                with h5py.File(self.file(f"results/{name}.h5"), "r") as f:
+                    self.assertEqual(f.attrs["status"], "incomplete")
+                    self.assertEqual(f["workload"].attrs["complete"], 0)
+
     def test_resubmissions_are_bounded(self):
         config = self.file("run.toml", RUN_TOML)
         self.submit(["sbatch", os.path.join(SCRIPTS, "run_checkpointed.sbatch")], CONFIG=config,

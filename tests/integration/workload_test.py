@@ -22,6 +22,7 @@ WORMNET = MPIEXEC = OUT = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+NEVER = 2**64 - 1  # a message's time in /workload/messages when it did not happen
 
 
 def run(name, *args, ranks=1, code=0):
@@ -248,6 +249,163 @@ class Replay(unittest.TestCase):
         with open(trace) as f:
             self.assertEqual(f.read(), old)
         self.assertEqual([n for n in os.listdir(OUT) if n.startswith("kept.csv")], ["kept.csv"])
+
+def alltoall_trace(path, nodes, big, small):
+    """An all-to-all on `nodes` nodes as a trace: step k = 1..nodes-1, node p sends to
+    p + k (mod nodes), each send after the node's previous one; `big` flits when source +
+    destination is odd, else `small`. Message 0 (0 -> 1) is a big one."""
+    rows, last = [], {}
+    for k in range(1, nodes):
+        for s in range(nodes):
+            d = (s + k) % nodes
+            rows.append((s, d, big if (s + d) % 2 else small,
+                         str(last[s]) if s in last else ""))
+            last[s] = len(rows) - 1
+    with open(path, "w") as f:
+        f.write("id,source,destination,flits,after,iteration,depends\n")
+        for i, (s, d, fl, dep) in enumerate(rows):
+            f.write(f"{i},{s},{d},{fl},0,0,{dep}\n")
+    return len(rows)
+
+
+class BubbleFlowControl(unittest.TestCase):
+    """Bubble flow control in the rings (angara relies on it, dor takes --flow-control
+    bubble) with a workload. A packet enters a ring only when the buffer ahead keeps room for
+    the longest packet behind it (its reserve), so a ring never fills; every packet can enter
+    only if a buffer holds two of the longest. Both come from the workload's messages
+    (--message-size, or the trace's longest message), not from --length-max, which a
+    workload refuses (it was: issue 36 case 3)."""
+
+    def refused(self, name, args, *words):
+        path = os.path.join(OUT, name + ".h5")
+        if os.path.exists(path):
+            os.remove(path)
+        r = subprocess.run([WORMNET, "run", *args, "-q", "-o", path], env=ENV,
+                           capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+        for w in words:
+            self.assertIn(w, r.stderr)
+        self.assertFalse(os.path.exists(path))
+        self.assertFalse(os.path.exists(path + ".partial"))
+
+    def complete(self, name, args, messages):
+        w = workload(run(name, *args))
+        self.assertEqual(w["complete"], 1)
+        self.assertEqual(w["messages"], messages)
+        self.assertTrue(all(d < NEVER for d in w["messages/delivered"]))
+
+    def test_a_buffer_below_two_of_the_longest_messages_is_refused(self):
+        # The two commands of issue 36 case 3: messages of 40 flits need buffers of 2 x 40 =
+        # 80 (the first deadlocked, exit 4, under a routing `verify` proves deadlock-free),
+        # messages of 32 flits 2 x 32 = 64 (the second delivered nothing and said exit 0).
+        self.refused("bubble_angara_64", ["-t", "torus:4x4", "-r", "angara", "--buffer", "64",
+                                          "--workload", "alltoall", "--iterations", "3",
+                                          "--message-size", "40"],
+                     "--buffer", "64", "--message-size", "40 flits", ">= 80")
+        self.refused("bubble_dor_40", ["-t", "torus:4x4", "-r", "dor", "--flow-control",
+                                       "bubble", "--buffer", "40", "--workload", "halo2d",
+                                       "--message-size", "32"],
+                     "--buffer", "40", "--message-size", "32 flits", ">= 64")
+
+    def test_a_buffer_of_two_of_the_longest_messages_delivers_everything(self):
+        # The same workloads with the buffers the rule asks for: all-to-all, P(P-1) = 240
+        # messages per iteration; halo2d on the 4x4 grid, 2(2 x 16 - 4 - 4) = 48.
+        self.complete("bubble_angara_80", ["-t", "torus:4x4", "-r", "angara", "--buffer", "80",
+                                           "--workload", "alltoall", "--iterations", "3",
+                                           "--message-size", "40"], 3 * 240)
+        self.complete("bubble_dor_64", ["-t", "torus:4x4", "-r", "dor", "--flow-control",
+                                        "bubble", "--buffer", "64", "--workload", "halo2d",
+                                        "--message-size", "32"], 48)
+
+    def test_a_trace_longer_than_the_default_length_max(self):
+        # Messages of 40 and 20 flits (the longest above --length-max's default of 20): with
+        # buffers of 80 = 2 x 40 every packet may enter a ring, and a reserve of 40 flits
+        # behind it keeps the rings moving. With the reserve of 20 taken from --length-max
+        # both routings deadlocked here (a 20-flit packet took the room a 40-flit one needed).
+        trace = os.path.join(OUT, "mixed.csv")
+        messages = alltoall_trace(trace, 16, 40, 20)
+        for routing in (["angara"], ["dor", "--flow-control", "bubble"]):
+            with self.subTest(routing=routing[0]):
+                self.complete("bubble_trace_" + routing[0],
+                              ["-t", "torus:4x4", "-r", *routing, "--buffer", "80",
+                               "--workload", "trace", "--trace", trace], messages)
+                self.refused("bubble_trace_small_" + routing[0],
+                             ["-t", "torus:4x4", "-r", *routing, "--buffer", "79",
+                              "--workload", "trace", "--trace", trace],
+                             "--buffer", "79", "message 0 of --trace " + trace, "40 flits",
+                             ">= 80")
+
+    def test_short_messages_need_buffers_of_two_of_them_only(self):
+        # 4-flit messages need 8-flit buffers, not 2 x --length-max = 40 (refused before).
+        self.complete("bubble_short", ["-t", "torus:4x4", "-r", "angara", "--buffer", "8",
+                                       "--workload", "halo2d", "--message-size", "4"], 48)
+        trace = os.path.join(OUT, "short.csv")
+        messages = alltoall_trace(trace, 16, 4, 2)
+        self.complete("bubble_short_trace", ["-t", "torus:4x4", "-r", "dor", "--flow-control",
+                                             "bubble", "--buffer", "8", "--workload", "trace",
+                                             "--trace", trace], messages)
+
+
+class Unfinished(unittest.TestCase):
+    """A workload that the drain limit ends before every message is delivered is a result of
+    its own: status "incomplete" and exit code 7 (it was "complete" and 0: issue 36 case 5),
+    so that scripts do not take it for a finished workload."""
+
+    def status(self, path):
+        r = subprocess.run([WORMNET, "status", path], env=ENV, capture_output=True, text=True,
+                           timeout=60, check=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.strip()
+
+    def test_a_message_after_the_drain_limit(self):
+        # Message 1 may not be issued before cycle 500; the run may last 300 cycles.
+        trace = os.path.join(OUT, "late.csv")
+        with open(trace, "w") as f:
+            f.write("id,source,destination,flits,after,iteration,depends\n"
+                    "0,0,1,4,0,0,\n1,1,0,4,500,0,0\n")
+        path = run("late", "-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace",
+                   trace, "--drain-limit", "300", code=7)
+        self.assertFalse(os.path.exists(path + ".partial"))
+        self.assertEqual(self.status(path), "incomplete")
+        with h5py.File(path, "r") as f:
+            self.assertEqual(f.attrs["status"], "incomplete")
+            self.assertEqual(f["summary/saturated"][0], 1)
+            self.assertEqual(f["summary/deadlock"][0], 0)
+        w = workload(path)
+        self.assertEqual(w["complete"], 0)
+        # Message 0 alone, 1 hop: delivered at zero_load(1, 4) = 2 x 4 + 1 + 3 = 12; message 1
+        # never issued.
+        self.assertEqual(list(w["messages/delivered"]), [12, NEVER])
+        self.assertEqual(list(w["messages/issued"]), [0, NEVER])
+
+    def test_a_stop_for_a_checkpoint_is_not_unfinished(self):
+        # --stop-at-cycle stops the same workload before the drain limit: "interrupted",
+        # exit 5, which a restart continues (here to the drain limit: incomplete, 7).
+        trace = os.path.join(OUT, "late2.csv")
+        with open(trace, "w") as f:
+            f.write("id,source,destination,flits,after,iteration,depends\n"
+                    "0,0,1,4,0,0,\n1,1,0,4,500,0,0\n")
+        ck = os.path.join(OUT, "late_ck")
+        if os.path.exists(ck):
+            import shutil
+            shutil.rmtree(ck)
+        common = ["-t", "mesh:4x4", "-r", "xy", "--workload", "trace", "--trace", trace,
+                  "--drain-limit", "300"]
+        path = run("late2", *common, "--stop-at-cycle", "100", "--checkpoint-dir", ck, code=5)
+        self.assertEqual(self.status(path), "interrupted")
+        r = subprocess.run([WORMNET, "run", *common, "-q", "-o", path, "--restart", ck],
+                           env=ENV, capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(r.returncode, 7, r.stderr)
+        self.assertEqual(self.status(path), "incomplete")
+        # A finished run, like a complete one: its file is not reopened by another restart.
+        r = subprocess.run([WORMNET, "run", *common, "-q", "-o", path, "--restart", ck],
+                           env=ENV, capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("status incomplete", r.stderr)
+        self.assertEqual(self.status(path), "incomplete")
+
 
 class Restart(unittest.TestCase):
     def test_stop_and_restart_on_another_rank_count(self):

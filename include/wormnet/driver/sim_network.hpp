@@ -3,6 +3,7 @@
 // that simulate build it here, so that none of them wires the model by hand.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -29,10 +30,17 @@ struct SimNetwork {
   std::vector<double> table_loads;
 };
 
+/// The packet lengths of a run whose messages are known only once its topology is built (a
+/// closed-loop workload: a motif placed on the nodes, a trace checked against them). Called
+/// once, after the topology and the routing, before the run plan is derived.
+using MessageLengthsOf = std::function<MessageLengths(const Topology&)>;
+
 /// Builds the network of `config` (whose values passed validate_values()) split over
 /// comm.size() ranks; the rules that need the network are checked on the way (InputError
-/// naming the option). Collective when it loads a routing table.
-SimNetwork build_network(const SimConfig& config, const Communicator& comm);
+/// naming the option). The packets' lengths are `lengths_of`'s, or without it the open-loop
+/// traffic's (--length-min, --length-max). Collective when it loads a routing table.
+SimNetwork build_network(const SimConfig& config, const Communicator& comm,
+                         const MessageLengthsOf& lengths_of = {});
 
 /// The simulation of `config` on `network` (both must outlive it).
 Simulation make_simulation(const SimConfig& config, const SimNetwork& network,

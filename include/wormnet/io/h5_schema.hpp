@@ -15,7 +15,8 @@ inline constexpr std::int64_t kSchemaVersion = 1;
 // Root attributes of every file wormnet writes.
 /// int64: kSchemaVersion of the writer.
 inline constexpr std::string_view kSchemaVersionAttr = "schema_version";
-/// string: "running" | "complete" | "deadlock" | "interrupted" | "failed" (RunStatus).
+/// string: "running" | "complete" | "deadlock" | "interrupted" | "failed" | "incomplete"
+/// (RunStatus).
 inline constexpr std::string_view kStatusAttr = "status";
 /// string: the wormnet version that wrote the file ("0.1.0").
 inline constexpr std::string_view kWormnetVersionAttr = "wormnet_version";

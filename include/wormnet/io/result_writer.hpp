@@ -67,7 +67,7 @@ class ResultWriter final : public ResultSink {
   /// name while it is written again). Keeps its first `summary_rows` finished points; the
   /// interrupted point continues (resume_point()). InputError naming the output's option
   /// when the file is missing, not a wormnet results file, of another configuration, or
-  /// already finished (complete, deadlock: nothing to continue). Collective.
+  /// already finished (complete, deadlock, incomplete: nothing to continue). Collective.
   static std::unique_ptr<ResultWriter> reopen(const Communicator& comm, OutputFile output,
                                               const RunDescription& run,
                                               std::uint64_t summary_rows);
@@ -85,7 +85,7 @@ class ResultWriter final : public ResultSink {
   /// Writes group /workload (after the point's end_point()). Collective.
   void write_workload(const WorkloadRecord& w);
   /// Records the final status, closes the file and renames it over the target (complete,
-  /// deadlock, and interrupted: a restart continues it there). Collective.
+  /// deadlock, incomplete, and interrupted: a restart continues it there). Collective.
   void finish(RunStatus status);
   /// After an error every rank saw: records status "failed" if the file can still be
   /// written, closes it and leaves it at its partial name (an earlier file at the target

@@ -20,9 +20,13 @@ enum class RunStatus {
   kDeadlock,     ///< "deadlock": the run-time watchdog found a deadlock; report stored
   kInterrupted,  ///< "interrupted": stopped cleanly early (signal, wall time); partial
   kFailed,       ///< "failed": stopped by an error; whatever was written is partial
+  /// "incomplete": finished, every result present, but its closed-loop workload was not: the
+  /// drain limit ended the run with messages undelivered (a result, not a checkpoint stop).
+  kIncomplete,
 };
 
-/// The attribute value: "running", "complete", "deadlock", "interrupted", "failed".
+/// The attribute value: "running", "complete", "deadlock", "interrupted", "failed",
+/// "incomplete".
 std::string_view to_string(RunStatus status);
 /// The inverse of to_string(); nullopt for any other text.
 std::optional<RunStatus> parse_run_status(std::string_view text);

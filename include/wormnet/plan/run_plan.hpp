@@ -35,6 +35,22 @@ struct RoutingTraits {
   bool needs_bubble = false;  ///< relies on bubble flow control inside rings by itself
 };
 
+/// The shortest and the longest packet a run sends (flits), and where the longest comes
+/// from. Bubble flow control reserves room for the longest behind a packet that enters a ring,
+/// and so needs buffers of two of them. Open-loop traffic: --length-min and --length-max; a
+/// closed-loop workload: its own messages (--message-size, or a trace's), since a workload
+/// refuses --length-*.
+struct MessageLengths {
+  int shortest = 1;  ///< flits
+  int longest = 1;   ///< flits
+  /// What sets the longest, for a refusal: "--length-max", "--message-size", or "message 7
+  /// of --trace t.csv".
+  std::string longest_from = "--length-max";
+};
+
+/// The open-loop traffic's lengths: [--length-min, --length-max].
+MessageLengths traffic_lengths(const TrafficConfig& traffic);
+
 struct RunPlan {
   int vcs = 1;  ///< VCs per channel: --vcs, or what the routing needs
   /// Bubble flow control in the rings: the routing relies on it, or --flow-control bubble.
@@ -46,6 +62,8 @@ struct RunPlan {
   MeasurementWindow window;
   PartitionMethod partition = PartitionMethod::kGeometric;
   RoutingTraits routing;
+  /// The packets' lengths: the router's bubble reserve is `lengths.longest`.
+  MessageLengths lengths;
 
   /// The plan of a closed-loop run (an application workload): every packet labelled from
   /// cycle 0, and the run ends within --drain-limit cycles (the window, with no drain after).
@@ -57,10 +75,14 @@ struct RunPlan {
 };
 
 /// Derives the plan of `config` (whose values passed validate_values()) on `topo` with
-/// `routing`, after checking the rules that need the built network: enough VCs for the
-/// routing, bubble buffers that hold two whole packets, hotspot ids inside the network, at
-/// least two nodes, a run whose router-cycles fit in 64 bits. Each broken rule is an
-/// InputError naming the option, the value and what is allowed.
+/// `routing` for packets of `lengths`, after checking the rules that need the built network:
+/// enough VCs for the routing, bubble buffers that hold two of the longest packets, hotspot
+/// ids inside the network, at least two nodes, a run whose router-cycles fit in 64 bits. Each
+/// broken rule is an InputError naming the option, the value and what is allowed.
+RunPlan make_run_plan(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
+                      const MessageLengths& lengths);
+
+/// The plan for the open-loop traffic's packets: lengths = traffic_lengths(config.traffic).
 RunPlan make_run_plan(const SimConfig& config, const Topology& topo,
                       const RoutingFunction& routing);
 

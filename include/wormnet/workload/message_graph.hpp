@@ -50,6 +50,15 @@ class MessageGraph {
   /// 1 + the largest iteration (0 for an empty graph).
   [[nodiscard]] std::uint32_t iterations() const;
 
+  /// The sizes of the messages (flits): the run plan's packet lengths (bubble flow control
+  /// reserves room for the longest).
+  struct FlitRange {
+    std::uint32_t shortest = 0;    ///< 0 for an empty graph
+    std::uint32_t longest = 0;     ///< 0 for an empty graph
+    std::uint32_t longest_id = 0;  ///< the first message of the longest size
+  };
+  [[nodiscard]] FlitRange flit_range() const;
+
  private:
   std::vector<WorkloadMessage> messages_;
   std::vector<std::uint32_t> deps_;

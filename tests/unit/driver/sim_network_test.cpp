@@ -28,6 +28,26 @@ TEST(SimNetwork, IsWiredFromTheConfiguration) {
   EXPECT_TRUE(net.table_loads.empty());
 }
 
+TEST(SimNetwork, TakesThePacketLengthsOfAWorkloadOnceTheTopologyIsBuilt) {
+  SimConfig c;  // --length-max 20 would ask angara for buffers of 40
+  c.network.topology = "torus:4x4";
+  c.network.routing = "angara";
+  c.network.buffer_depth = 60;
+  std::uint32_t nodes_seen = 0;
+  const MessageLengthsOf workload = [&](const Topology& topo) {
+    nodes_seen = topo.num_nodes();
+    return MessageLengths{2, 30, "--message-size"};
+  };
+  const SimNetwork net = build_network(c, Communicator::self(), workload);
+  EXPECT_EQ(nodes_seen, 16U);
+  EXPECT_EQ(net.plan.lengths.shortest, 2);
+  EXPECT_EQ(net.plan.lengths.longest, 30);
+  c.network.buffer_depth = 59;  // below 2 x 30
+  EXPECT_THROW(build_network(c, Communicator::self(), workload), InputError);
+  c.network.buffer_depth = 40;  // without a workload: 2 x --length-max
+  EXPECT_EQ(build_network(c, Communicator::self()).plan.lengths.longest, 20);
+}
+
 TEST(SimNetwork, RefusesWhatDoesNotFitTheNetwork) {
   SimConfig c;
   c.network.topology = "torus:4x4";

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wormnet/core/error.hpp"
@@ -44,6 +46,38 @@ TEST(H5Serial, WritesAndReadsWithoutMpi) {
             (std::vector<std::int64_t>{0, 7, 14, 21, 28, 35, 42, 49, 56, 63}));
   EXPECT_EQ(TimeSeriesTable::open(file.root(), "ts").column("x").read<double>(),
             (std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0}));
+  std::filesystem::remove(path);
+}
+
+TEST(RunStatusWords, EachStatusIsOneWordThatReadsBack) {
+  // The words job scripts compare against (README, docs/hdf5-schema.md), written out here.
+  const std::pair<RunStatus, const char*> words[] = {
+      {RunStatus::kRunning, "running"},   {RunStatus::kComplete, "complete"},
+      {RunStatus::kDeadlock, "deadlock"}, {RunStatus::kInterrupted, "interrupted"},
+      {RunStatus::kFailed, "failed"},     {RunStatus::kIncomplete, "incomplete"}};
+  for (const auto& [status, word] : words) {
+    EXPECT_EQ(to_string(status), word);
+    EXPECT_EQ(parse_run_status(word), status);
+  }
+  EXPECT_EQ(parse_run_status("unfinished"), std::nullopt);
+}
+
+TEST(H5Serial, AnIncompleteStatusIsStoredInBothStorages) {
+  std::string path = (std::filesystem::temp_directory_path() / "wormnet-status-XXXXXX.h5").string();
+  const int fd = mkstemps(path.data(), 3);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  const Communicator self = Communicator::self();
+  for (const StringStorage storage : {StringStorage::kVariable, StringStorage::kFixed}) {
+    {
+      H5File file = H5File::create(self, path, "-o");
+      set_run_status(file, RunStatus::kRunning, storage);
+      set_run_status(file, RunStatus::kIncomplete, storage);
+      file.close();
+    }
+    const H5File file = H5File::open_read_only(self, path, "-i");
+    EXPECT_EQ(run_status(file, storage), RunStatus::kIncomplete);
+  }
   std::filesystem::remove(path);
 }
 

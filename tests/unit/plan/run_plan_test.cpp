@@ -100,6 +100,53 @@ TEST(RunPlan, BubbleIsOnWhenTheRoutingReliesOnItOrTheOptionAsksForIt) {
   EXPECT_THROW(make_run_plan(c, *topo, *dateline), InputError);
 }
 
+TEST(RunPlan, BubbleBuffersHoldTwoOfTheLongestPacketsGiven) {
+  // A workload's messages (not --length-max, which it refuses) are the packets: with a
+  // longest of 32 flits, bubble flow control needs buffers of 2 x 32 = 64, whatever the
+  // traffic options say; the reserve the routers keep is those 32 flits.
+  auto topo = make_topology("torus:4x4");
+  auto angara = make_routing("angara", *topo);
+  SimConfig c;  // --length-max 20: its rule would ask for 40
+  const MessageLengths workload{4, 32, "--message-size"};
+  c.network.buffer_depth = 64;
+  const RunPlan p = make_run_plan(c, *topo, *angara, workload);
+  EXPECT_TRUE(p.bubble);
+  EXPECT_EQ(p.lengths.shortest, 4);
+  EXPECT_EQ(p.lengths.longest, 32);
+  EXPECT_EQ(p.closed_loop().lengths.longest, 32);
+  c.network.buffer_depth = 63;
+  try {
+    static_cast<void>(make_run_plan(c, *topo, *angara, workload));
+    ADD_FAILURE() << "a buffer of 63 flits was accepted for 32-flit packets";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.option(), "--buffer");
+    EXPECT_EQ(e.value(), "63");
+    EXPECT_NE(e.allowed().find(">= 64 flits"), std::string::npos) << e.allowed();
+    EXPECT_NE(e.allowed().find("--message-size: 32 flits"), std::string::npos) << e.allowed();
+  }
+  // Short messages need short buffers: 2 x 4 = 8, below the 40 of --length-max.
+  c.network.buffer_depth = 8;
+  EXPECT_EQ(
+      make_run_plan(c, *topo, *angara, MessageLengths{4, 4, "--message-size"}).lengths.longest, 4);
+  EXPECT_THROW(make_run_plan(c, *topo, *angara), InputError);  // the traffic's: 2 x 20
+  // Without bubble flow control the lengths set no rule.
+  auto dateline = make_routing("dor-dateline", *topo);
+  c.network.buffer_depth = 1;
+  EXPECT_EQ(make_run_plan(c, *topo, *dateline, workload).lengths.longest, 32);
+}
+
+TEST(RunPlan, TheOpenLoopPacketsAreTheTrafficsLengths) {
+  auto topo = make_topology("mesh:4x4");
+  auto routing = make_routing("xy", *topo);
+  SimConfig c;
+  c.traffic.length_min = 3;
+  c.traffic.length_max = 11;
+  const RunPlan p = make_run_plan(c, *topo, *routing);
+  EXPECT_EQ(p.lengths.shortest, 3);
+  EXPECT_EQ(p.lengths.longest, 11);
+  EXPECT_EQ(p.lengths.longest_from, "--length-max");
+}
+
 TEST(RunPlan, CarriesThePartitionMethodAndTheRoutingsTraits) {
   auto topo = make_topology("honeycomb:3");
   auto routing = make_routing("duato", *topo);  // Double XY's 2 escape classes + 1 adaptive

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/core/checked_math.hpp"
@@ -26,21 +28,32 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-/// "HH:MM:SS" as seconds (hours may be any number up to 99999), or nullopt.
-std::optional<double> parse_clock(const std::string& text) {
-  long long part[3] = {0, 0, 0};
-  std::size_t at = 0;
-  for (int i = 0; i < 3; ++i) {
-    const std::size_t begin = at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - begin < 6) ++at;
-    if (at == begin) return std::nullopt;
-    part[i] = std::stoll(text.substr(begin, at - begin));
-    if (i < 2) {
-      if (at >= text.size() || text[at] != ':') return std::nullopt;
-      ++at;
-    }
+/// A whole decimal number (digits only, leading zeros allowed), or nullopt when it is
+/// empty, holds anything else, or exceeds 2^64 - 1 (std::stoull threw there once: an
+/// internal error, exit 3, for a number that was only too large).
+std::optional<std::uint64_t> decimal(std::string_view digits) {
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
   }
-  if (at != text.size() || part[0] > 99999 || part[1] > 59 || part[2] > 59) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return v;
+}
+
+/// "HH:MM:SS" as seconds (hours up to 99999), or nullopt.
+std::optional<double> parse_clock(const std::string& text) {
+  std::uint64_t part[3] = {0, 0, 0};
+  std::string_view rest = text;
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t colon = i < 2 ? rest.find(':') : rest.size();
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::optional<std::uint64_t> v = decimal(rest.substr(0, colon));
+    if (!v) return std::nullopt;
+    part[i] = *v;
+    rest.remove_prefix(std::min(rest.size(), colon + 1));
+  }
+  if (part[0] > 99999 || part[1] > 59 || part[2] > 59) return std::nullopt;
   return 3600.0 * static_cast<double>(part[0]) + 60.0 * static_cast<double>(part[1]) +
          static_cast<double>(part[2]);
 }
@@ -81,31 +94,38 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
   if (!o.checkpoint_every.empty()) {
     const std::string& v = o.checkpoint_every;
     const char unit = v.back();
-    const std::string digits = (unit == 'm' || unit == 'h') ? v.substr(0, v.size() - 1) : v;
-    const char* rule = "expected a positive number of cycles, or minutes / hours as Nm / Nh";
-    if (digits.empty() || digits.size() > 20 ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
-      throw InputError("--checkpoint-every", v, rule);
+    const bool clock = unit == 'm' || unit == 'h';
+    const std::string_view digits = std::string_view(v).substr(0, v.size() - (clock ? 1 : 0));
+    const bool well_formed =
+        !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+    const std::optional<std::uint64_t> n = decimal(digits);
+    if (!well_formed || n == std::uint64_t{0}) {
+      throw InputError("--checkpoint-every", v,
+                       "expected a positive number of cycles, or minutes / hours as Nm / Nh");
     }
-    const unsigned long long n = std::stoull(digits);  // at most 20 digits: may still overflow
-    if (n == 0) throw InputError("--checkpoint-every", v, rule);
-    if (unit == 'm' || unit == 'h') {
+    // A number beyond 2^64 - 1 (n empty) is beyond each limit: refused naming the limit.
+    if (clock) {
       // At most 10 years of wall-clock time between checkpoints.
-      const unsigned long long limit = unit == 'm' ? 5256000ULL : 87600ULL;
-      if (n > limit) {
+      const std::uint64_t limit = unit == 'm' ? 5256000U : 87600U;
+      if (!n || *n > limit) {
         throw InputError("--checkpoint-every", v,
                          "at most " + std::to_string(limit) + unit + " (ten years)");
       }
-      p.every_seconds = (unit == 'm' ? 60.0 : 3600.0) * static_cast<double>(n);
+      p.every_seconds = (unit == 'm' ? 60.0 : 3600.0) * static_cast<double>(*n);
     } else {
-      p.every_cycles = at_most("--checkpoint-every", n, kMaxCycles, "cycles");
+      if (!n || *n > kMaxCycles) {
+        throw InputError("--checkpoint-every", v,
+                         "at most " + std::to_string(kMaxCycles) + " cycles");
+      }
+      p.every_cycles = *n;
     }
   }
   if (!o.walltime.empty()) {
     const std::optional<double> seconds = parse_clock(o.walltime);
     if (!seconds || *seconds <= 0) {
       throw InputError("--walltime", o.walltime,
-                       "expected HH:MM:SS (e.g. 23:30:00, hours up to 99999), above zero");
+                       "expected HH:MM:SS above zero (e.g. 23:30:00): hours up to 99999, "
+                       "minutes and seconds up to 59");
     }
     p.walltime_seconds = *seconds;
   }
@@ -144,6 +164,10 @@ void install_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
+}
+
+bool stop_signalled() {
+  return g_stop_requested != 0;
 }
 
 bool stop_requested(const Communicator& comm) {

@@ -56,8 +56,13 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
 io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir);
 
 /// Installs the SIGTERM, SIGINT and SIGUSR1 handlers (they only set a flag read at control
-/// checks: the run checkpoints and stops with exit code 5).
+/// checks: the run checkpoints and stops with exit code 5; and while inputs are read, through
+/// stop_signalled(): the run ends during its setup with exit code 5). Done by `main` for
+/// `run` and `sweep` before anything is read.
 void install_stop_signals();
+/// Whether a stop signal reached this process (local: the stop check of input readers,
+/// text_input.hpp; ranks then agree through stop_requested()).
+bool stop_signalled();
 /// Whether a stop signal reached any rank (collective).
 bool stop_requested(const Communicator& comm);
 

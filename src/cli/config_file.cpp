@@ -1,7 +1,5 @@
 #include "config_file.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -16,6 +14,8 @@ namespace wormnet::cli {
 namespace {
 
 constexpr std::size_t kMaxConfigBytes = 1 << 20;  // a configuration is small text
+/// read_bounded()'s error when a stop signal ended the reading (no reason can look so).
+constexpr const char* kInterrupted = "\x01interrupted";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
@@ -189,21 +189,20 @@ std::optional<std::string> option_value(const std::vector<std::string>& args, st
 }
 
 /// Rank 0 reads at most kMaxConfigBytes + 1 bytes of `path` (a configuration is small
-/// text; /dev/zero once made wormnet read until memory ran out).
-std::string read_bounded(const std::string& path, std::string& error) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    error = "a directory, not a file";
+/// text; /dev/zero once made wormnet read until memory ran out), from a regular file only (a
+/// FIFO without a writer hung in open()). The text, or "" and `error` set (the reason, or
+/// kInterrupted when `stop` ended the reading).
+std::string read_bounded(const std::string& path, std::string& error, const StopCheck& stop) {
+  std::string text;
+  try {
+    text = read_text_file(path, "--config", kMaxConfigBytes, stop);
+  } catch (const InputError& e) {
+    error = e.allowed();
+    return "";
+  } catch (const Interrupted&) {
+    error = kInterrupted;
     return "";
   }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    error = "cannot read the file";
-    return "";
-  }
-  std::string text(kMaxConfigBytes + 1, '\0');
-  f.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(f.gcount()));
   if (text.size() > kMaxConfigBytes) error = "larger than 1 MiB: not a configuration";
   // A UTF-8 byte-order mark (written by some editors) is not part of the first key.
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
@@ -213,7 +212,7 @@ std::string read_bounded(const std::string& path, std::string& error) {
 }  // namespace
 
 std::vector<std::string> expand_config(const std::vector<std::string>& args, const CLI::App& sub,
-                                       const Communicator& comm) {
+                                       const Communicator& comm, const StopCheck& stop) {
   std::string path;
   std::string restart;
   std::vector<std::string> rest;
@@ -260,8 +259,9 @@ std::vector<std::string> expand_config(const std::vector<std::string>& args, con
     return expanded;
   }
   // Rank 0 reads; every rank gets the same text or the same error.
-  if (comm.is_root()) text = read_bounded(path, error);
+  if (comm.is_root()) text = read_bounded(path, error, stop);
   comm.broadcast(error, 0);
+  if (error == kInterrupted) throw Interrupted("reading --config '" + path + "' was interrupted");
   if (!error.empty()) throw InputError("--config", path, error);
   comm.broadcast(text, 0);
   const std::vector<std::string> explicit_args(rest.begin() + 2, rest.end());

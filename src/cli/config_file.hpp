@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/core/text_input.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::cli {
@@ -20,8 +21,10 @@ std::vector<std::string> config_to_args(const std::string& text, const std::stri
                                         const std::vector<std::string>& explicit_args);
 
 /// The command line with `--config FILE` expanded for subcommand `sub` (argv[1]); rank 0
-/// reads the file and broadcasts its text. Unchanged when there is no --config.
+/// reads the file (a regular file of at most 1 MiB: text_input.hpp) and broadcasts its text.
+/// Unchanged when there is no --config. Interrupted on every rank when `stop` told rank 0 to
+/// stop reading.
 std::vector<std::string> expand_config(const std::vector<std::string>& args, const CLI::App& sub,
-                                       const Communicator& comm);
+                                       const Communicator& comm, const StopCheck& stop = {});
 
 }  // namespace wormnet::cli

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "commands.hpp"
 #include "config_file.hpp"
@@ -119,6 +120,17 @@ std::string conversion_error(const CLI::App& app, const std::string& sub, const 
   return name + " '" + value + "': " + allowed;
 }
 
+/// A stop signal ended the reading of an input before the run was set up: one line, exit 5
+/// (README: "a signal during setup"); nothing was written.
+int interrupted_before_setup(bool speak) {
+  if (speak) {
+    std::fprintf(stderr,
+                 "wormnet: interrupted by a signal during setup, while reading the inputs: "
+                 "nothing was written (run the command again)\n");
+  }
+  return wormnet::cli::kExitInterrupted;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -155,18 +167,25 @@ int main(int argc, char** argv) {
   const std::string hint =
       " (see 'wormnet " + (given.empty() ? std::string() : given + " ") + "--help')";
 
+  // From here a stop signal ends a simulation command cleanly, its setup and the reading of
+  // its inputs included (exit code 5): the handlers only set a flag, which the readers of
+  // --config and --trace look at between reads and the setup at its end.
+  if (given == "run" || given == "sweep") wormnet::cli::install_stop_signals();
+
   std::vector<std::string> args(argv, argv + argc);
   try {
     for (const auto& c : commands) {
       if (c.app->get_name() != given) continue;
       if (given == "run" || given == "sweep") {
-        args = wormnet::cli::expand_config(args, *c.app, world);
+        args = wormnet::cli::expand_config(args, *c.app, world, wormnet::cli::stop_signalled);
       }
       wormnet::cli::refuse_empty_list_items(*c.app, {args.begin() + 2, args.end()});
     }
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);
     return kExitBadInput;
+  } catch (const wormnet::Interrupted&) {
+    return interrupted_before_setup(speak);
   }
 
   try {
@@ -220,6 +239,9 @@ int main(int argc, char** argv) {
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);
     return kExitBadInput;
+  } catch (const wormnet::Interrupted&) {
+    // Every rank stopped reading alike (the readers' callers agree first), before any output.
+    return interrupted_before_setup(speak);
   } catch (const wormnet::OutputError& e) {
     // The file system refused an output (every rank agreed: see io::guarded_write); the
     // outputs' locks were released on the way here. HDF5 1.10 cannot shut down after a

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <optional>
 
+#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "rank_analysis.hpp"
 #include "wormnet/core/error.hpp"
@@ -37,6 +40,26 @@ std::string latency_line(const char* name, const LatencySummary& l, double flit_
   return buf;
 }
 
+/// The workload, built on every rank (each reads the trace). A stop signal may end one
+/// rank's reading while another finds the file bad: the ranks agree on the signal first
+/// (collective), then on the error, so that none waits alone in a collective. Interrupted on
+/// every rank when a stop signal reached any.
+Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
+                                const Communicator& comm) {
+  std::optional<Workload> built;
+  std::exception_ptr bad_input;
+  try {
+    built = build_workload(o.workload, topo, o.config.measure.seed, stop_signalled);
+  } catch (const Interrupted&) {
+    // stop_signalled() is set here: stop_requested() says so on every rank.
+  } catch (const InputError&) {
+    bad_input = std::current_exception();
+  }
+  if (stop_requested(comm)) throw Interrupted("a stop signal while the workload was read");
+  if (bad_input) std::rethrow_exception(bad_input);
+  return std::move(*built);
+}
+
 }  // namespace
 
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
@@ -46,7 +69,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
   MessageLengthsOf lengths_of;
   if (o.workload.active()) {
     lengths_of = [&](const Topology& topo) {
-      s.workload = build_workload(o.workload, topo, o.config.measure.seed);
+      s.workload = workload_on_every_rank(o, topo, comm);
       return workload_lengths(*s.workload, o.workload);
     };
   }

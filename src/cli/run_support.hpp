@@ -45,6 +45,8 @@ struct SimSetup : SimNetwork {
 /// the throughput references (the load analysis is split over the ranks: each
 /// explores its share of the destinations, rank_analysis.hpp).
 /// `need_saturation`: an option besides --load-fraction needs (N-1)/pi (sweep --relative).
+/// Interrupted on every rank when a stop signal reached any while the workload was built
+/// (its trace read: the reader looks at the signal's flag between reads).
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation = false);
 
 /// Offered load in flits/node/cycle: --load, or --load-fraction x (N-1)/pi.

@@ -158,8 +158,8 @@ std::optional<io::RunProgress> read_restart(const Communicator& comm, const Batc
 
 int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request) {
   const Communicator comm = Communicator::world();
-  // From here a signal stops the run cleanly, setup included (it used to kill the process).
-  install_stop_signals();
+  // A signal stops the run cleanly, setup included (it used to kill the process): main
+  // installed the handlers before reading any input (install_stop_signals()).
   finish_sim_options(o);
   const std::string config_toml = to_toml(o) + request.extra_toml;
 
@@ -201,7 +201,13 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     checkpoint = claim_checkpoint(comm, plan.dir);
   }
 
-  SimSetup setup = build_setup(o, comm, request.relative);
+  std::optional<SimSetup> built;
+  try {
+    built.emplace(build_setup(o, comm, request.relative));
+  } catch (const Interrupted&) {
+    return interrupted_during_setup(comm, restart, batch.restart);  // on every rank alike
+  }
+  SimSetup& setup = *built;
   if (request.relative && setup.bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }

@@ -162,11 +162,12 @@ std::string workload_toml(const WorkloadOptions& w) {
   return s;
 }
 
-Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed) {
+Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
+                        const StopCheck& stop) {
   Workload out;
   const std::uint32_t nodes = topo.num_nodes();
   if (w.name == "trace") {
-    out.graph = read_trace(w.trace, nodes, "--trace");
+    out.graph = read_trace(w.trace, nodes, "--trace", stop);
     return out;
   }
   const Motif motif = motif_names().at(w.name);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/core/text_input.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
@@ -48,8 +49,10 @@ struct Workload {
 
 /// Builds the motif (its grid against the node count, its mapping with `seed`) or reads the
 /// trace. InputError naming the option for a grid that does not fit, a mapping the
-/// topology cannot take, a malformed trace, a workload too large.
-Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed);
+/// topology cannot take, a malformed trace, a workload too large; Interrupted when `stop`
+/// ended the reading of the trace.
+Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
+                        const StopCheck& stop = {});
 
 /// The workload's packet lengths for the run plan: its shortest and longest message, the
 /// longest named by --message-size (a motif) or by its id in the trace.

@@ -2,12 +2,19 @@
 
 #include <algorithm>
 
+#include "wormnet/core/error.hpp"
+
 namespace wormnet {
 
 CompletionReport report_completion(const MessageGraph& graph, const WorkloadTimes& times) {
   CompletionReport r;
   const std::vector<WorkloadMessage>& ms = graph.messages();
   const std::uint32_t n = graph.size();
+  // One row per label up to the largest: the trace reader keeps labels below the message
+  // count and the motifs number their iterations 0..I-1 (I <= messages), so the rows are no
+  // more than the messages. A label beyond that is a bug here, not a 2^32-row allocation.
+  require(graph.iterations() <= std::max<std::uint32_t>(n, 1),
+          "workload: an iteration label at or above the number of messages");
   r.iterations.resize(graph.iterations());
   std::vector<std::uint8_t> started(r.iterations.size(), 0);
   r.complete = true;

@@ -21,6 +21,9 @@ bool parse_number(std::string_view s, std::uint64_t max, std::uint64_t& out) {
   return ec == std::errc() && end == s.data() + s.size() && out <= max;
 }
 
+/// The latest `after` a trace may give (cycles): the simulator's cycle limit, 2^62.
+constexpr std::uint64_t kMaxAfter = std::uint64_t{1} << 62;
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
@@ -37,23 +40,24 @@ std::string shown(std::string_view s) {
 
 }  // namespace
 
-MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std::string& option) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(option, path,
-                     "a readable trace file (" + std::string(std::strerror(errno)) + ")");
+MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std::string& option,
+                        const StopCheck& stop, const TraceLimits& limits) {
+  TextInput in(path, option, limits.max_line, stop);
   MessageGraph g;
   std::string line;
-  std::uint64_t number = 0;
   bool header = false;
-  const auto bad = [&](const std::string& why) {
+  const auto bad_at = [&](std::uint64_t number, const std::string& why) {
     return InputError(option, path,
                       "line " + std::to_string(number) + ": " + why + " (docs/workloads.md)");
   };
+  const auto bad = [&](const std::string& why) { return bad_at(in.line_number(), why); };
+  // The largest iteration label and its first line: checked against the message count at
+  // the end, when the count is known.
+  std::uint64_t top_label = 0;
+  std::uint64_t top_label_line = 0;
+  std::uint64_t dependencies = 0;
   std::vector<std::uint32_t> deps;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.size() > 1'000'000) throw bad("a line longer than 1000000 characters");
+  while (in.next(line)) {
     const std::string_view l = trim(line);
     if (l.empty() || l.front() == '#') continue;
     if (!header) {
@@ -75,16 +79,23 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
       throw bad("7 comma-separated fields expected, found " + std::to_string(fields.size()) +
                 " in '" + shown(l) + "'");
     }
-    static constexpr const char* kNames[] = {"id",    "source", "destination",
-                                             "flits", "after",  "iteration"};
-    const std::uint64_t limits[] = {0xFFFFFFFEULL,           nodes - 1ULL,           nodes - 1ULL,
-                                    MessageGraph::kMaxFlits, std::uint64_t{1} << 62, 0xFFFFFFFEULL};
+    static constexpr const char* kNames[] = {"id", "source", "destination", "flits", "after"};
+    const std::uint64_t limits_of[] = {limits.max_messages - 1ULL, nodes - 1ULL, nodes - 1ULL,
+                                       MessageGraph::kMaxFlits, kMaxAfter};
     std::uint64_t v[6];
-    for (int k = 0; k < 6; ++k) {
-      if (!parse_number(fields[static_cast<std::size_t>(k)], limits[k], v[k])) {
+    for (int k = 0; k < 5; ++k) {
+      if (!parse_number(fields[static_cast<std::size_t>(k)], limits_of[k], v[k])) {
         throw bad(std::string(kNames[k]) + " '" + shown(fields[static_cast<std::size_t>(k)]) +
-                  "' is not a whole number in 0.." + std::to_string(limits[k]));
+                  "' is not a whole number in 0.." + std::to_string(limits_of[k]));
       }
+    }
+    // A label is a row of the completion report: below the number of messages, so that the
+    // report is never larger than the trace (a label of 4e9 once sized it after the run).
+    if (!parse_number(fields[5], ~std::uint64_t{0}, v[5]) || v[5] >= limits.max_messages) {
+      throw bad("iteration '" + shown(fields[5]) +
+                "' is not a label below the number of messages (whole numbers 0.." +
+                std::to_string(limits.max_messages - 1) + " in a trace of at most " +
+                std::to_string(limits.max_messages) + " messages)");
     }
     if (v[0] != g.size()) {
       throw bad("id " + std::to_string(v[0]) +
@@ -93,6 +104,10 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
                 std::to_string(g.size()) + ")");
     }
     if (v[3] == 0) throw bad("flits must be at least 1");
+    if (g.size() == 0 || v[5] > top_label) {
+      top_label = v[5];
+      top_label_line = in.line_number();
+    }
     deps.clear();
     std::string_view d = fields[6];
     while (!d.empty()) {
@@ -100,7 +115,7 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
       const std::string_view tok = d.substr(0, space);
       std::uint64_t dep = 0;
       if (!tok.empty()) {
-        if (!parse_number(tok, 0xFFFFFFFEULL, dep)) {
+        if (!parse_number(tok, ~std::uint64_t{0}, dep)) {
           throw bad("dependency '" + shown(tok) + "' is not a message id");
         }
         if (dep >= v[0]) {
@@ -112,6 +127,11 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
       if (space == std::string_view::npos) break;
       d.remove_prefix(space + 1);
     }
+    dependencies += deps.size();
+    if (dependencies > limits.max_dependencies) {
+      throw bad("more than " + std::to_string(limits.max_dependencies) +
+                " dependencies in all: at most that many in a trace");
+    }
     g.add(static_cast<std::uint32_t>(v[1]), static_cast<std::uint32_t>(v[2]),
           static_cast<std::uint32_t>(v[3]), static_cast<std::uint32_t>(v[5]), v[4], deps);
     const std::string problem = g.check_message(g.size() - 1, nodes);
@@ -122,6 +142,12 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
         option, path,
         "a trace starting with the header '" + std::string(kTraceHeader) + "' (docs/workloads.md)");
   if (g.size() == 0) throw InputError(option, path, "a trace with at least one message");
+  if (top_label >= g.size()) {
+    throw bad_at(top_label_line, "iteration " + std::to_string(top_label) +
+                                     " is not below the number of messages (" +
+                                     std::to_string(g.size()) + "): labels are 0.." +
+                                     std::to_string(g.size() - 1));
+  }
   return g;
 }
 

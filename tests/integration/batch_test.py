@@ -244,6 +244,70 @@ class Signals(Identical):
         for left in (out + ".partial", out + ".lock", out + ".checkpoint"):
             self.assertFalse(os.path.exists(left), left)
 
+    def big_trace(self):
+        """A trace of 1,500,000 messages on mesh:2x2 (about 0.3 s of reading, seconds on a
+        loaded machine) whose last line is bad (a destination outside the network): read to
+        the end, it is refused with exit 2. Made once per test run."""
+        name = path("big_trace.csv")
+        if not os.path.exists(name):
+            lines = ["id,source,destination,flits,after,iteration,depends"]
+            lines += [f"{i},{i % 4},{(i + 1) % 4},1,0,0," for i in range(1_500_000)]
+            lines.append("1500000,0,9,1,0,0,")
+            with open(name + ".tmp", "w") as f:
+                f.write("\n".join(lines) + "\n")
+            os.replace(name + ".tmp", name)
+        return name
+
+    def read_trace_until(self, ranks, sig=None):
+        """Runs a workload of big_trace(); once its output is claimed (the trace is read
+        next), sends `sig` (None: lets it read to the end). (exit code, stderr, seconds from
+        the claim to the end); no results file, partial file or lock is left either way."""
+        out = path(f"reading{ranks}.h5")
+        shutil.rmtree(out + ".checkpoint", ignore_errors=True)
+        p = self.start(["run", "-t", "mesh:2x2", "-r", "xy", "--workload", "trace", "--trace",
+                        self.big_trace(), "-q", "-o", out], ranks=ranks)
+        deadline = time.time() + 60
+        while not os.path.exists(out + ".lock") and time.time() < deadline:
+            self.assertIsNone(p.poll(), "the run ended before it claimed its output")
+            time.sleep(0.002)
+        self.assertTrue(os.path.exists(out + ".lock"), "the output was never claimed")
+        claimed = time.time()
+        if sig is not None:
+            p.send_signal(sig)
+        out_text, err = p.communicate(timeout=120)
+        seconds = time.time() - claimed
+        self.assertEqual(out_text, "")
+        for left in (out, out + ".partial", out + ".lock", out + ".checkpoint"):
+            self.assertFalse(os.path.exists(left), left)
+        return p.returncode, err, seconds
+
+    def signal_while_reading_a_trace(self, ranks, sig):
+        # A signal while the trace is read (after the outputs were claimed): exit 5, the
+        # setup's line, nothing left behind; on 2 ranks too (every rank reads the trace: they
+        # agree on the signal before anything else collective). With one rank it ends well
+        # before the reading would have: the reader looks at the signal's flag between reads
+        # (std::getline read on to the end of the file, or for ever on /dev/zero).
+        code, err, full = self.read_trace_until(ranks)
+        self.assertEqual(code, 2, err)
+        self.assertIn("line 1500002", err)
+        code, err, stopped = self.read_trace_until(ranks, sig)
+        self.assertEqual(code, 5, err)
+        self.assertIn("during setup", err)
+        self.assertIn("nothing to restart from", err)
+        if ranks == 1:
+            self.assertLess(stopped, full / 2, f"{stopped:.2f} s after the signal, "
+                            f"{full:.2f} s to read the whole trace")
+
+    def test_sigterm_while_reading_a_trace(self):
+        self.signal_while_reading_a_trace(1, signal.SIGTERM)
+
+    def test_sigint_while_reading_a_trace(self):
+        self.signal_while_reading_a_trace(1, signal.SIGINT)
+
+    def test_sigusr1_while_reading_a_trace_on_two_ranks(self):
+        # mpiexec forwards SIGUSR1 to the ranks.
+        self.signal_while_reading_a_trace(2, signal.SIGUSR1)
+
     def wait_for_handler(self, proc, sig, limit=60):
         """Waits until `proc` has installed its handler for `sig` (/proc/PID/status SigCgt),
         which wormnet does as its setup starts."""

@@ -681,6 +681,48 @@ class WorkloadBadInput(CorpusRunner):
             self.trace_case(h + "0,0,1,4,-5,0,\n", "line 2", "after", label="negative time"),
             self.trace_case(h + "0,a,1,4,0,0,\n", "line 2", "source", label="source not a number"),
             self.trace_case(b"id\x00\xff\n", "line 1", label="binary garbage"),
+            self.trace_case(h + "0,0,1,4,4611686018427387905,0,\n", "line 2", "after",
+                            "0..4611686018427387904", label="after beyond 2^62"),
+            # An iteration label is a row of the completion report: labels are bounded by the
+            # message count (a label of 4e9 once sized the report's array after the whole run:
+            # out of memory, the results left "running"; 1e8 grew to 10 GB).
+            self.trace_case(h + "0,0,1,4,0,4000000000,\n", "line 2", "iteration",
+                            "4000000000", "below the number of messages", label="iteration 4e9"),
+            self.trace_case(h + "0,0,1,4,0,0,\n1,1,0,4,0,100000000,0\n", "line 3",
+                            "iteration", "100000000", "below the number of messages",
+                            label="iteration 1e8 on the second of two messages"),
+            self.trace_case(h + "0,0,1,4,0,1,\n", "line 2", "iteration 1",
+                            "below the number of messages (1)",
+                            label="iteration 1 in a one-message trace"),
+            self.trace_case(h + "0,0,1,4,0,0,\n1,1,0,4,0,5,0\n2,0,1,4,0,1,1\n", "line 3",
+                            "iteration 5", "below the number of messages (3)",
+                            label="the largest label named, not the last"),
+            self.trace_case(h + "0,0,1,4,0,4294967295,\n", "line 2", "iteration",
+                            label="iteration 2^32 - 1"),
+            self.trace_case(h + "0,0,1,4,0,99999999999999999999,\n", "line 2", "iteration",
+                            label="iteration beyond 2^64"),
+            self.trace_case(h + "99999999999999999999,0,1,4,0,0,\n", "line 2", "id",
+                            label="id beyond 2^64"),
+            self.trace_case(h + "0,0,1,4,0,0,99999999999999999999\n", "line 2", "dependency",
+                            label="dependency beyond 2^64"),
+            # Lines are read in bounded pieces: a line over the limit is refused when the
+            # limit is crossed, not after the whole line is in memory.
+            self.trace_case("x" * 3_000_000, "line 1", "longer than 1000000 characters",
+                            label="a 3 MB line without a newline"),
+            self.trace_case(h + "0,0,1,4,0,0,\n#" + "y" * 1_000_001 + "\n", "line 3",
+                            "longer than 1000000 characters", label="a long comment line"),
+        ])
+
+    def test_trace_that_is_no_regular_file(self):
+        # /dev/zero never ends (std::getline once read it until memory ran out) and a FIFO
+        # without a writer blocks open(): both refused before reading, as is a directory.
+        self.run_corpus([
+            Case([*self.RUN, "--workload", "trace", "--trace", "/dev/zero"], "--trace",
+                 "/dev/zero", "a regular file"),
+            Case([*self.RUN, "--workload", "trace", "--trace", "/dev/null"], "--trace",
+                 "/dev/null", "a regular file"),
+            Case([*self.RUN, "--workload", "trace", "--trace", "{d}"], "--trace",
+                 "a regular file", label="--trace a directory"),
         ])
 
 
@@ -763,7 +805,9 @@ class Corpus(CorpusRunner):
         "--output": ["/no/such/dir/out.h5", "/dev/full", "/dev/null", "{d}", ""],
         "--quiet": [],  # a flag
         "--checkpoint-every": ["0", "-5", "5x", "m", "1.5h", "99999999999999999999999",
-                               "10000000h", "0m", BIG],
+                               "10000000h", "0m", BIG, "99999999999999999999",
+                               "18446744073709551616", "99999999999999999999m",
+                               "18446744073709551616h"],
         "--checkpoint-dir": ["/dev/null", "results.h5/ck", ""],
         "--restart": ["/no/such/dir", "{d}", "/dev/null", ""],
         "--walltime": ["1", "00:00:00", "1:60:00", "a:b:c", "-1:00:00", "1000000:00:00",
@@ -958,6 +1002,33 @@ class Corpus(CorpusRunner):
                  "fewer than one"),
             Case([*self.RUN, "--checkpoint-every", "4611686018427387905"], "--checkpoint-every",
                  "at most"),
+            # 20 digits, beyond 2^64 - 1: once an internal error (exit 3) from the conversion.
+            Case([*self.RUN, "--checkpoint-every", "99999999999999999999"], "--checkpoint-every",
+                 "'99999999999999999999'", "at most 4611686018427387904 cycles"),
+            Case([*self.RUN, "--checkpoint-every", "18446744073709551616"], "--checkpoint-every",
+                 "'18446744073709551616'", "at most 4611686018427387904 cycles"),
+            Case([*self.RUN, "--checkpoint-every", "99999999999999999999m"], "--checkpoint-every",
+                 "'99999999999999999999m'", "at most 5256000m"),
+            Case([*self.RUN, "--checkpoint-every", "18446744073709551616h"], "--checkpoint-every",
+                 "'18446744073709551616h'", "at most 87600h"),
+            Case([*self.RUN, "--checkpoint-every", "00000000000000000000000000000000000005000000h"],
+                 "--checkpoint-every", "at most 87600h", label="leading zeros are no overflow"),
+            Case([*self.SWEEP, "--checkpoint-every", "99999999999999999999"],
+                 "--checkpoint-every", "'99999999999999999999'", "at most"),
+            Case([*self.RUN, "--config", "c.toml"], "--checkpoint-every",
+                 "'99999999999999999999m'", "at most 5256000m",
+                 files={"c.toml": 'checkpoint-every = "99999999999999999999m"\n'},
+                 label="--checkpoint-every overflowing in a config file"),
+            Case([*self.SWEEP, "--config", "c.toml"], "--checkpoint-every",
+                 "'99999999999999999999'", "at most",
+                 files={"c.toml": "checkpoint-every = 99999999999999999999\n"},
+                 label="sweep: --checkpoint-every overflowing in a config file"),
+            Case([*self.RUN, "--walltime", "100000:00:00"], "--walltime", "100000:00:00",
+                 "hours up to 99999"),
+            Case([*self.RUN, "--walltime", "99999999999999999999:00:00"], "--walltime",
+                 "hours up to 99999"),
+            Case([*self.RUN, "--walltime", "1:99999999999999999999:00"], "--walltime",
+                 "minutes"),
             Case([*self.RUN, "--stop-at-cycle", "4611686018427387905"], "--stop-at-cycle",
                  "at most"),
             Case([*self.RUN, "--flit-rate", "1e400"], "--flit-rate", "1e400"),
@@ -1099,7 +1170,7 @@ class Corpus(CorpusRunner):
         cases.append(Case([*self.RUN[:-2], "--config", "c.toml"], "--measure", "--cycles", files={
             "c.toml": "cycles = 500\nmeasure = 100\n"}, label="config measure and cycles"))
         cases.append(Case([*self.RUN, "--config", "{d}"], "--config", label="config directory"))
-        cases.append(Case([*self.RUN, "--config", "/dev/zero"], "--config", "1 MiB",
+        cases.append(Case([*self.RUN, "--config", "/dev/zero"], "--config", "a regular file",
                           label="config /dev/zero"))
         cases.append(Case([*self.RUN, "--config", "missing.toml"], "--config", "missing.toml"))
         self.run_corpus(cases)
@@ -1176,6 +1247,75 @@ class Corpus(CorpusRunner):
                         "ck/checkpoint.h5": trace_ck},
                  label="restart: a comment added to the trace (the bytes count)"),
         ])
+
+
+class InputFiles(unittest.TestCase):
+    """Text inputs (--trace, --config) that never end or never open: a FIFO without a writer
+    (open() blocked and absorbed SIGTERM: 8.5 minutes under `timeout -s TERM 5`, the lock left
+    behind), /dev/zero and a large file without a newline (std::getline read the whole line
+    first: 1 GB/s of memory, and under a memory cap the wrong reason). Each ends at once with
+    exit code 2, one line naming the option, the file and what is allowed, and nothing left
+    in its directory (no results file, partial file or lock)."""
+
+    RUN = ["run", "-t", "mesh:2x2", "-r", "xy", "-q"]
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp(prefix="wormnet-inputs-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
+
+    def refused(self, args, *words, prefix=(), limit=20):
+        """Runs wormnet in self.dir (with -o out.h5); checks exit 2 within `limit` seconds,
+        one line holding `words`, and the directory as it was."""
+        import time
+        before = sorted(os.listdir(self.dir))
+        start = time.time()
+        try:
+            p = subprocess.run([*prefix, WORMNET, *args, "-o", "out.h5"], cwd=self.dir,
+                               capture_output=True, text=True, timeout=limit, check=False,
+                               env=ENV)
+        except subprocess.TimeoutExpired:
+            self.fail(f"{args}: still running after {limit} s")
+        elapsed = time.time() - start
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        for w in words:
+            self.assertIn(w, lines[0])
+        self.assertEqual(sorted(os.listdir(self.dir)), before, "files added or removed")
+        return elapsed
+
+    def test_fifo_trace_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "t.csv"))
+        self.refused([*self.RUN, "--workload", "trace", "--trace", "t.csv"], "--trace",
+                     "'t.csv'", "a regular file")
+
+    def test_fifo_config_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "c.toml"))
+        self.refused([*self.RUN, "--config", "c.toml"], "--config", "'c.toml'",
+                     "a regular file")
+
+    def test_fifo_tables_is_refused_at_once(self):
+        os.mkfifo(os.path.join(self.dir, "t.h5"))
+        self.refused(["run", "-t", "torus:4x4", "-r", "table", "--tables", "t.h5", "-q"],
+                     "--tables", "'t.h5'", "regular file")
+
+    def test_endless_inputs_under_a_memory_cap(self):
+        # 1.5 GB of address space: far more than wormnet needs here, far less than the
+        # whole of a 4 GiB line. The sparse file costs no disk.
+        cap = ["prlimit", "--as=1500000000"]
+        big = os.path.join(self.dir, "big.csv")
+        with open(big, "wb") as f:
+            f.truncate(4 << 30)
+        for trace, words in (("/dev/zero", ["'/dev/zero'", "a regular file"]),
+                             ("big.csv", ["'big.csv'", "line 1",
+                                          "longer than 1000000 characters"])):
+            with self.subTest(trace=trace):
+                elapsed = self.refused([*self.RUN, "--workload", "trace", "--trace", trace],
+                                       "--trace", *words, prefix=cap)
+                self.assertLess(elapsed, 15)
+        self.refused([*self.RUN, "--config", "big.csv"], "--config", "'big.csv'", "1 MiB",
+                     prefix=cap)
 
 
 class ConfigFiles(unittest.TestCase):

@@ -1,6 +1,7 @@
 // Error types. Bad input is an InputError (exit code 2, one line); an output the system
-// refused to store is an OutputError (exit code 6, one line); a broken internal invariant is
-// an InvariantError (rank and cycle printed, the job aborted).
+// refused to store is an OutputError (exit code 6, one line); an input whose reading a stop
+// signal ended is Interrupted (exit code 5); a broken internal invariant is an
+// InvariantError (rank and cycle printed, the job aborted).
 #pragma once
 
 #include <stdexcept>
@@ -35,6 +36,13 @@ class OutputError : public std::runtime_error {
  private:
   std::string path_;
   std::string reason_;
+};
+
+/// Reading an input stopped because a stop signal arrived (SIGTERM, SIGINT, SIGUSR1): not an
+/// error; the run ends during its setup with exit code 5 and nothing written.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(const std::string& what) : std::runtime_error(what) {}
 };
 
 /// A model invariant that does not hold: a bug, never the user's fault.

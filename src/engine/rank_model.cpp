@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "rank_model_walk.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/prefetch.hpp"
 #include "wormnet/core/rng.hpp"
@@ -158,53 +159,6 @@ void RankModel::enter_cycle(Cycle c) {
   in_measurement_ = c >= measure_begin_ && c < measure_end_;
 }
 
-template <bool kBlocked>
-void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
-  WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
-  for (std::uint32_t o : credits) bank_.return_credit<kBlocked>(o);
-  credits.clear();
-  WheelBucket<Arrival>& flits = arriving_->flits[block];
-  WheelBucket<RouteDue>* routes = kBlocked && route_hint_delay_ != 0
-                                      ? &wheel_[(c + route_hint_delay_) & wheel_mask_].routes[block]
-                                      : nullptr;
-  for (const Arrival& a : flits) {
-    bank_.deposit(a.router, a.local_vc, a.flit, c);
-    // A head at the front of an idle VC routes routing_delay cycles from now (one behind
-    // another packet later: its hint is then wasted, never wrong). Its router is woken then,
-    // not now: a step before the route would find nothing to do unless the router holds
-    // other flits, and then it is awake already (only such heads leave a router with flits
-    // asleep). That step, a pass through the stages for nothing, was one router step in six
-    // on torus:40x40x40 at 0.002 flits/node/cycle (callgrind: 2.47 million steps, 2.08
-    // after). A head behind another packet wakes its router for nothing, and a step of an
-    // idle router changes nothing.
-    if (routes != nullptr && a.flit.head()) {
-      routes->push_back(RouteDue{a.router, a.flit.packet()});
-    } else {
-      wake(a.router);
-    }
-    // What the router's steps will touch to send it on, if its VC holds an output VC: on a
-    // large rank it is in no cache (a rank of one block keeps it there, and there the hint
-    // costs more than it saves: 5 % on the mesh:16x16 bench case).
-    if constexpr (kBlocked) hint_moves(block, a.router, a.local_vc, a.flit.tail(), c);
-  }
-  flits.clear();
-  // Hinted at while the walk was at the block before; their routers wake for the route.
-  for (const RouteDue& d : arriving_->routes[block]) wake(d.router);
-  arriving_->routes[block].clear();
-  arriving_->moves[block].clear();
-  // The next block's arrivals go to routers the walk has not reached: their state was last
-  // touched a cycle ago and has left the caches of a large rank. Asking for it during this
-  // block's steps overlaps those fetches with them, where the deposits waited for each in
-  // turn (on torus:60x60x60, one core, the loop takes 0.88-0.90 of the time it takes
-  // without them); a few after each router step rather than all at once.
-  ahead_ = next != kNoBlock
-               ? Ahead{arriving_->flits[next].begin(),   arriving_->flits[next].end(),
-                       arriving_->credits[next].begin(), arriving_->credits[next].end(),
-                       arriving_->routes[next].begin(),  arriving_->routes[next].end(),
-                       arriving_->moves[next].begin(),   arriving_->moves[next].end()}
-               : Ahead{};
-}
-
 void RankModel::prefetch_move(const MoveDue& m) const {
   bank_.outputs().prefetch(m.output);
   if (m.channel != kNoLink) {
@@ -260,78 +214,44 @@ void RankModel::ask_ahead(std::size_t n) {
   }
 }
 
+// The observed walk is instantiated in rank_model_observed.cpp.
+extern template void RankModel::step_blocks<RankModel::Pass::kAll, false, true>(std::size_t,
+                                                                                std::size_t, Cycle);
+extern template void RankModel::step_blocks<RankModel::Pass::kAll, true, true>(std::size_t,
+                                                                               std::size_t, Cycle);
+extern template void RankModel::step_blocks<RankModel::Pass::kInterior, false, true>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<RankModel::Pass::kInterior, true, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, false, true>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+
 template <RankModel::Pass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
   const std::size_t first = layer_first_[layer];
   const std::size_t end = layer_first_[layer + 1];
-  if (blocks_ > 1) {
-    step_blocks<kPass, true>(first, end, c);
+  if (observer_ != nullptr) [[unlikely]] {
+    if (blocks_ > 1) {
+      step_blocks<kPass, true, true>(first, end, c);
+    } else {
+      step_blocks<kPass, false, true>(first, end, c);
+    }
+  } else if (blocks_ > 1) {
+    step_blocks<kPass, true, false>(first, end, c);
   } else {
-    step_blocks<kPass, false>(first, end, c);
+    step_blocks<kPass, false, false>(first, end, c);
   }
 }
 
 // The schedule of the layers (rank_model_layers.cpp) steps whole layers.
 template void RankModel::step_layer<RankModel::Pass::kAll>(std::size_t layer, Cycle c);
-
-template <RankModel::Pass kPass, bool kBlocked>
-void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
-  auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
-                  std::uint64_t two_on = 0) {
-    for (; bits != 0; bits &= bits - 1) {
-      const int b = std::countr_zero(bits);
-      const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
-      step_router<kBlocked>(r, c);
-      // On a large rank, hints for what the next steps touch, one or two of each kind per
-      // step so that the fetches overlap the steps without filling the queue of misses: the
-      // next block's arrivals; the headers of the active routers two words on; and, from
-      // those headers (asked for a word earlier), the records of the VCs holding flits at
-      // the routers a word on.
-      if constexpr (kBlocked) {
-        ask_ahead(2);
-        if (two_on != 0) {
-          bank_.prefetch_header(
-              static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(two_on)));
-          two_on &= two_on - 1;
-        }
-        if (one_on != 0) {
-          bank_.prefetch_inputs(
-              static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(one_on)));
-          one_on &= one_on - 1;
-        }
-      }
-      if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
-    }
-  };
-  if constexpr (kPass == Pass::kBoundary) {
-    // The interior pass applied the arrivals and generated the messages of the boundary
-    // routers' blocks (all in layer 0).
-    for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
-    return;
-  }
-  const std::uint64_t created = sources_.created_packets();
-  for (std::size_t i = first; i < end; ++i) {
-    const std::size_t block = layer_blocks_[i];
-    sources_.generate_until(block, c, [this](std::uint32_t r) {
-      bank_.source_filled(r);
-      wake(r);
-    });
-    arrive<kBlocked>(block, i + 1 < end ? layer_blocks_[i + 1] : kNoBlock, c);
-    // The block's words (one block: all of them). The interior pass steps the block's
-    // boundary routers later in the cycle, after the exchange.
-    const std::size_t w0 = kBlocked ? block << (block_shift_ - 6) : 0;
-    const std::size_t w1 =
-        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << (block_shift_ - 6)))
-                 : active_.size();
-    for (std::size_t w = w0; w < w1; ++w) {
-      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w],
-           w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
-    }
-    if constexpr (kBlocked) ask_ahead(~std::size_t{0});
-  }
-  created_at_[c & wheel_mask_] += sources_.created_packets() - created;
-}
 
 void RankModel::step(Cycle t) {
   begin_cycle(t);
@@ -355,31 +275,6 @@ void RankModel::step_boundary(Cycle t) {
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   bank_.deposit(r, local_vc, f, t);
   wake(r);
-}
-
-template <bool kBlocked>
-void RankModel::step_router(std::uint32_t r, Cycle t) {
-  // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
-  // does not add its zero counts.
-  if (bank_.has_injection(r)) {
-    const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
-    window_.injected_packets += injected.packets;
-    window_.injected_flits += injected.flits;
-  }
-  bank_.allocate(r, t, Carry<kBlocked>{*this, r, t});
-}
-
-template <bool kBlocked>
-void RankModel::Carry<kBlocked>::operator()(int in_port, int in_vc, int out_port, int out_vc,
-                                            Flit f) const {
-  // Ejected, or onto its link; a flit that leaves a network input port sends a credit back
-  // upstream.
-  if (out_port == model.ports_) {
-    model.eject(f, t);
-  } else {
-    model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
-  }
-  if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
 }
 
 void RankModel::eject(const Flit& f, Cycle t) {
@@ -406,21 +301,6 @@ void RankModel::eject(const Flit& f, Cycle t) {
   packets_.release(f.packet());
 }
 
-template <bool kBlocked>
-void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
-  const std::size_t k = port_slot(r, out_port);
-  ++window_.flit_hops;
-  if (in_measurement_) ++channel_flits_[k];
-  const std::uint32_t target = link_[k];
-  const int in_port = out_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
-    return;
-  }
-  flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
-      Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
-}
-
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
   const RemoteEnd& e = remote_[remote];
   require(arrival >= window_end_, "lookahead violated: a flit would reach another rank too early");
@@ -435,18 +315,6 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   out.flits.push_back(rf);
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
-}
-
-template <bool kBlocked>
-void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
-  const std::uint32_t target = link(r, in_port);
-  const int out_port = in_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
-    return;
-  }
-  credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
-      bank_.outputs().index(target, out_port * vcs_ + vc));
 }
 
 void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {
@@ -503,6 +371,7 @@ void RankModel::receive(const Outbox& from_peer) {
     const std::uint32_t o = bank_.outputs().index(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
       require(is_boundary(r), "a remote credit arrived at a router without a remote link");
+      if (observer_ != nullptr) observe_credit(o, rc.arrival);
       bank_.return_credit(o);
       continue;
     }

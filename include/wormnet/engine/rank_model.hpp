@@ -38,6 +38,7 @@
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/router/router_bank.hpp"
+#include "wormnet/router/router_events.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/stats/traffic_counters.hpp"
 #include "wormnet/topology/topology.hpp"
@@ -138,6 +139,11 @@ class RankModel {
   /// the layers lag, in no particular order of cycles.
   using DeliveryObserver = std::function<void(const Packet&, Cycle)>;
   void set_delivery_observer(DeliveryObserver f) { on_delivery_ = std::move(f); }
+  /// Told of every flit that crosses a switch and every credit that reaches an output VC
+  /// (tests: the reference router's, tests/unit/router/reference_router_test.cpp); null, the
+  /// default, for none. The walk then runs its observed copy (kObserved), so that the
+  /// unobserved one has no test for it in the per-flit path.
+  void set_router_observer(RouterObserver* observer) { observer_ = observer; }
 
   /// Flits/credits for peer ranks produced since the last clear; index = peer rank.
   [[nodiscard]] std::vector<Outbox>& outboxes() { return outboxes_; }
@@ -256,14 +262,15 @@ class RankModel {
   /// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only).
   template <Pass kPass>
   void step_layer(std::size_t layer, Cycle c);
-  template <Pass kPass, bool kBlocked>
+  /// kObserved: observer_ is told of every move and credit (set_router_observer()).
+  template <Pass kPass, bool kBlocked, bool kObserved>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
   /// Cycles every layer has simulated: their counters (packet-cycles) are final.
   void settle();
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
   /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
-  template <bool kBlocked>
+  template <bool kBlocked, bool kObserved>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
   /// The next block's arrivals not yet asked for (arrive() sets them, ask_ahead(n) asks for
@@ -289,11 +296,11 @@ class RankModel {
   void build_layers();
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
-  template <bool kBlocked>
+  template <bool kBlocked, bool kObserved>
   [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
   /// RouterBank::step's on_move for router r at cycle t: carries on each flit that crosses
   /// the switch. A functor whose call is always inlined: the per-flit path makes no call.
-  template <bool kBlocked>
+  template <bool kBlocked, bool kObserved>
   struct Carry {
     RankModel& model;
     std::uint32_t r;
@@ -312,6 +319,11 @@ class RankModel {
   /// taken off a link comes here.
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void eject(const Flit& f, Cycle t);
+  /// Tells observer_ of a flit of router r crossing its switch at t, and of a credit
+  /// reaching output VC o (an OutputUnit index) at t. Out of line: the observed walk only.
+  [[gnu::noinline]] void observe_move(std::uint32_t r, int in_port, int in_vc, int out_port,
+                                      int out_vc, Flit f, Cycle t) const;
+  [[gnu::noinline]] void observe_credit(std::uint32_t o, Cycle t) const;
   // send_flit() and send_credit() run for every flit that crosses a switch: inlined into the
   // router step, their rare remote paths kept out of line.
   template <bool kBlocked>
@@ -430,6 +442,7 @@ class RankModel {
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
   std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
   DeliveryObserver on_delivery_;
+  RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;
   std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
   std::uint64_t created_flits_seen_ = 0;

@@ -1,0 +1,39 @@
+// The walk of a RankModel whose observer is told of every flit move and credit
+// (RankModel::set_router_observer: the reference router's test). The same templates as the
+// unobserved walk (rank_model_walk.hpp), instantiated here, apart from rank_model.cpp, so
+// that they leave that unit's inlining as it is.
+#include "rank_model_walk.hpp"
+
+namespace wormnet {
+
+void RankModel::observe_move(std::uint32_t r, int in_port, int in_vc, int out_port, int out_vc,
+                             Flit f, Cycle t) const {
+  observer_->moved(FlitMove{t, bank_.nodes()[r], static_cast<std::uint8_t>(in_port),
+                            static_cast<std::uint8_t>(in_vc), static_cast<std::uint8_t>(out_port),
+                            static_cast<std::uint8_t>(out_vc), packets_[f.packet()].id, f.head(),
+                            f.tail()});
+}
+
+void RankModel::observe_credit(std::uint32_t o, Cycle t) const {
+  const OutputUnit& out = bank_.outputs();
+  const std::uint32_t r = out.router_of(o);
+  const std::uint32_t local_vc = o - out.index(r, 0);
+  observer_->credited(CreditArrival{t, bank_.nodes()[r],
+                                    static_cast<std::uint8_t>(bank_.port_of(local_vc)),
+                                    static_cast<std::uint8_t>(bank_.vc_of(local_vc))});
+}
+
+template void RankModel::step_blocks<RankModel::Pass::kAll, false, true>(std::size_t, std::size_t,
+                                                                         Cycle);
+template void RankModel::step_blocks<RankModel::Pass::kAll, true, true>(std::size_t, std::size_t,
+                                                                        Cycle);
+template void RankModel::step_blocks<RankModel::Pass::kInterior, false, true>(std::size_t,
+                                                                              std::size_t, Cycle);
+template void RankModel::step_blocks<RankModel::Pass::kInterior, true, true>(std::size_t,
+                                                                             std::size_t, Cycle);
+template void RankModel::step_blocks<RankModel::Pass::kBoundary, false, true>(std::size_t,
+                                                                              std::size_t, Cycle);
+template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, true>(std::size_t,
+                                                                             std::size_t, Cycle);
+
+}  // namespace wormnet

@@ -15,35 +15,14 @@ namespace wormnet {
 
 namespace {
 
-/// What a file that is not a regular one is, for the refusal.
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-/// `path` opened for reading, refused unless it is a regular file. O_NONBLOCK: open()
-/// returns at once on a FIFO without a writer (it is then refused); on a regular file the
-/// flag changes nothing.
+/// `path` opened for reading, refused unless it is a regular file.
 int open_regular(const std::string& path, const std::string& option) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  std::string why;
+  const int fd = open_regular_file(path, why);
   if (fd < 0) {
     throw InputError(option, path,
-                     "a readable regular file (" + std::string(std::strerror(errno)) + ")");
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    throw InputError(option, path, "a readable regular file (" + why + ")");
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw InputError(option, path,
-                     std::string("a regular file (this is ") + file_kind(st.st_mode) + ")");
+                     why.rfind("this is ", 0) == 0 ? "a regular file (" + why + ")"
+                                                   : "a readable regular file (" + why + ")");
   }
   return fd;
 }
@@ -63,6 +42,38 @@ std::size_t read_some(int fd, char* to, std::size_t size, const std::string& pat
 }
 
 }  // namespace
+
+const char* file_kind(unsigned mode) {
+  const auto m = static_cast<mode_t>(mode);
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+int open_regular_file(const std::string& path, std::string& why) {
+  // O_NONBLOCK: open() returns at once on a FIFO without a writer (it is then refused); on a
+  // regular file the flag changes nothing.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    why = std::strerror(errno);
+    ::close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    why = std::string("this is ") + file_kind(st.st_mode);
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
 
 TextInput::TextInput(const std::string& path, std::string option, std::size_t max_line,
                      StopCheck stop)

@@ -16,6 +16,8 @@
 #include <thread>
 #include <utility>
 
+#include "wormnet/core/text_input.hpp"
+
 namespace wormnet::io {
 
 namespace {
@@ -96,10 +98,15 @@ Holder parse_holder(const std::string& text) {
 }
 
 /// The contents of the file at `path` (at most kMaxLockBytes), or false when it cannot be
-/// read (it vanished).
-bool read_lock(const std::string& path, std::string& text) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+/// read: it vanished, or it is no regular file (`not_regular`: a FIFO there once blocked
+/// open() for good, deaf to the stop signals; it is never opened for reading now).
+bool read_lock(const std::string& path, std::string& text, std::string* not_regular = nullptr) {
+  std::string why;
+  const int fd = open_regular_file(path, why);
+  if (fd < 0) {
+    if (not_regular != nullptr && why.rfind("this is ", 0) == 0) *not_regular = why;
+    return false;
+  }
   char buf[kMaxLockBytes];
   const ssize_t n = ::read(fd, buf, sizeof buf);
   ::close(fd);
@@ -196,7 +203,13 @@ LockFile LockFile::acquire(const std::string& path, std::string& why) {
       return lock;
     }
     std::string text;
-    if (!read_lock(path, text)) {
+    std::string not_regular;
+    if (!read_lock(path, text, &not_regular)) {
+      if (!not_regular.empty()) {
+        why = "'" + path + "' is in the lock file's place, but " + not_regular +
+              ", not a lock file (remove it)";
+        return lock;
+      }
       if (may_wait()) continue;  // released meanwhile: create it
       why = "the lock file '" + path + "' keeps appearing and vanishing: another run is starting";
       return lock;

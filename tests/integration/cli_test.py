@@ -943,6 +943,8 @@ class Corpus(CorpusRunner):
                  files={"plain.h5": b"\x89HDF\r\n\x1a\n" + bytes(600)},
                  label="status of a broken HDF5 superblock"),
             Case(["status", "{d}"], "{d}", label="status of a directory"),
+            Case(["status", "f.h5"], "f.h5", "not a regular file", files={"f.h5": ("fifo",)},
+                 label="status of a FIFO"),
             Case(["status"], "file", label="status without a file"),
         ])
 
@@ -1058,6 +1060,10 @@ class Corpus(CorpusRunner):
                  label="a live process holds the output's lock"),
             Case([*run_, "-o", "results.h5"], "--output", "results.h5", "cannot read",
                  files={"results.h5.lock": "garbage\n"}, label="a lock file of unknown form"),
+            # A FIFO in the lock's place once blocked the run in open() for good, deaf to
+            # SIGTERM: a lock is read only when it is a regular file.
+            Case([*run_, "-o", "results.h5"], "--output", "results.h5.lock", "a FIFO",
+                 files={"results.h5.lock": ("fifo",)}, label="a FIFO in the lock's place"),
             Case([*run_, "--checkpoint-every", "100", "-o", "results.h5"], "--checkpoint-dir",
                  "another run", files={"results.h5.checkpoint/checkpoint.h5.lock": me},
                  label="a live process holds the checkpoint's lock"),

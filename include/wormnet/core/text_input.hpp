@@ -17,6 +17,14 @@
 
 namespace wormnet {
 
+/// What a file of mode `mode` is when it is not a regular file ("a FIFO", "a directory", ...).
+[[nodiscard]] const char* file_kind(unsigned mode);
+
+/// `path` opened read-only without blocking (a FIFO without a writer would block open() for
+/// good, deaf to the stop signals) and kept only when it is a regular file: the descriptor,
+/// or -1 with `why` set (the system's reason, or "this is a FIFO" and the like).
+[[nodiscard]] int open_regular_file(const std::string& path, std::string& why);
+
 /// True when the reading should stop (a stop signal arrived). May be empty: never stop.
 using StopCheck = std::function<bool()>;
 

@@ -212,7 +212,7 @@ TEST(HoneycombTorusRouting, HopLevelFromTheCurrentImagesEqualsTheLevelAtTheNextN
         h.nearest_images(NodeId(s), NodeId(d), images);
         for (int p = 0; p < 6; ++p) {
           const NodeId m = h.neighbor(NodeId(s), static_cast<PortId>(p));
-          if (!m.valid() || h.distance(m, NodeId(d)) != images.distance - 1) continue;
+          if (!m.valid() || h.distance(m, NodeId(d)) != images.distance() - 1) continue;
           ASSERT_EQ(ways.level_of_hop(NodeId(s), images, static_cast<PortId>(p)),
                     ways.level_into(m, NodeId(d)))
               << spec << " " << h.node_label(NodeId(s)) << " -> " << h.node_label(NodeId(d));

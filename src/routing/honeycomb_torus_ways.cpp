@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
-#include <numeric>
 
 #include "wormnet/core/int_math.hpp"
 
@@ -11,27 +9,10 @@ namespace wormnet {
 
 namespace {
 
-/// The largest of floor((a0 + b0 t) / p0) + floor((a1 + b1 t) / p1) over the integers t in
-/// [lo, hi] (p0, p1 > 0). After tau = lcm(p0 / gcd(b0, p0), p1 / gcd(b1, p1)) steps each term
-/// has grown by exactly b_i tau / p_i, so along t = r, r + tau, r + 2 tau, ... the sum is linear,
-/// largest at the first or the last of them: one period of starts r suffices (every t when the
-/// range is shorter).
-std::int64_t max_floor_sum(const std::array<std::int64_t, 2>& a,
-                           const std::array<std::int64_t, 2>& b,
-                           const std::array<std::int64_t, 2>& p, std::int64_t lo, std::int64_t hi) {
-  const auto value = [&](std::int64_t t) {
-    return floor_div(a[0] + b[0] * t, p[0]) + floor_div(a[1] + b[1] * t, p[1]);
-  };
-  const std::int64_t length = hi - lo + 1;
-  const std::int64_t t0 = p[0] / std::gcd(std::abs(b[0]), p[0]);
-  const std::int64_t t1 = p[1] / std::gcd(std::abs(b[1]), p[1]);
-  const std::int64_t g = std::gcd(t0, t1);
-  const std::int64_t tau = t0 / g <= length / t1 ? t0 / g * t1 : length;
-  std::int64_t best = std::numeric_limits<std::int64_t>::min();
-  for (std::int64_t r = lo; r < lo + std::min(tau, length); ++r) {
-    best = std::max({best, value(r), value(r + (hi - r) / tau * tau)});
-  }
-  return best;
+/// The most crossings of multiples of P by a monotone move of `span` steps, over every start
+/// residue: a start just below a multiple meets one after 1 step, then one every P.
+std::int64_t most_crossings(std::int64_t span, std::int64_t period) {
+  return (period - 1 + std::abs(span)) / period;
 }
 
 /// Restricts [lo, hi] to the t where f + t s >= 0 (empty: lo > hi).
@@ -45,32 +26,31 @@ void keep_nonnegative(std::int64_t f, std::int64_t s, std::int64_t& lo, std::int
   }
 }
 
-/// The most crossings of multiples of P by a monotone move of w steps, over every start residue,
-/// is (P - 1 + |w|) / P: a start just below a multiple meets one after 1 step, then one every P.
-/// This is the largest sum of it over the coordinates k0, k1 (with P = period(k)) over the
-/// offsets w of a run. Along the run w_k is linear; on each part where the signs of w_k0 and
-/// w_k1 are fixed, |w_k| is linear too, and the sum is one of floors (max_floor_sum).
+/// The largest sum of most_crossings(w_k, period(k)) over the two coordinates k, over the
+/// offsets w = first + t step of a run. The step is a vector of L, so it moves w_k by a multiple
+/// of period(k): while w_k keeps its sign, each step changes most_crossings(w_k) by the same
+/// amount. So the sum is linear on each part of the run where the signs of the two w_k are
+/// fixed, and largest at an end of one.
 std::int64_t most_crossings(const HoneycombTorus& topo, const HoneycombTorus::Run& run,
                             const std::array<int, 2>& coords) {
+  const auto sum = [&](std::int64_t t) {
+    std::int64_t n = 0;
+    for (const int k : coords) {
+      const auto i = static_cast<std::size_t>(k);
+      n += most_crossings(run.first[i] + t * run.step[i], topo.period(k));
+    }
+    return n;
+  };
   std::int64_t best = 0;
   for (const int s0 : {1, -1}) {
     for (const int s1 : {1, -1}) {
-      const std::array<std::int64_t, 2> sign{s0, s1};
       std::int64_t lo = 0;
       std::int64_t hi = run.count - 1;
-      std::array<std::int64_t, 2> a{};
-      std::array<std::int64_t, 2> b{};
-      std::array<std::int64_t, 2> p{};
-      for (std::size_t i = 0; i < 2; ++i) {
-        const auto k = static_cast<std::size_t>(coords[i]);
-        const std::int64_t f = sign[i] * run.first[k];
-        const std::int64_t s = sign[i] * run.step[k];
-        keep_nonnegative(f, s, lo, hi);
-        p[i] = topo.period(coords[i]);
-        a[i] = p[i] - 1 + f;  // most_crossings(w, P) = floor((P - 1 + |w|) / P)
-        b[i] = s;
-      }
-      if (lo <= hi) best = std::max(best, max_floor_sum(a, b, p, lo, hi));
+      const auto k0 = static_cast<std::size_t>(coords[0]);
+      const auto k1 = static_cast<std::size_t>(coords[1]);
+      keep_nonnegative(s0 * run.first[k0], s0 * run.step[k0], lo, hi);
+      keep_nonnegative(s1 * run.first[k1], s1 * run.step[k1], lo, hi);
+      if (lo <= hi) best = std::max({best, sum(lo), sum(hi)});
     }
   }
   return best;

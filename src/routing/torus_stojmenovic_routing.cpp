@@ -3,10 +3,19 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "wormnet/core/error.hpp"
+
 namespace wormnet {
 
 TorusStojmenovicRouting::TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline)
-    : topo_(topo), ways_(topo), dateline_(dateline) {}
+    : topo_(topo), ways_(topo), dateline_(dateline) {
+  if (dateline_ && ways_.levels() > kMaxVcs) {
+    throw InputError("--routing", name(),
+                     "needs " + std::to_string(ways_.levels()) + " VCs on " + topo.spec() +
+                         " (one per dateline level), more than the " + std::to_string(kMaxVcs) +
+                         " a channel may have");
+  }
+}
 
 std::string TorusStojmenovicRouting::description() const {
   return dateline_

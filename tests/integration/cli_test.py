@@ -104,6 +104,13 @@ class BadInput(unittest.TestCase):
         # HReT(4, 8): four dateline levels, 8 VCs for double-xy-dateline, 9 for duato.
         self.expect_one_line(["verify", "-t", "honeycomb-rect:4x8", "-r", "duato"], "--routing",
                              "duato", "9 VCs", "honeycomb-rect:4x8")
+        # HReT(2, 40): periods 2, 1, 1 (gcd(1, 20) = 1 for y and z): the fewest levels, x with
+        # y, are 1 + 1 + 11 = 13 (a way crosses x = 0 mod 2 at most once, y = 0 mod 1 at most
+        # 11 times: |y| <= 11 on a shortest way). Once an internal error for verify.
+        for command in ("verify", "run"):
+            self.expect_one_line([command, "-t", "honeycomb-rect:2x40", "-r",
+                                  "stojmenovic-dateline"], "--routing", "stojmenovic-dateline",
+                                 "13 VCs", "honeycomb-rect:2x40")
 
     def test_transpose_that_is_no_permutation(self):
         self.expect_one_line(["run", "-t", "honeycomb-rect:6x8", "-r", "stojmenovic",

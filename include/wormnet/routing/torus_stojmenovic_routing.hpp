@@ -18,6 +18,7 @@ namespace wormnet {
 
 class TorusStojmenovicRouting final : public RoutingFunction {
  public:
+  /// Throws InputError naming --routing when the dateline variant needs more than kMaxVcs VCs.
   TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline);
   [[nodiscard]] std::string name() const override {
     return dateline_ ? "stojmenovic-dateline" : "stojmenovic";

@@ -320,6 +320,17 @@ TEST(HoneycombTorusRouting, RefusesATorusThatNeedsMoreThanEightVcs) {
     EXPECT_NE(std::string(e.what()).find("12 VCs"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW((void)make_routing("stojmenovic", *topo));
+  EXPECT_NO_THROW((void)make_routing("stojmenovic-dateline", *topo));  // 6 levels, 6 VCs
+  // honeycomb-rect:2x40: periods 2, 1, 1; a shortest way can cross x = 0 mod 2 once and move
+  // y by 11 (e.g. (-1, 11, -9), as short as (1, 10, -10)): 13 levels, one VC each.
+  const auto thin = make_topology("honeycomb-rect:2x40");
+  try {
+    (void)make_routing("stojmenovic-dateline", *thin);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.option(), "--routing");
+    EXPECT_NE(std::string(e.what()).find("13 VCs"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

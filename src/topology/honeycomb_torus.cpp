@@ -271,8 +271,9 @@ HoneycombTorus::HoneycombTorus(HoneycombTorusShape shape, int a, int b)
     row = std::max({row, std::abs(alpha_row_[k]), std::abs(beta_row_[k])});
   }
   rows_fit_ = static_cast<Wide>(3) * row * span < (static_cast<Wide>(1) << 50);
-  // A line searched has a = delta + q r1 with |delta| <= 1 + |r1| (Babai) and |q| <= 6 (the
-  // proof at search()), so |a_j c_k| <= (1 + 7 |r1|) |r0|; line_exceeds sums six of them.
+  // A line searched has a = delta + q r1 with |delta| <= 1 + (|r0| + |r1|) / 2 (Babai) and
+  // |q| <= 6 (the proof at search()), so |a_j c_k| <= (1 + 8 |r1|) |r0|; line_exceeds sums
+  // six such products (in practice always in 64 bits: |r0| |r1| is of the order of N).
   lines_fit_ =
       static_cast<Wide>(6) * (1 + 8 * norm1(r[1])) * norm1(r[0]) < (static_cast<Wide>(1) << 62);
 

@@ -32,11 +32,12 @@ std::string DoubleXyDatelineRouting::description() const {
 RouteState DoubleXyDatelineRouting::initial_state(NodeId src, NodeId dst) const {
   HoneycombTorus::Images images;
   topo_.nearest_images(src, dst, images);
+  // The Z offset is linear along a run: its sign holds on a whole run iff it holds at both ends.
   bool up = true;
   bool down = true;
-  for (int i = 0; i < images.count; ++i) {
-    up = up && images.offsets[static_cast<std::size_t>(i)][2] > 0;
-    down = down && images.offsets[static_cast<std::size_t>(i)][2] < 0;
+  for (const HoneycombTorus::Run& run : images.runs()) {
+    up = up && run.first[2] > 0 && run.last()[2] > 0;
+    down = down && run.first[2] < 0 && run.last()[2] < 0;
   }
   return up ? kNet0 : (down ? kNet1 : kEither);
 }
@@ -47,9 +48,9 @@ void DoubleXyDatelineRouting::route(const RouteRequest& request, RouteOptions& o
   bool allowed[2] = {request.state != kNet1, request.state != kNet0};
   if (request.state != kEither) {
     bool any = false;
-    for (int i = 0; i < images.count; ++i) {
-      any =
-          any || fits(images.offsets[static_cast<std::size_t>(i)], static_cast<int>(request.state));
+    for (const HoneycombTorus::Run& run : images.runs()) {
+      const int net = static_cast<int>(request.state);
+      any = any || fits(run.first, net) || fits(run.last(), net);  // linear along the run
     }
     if (!any) allowed[0] = allowed[1] = true;
   }
@@ -60,9 +61,8 @@ void DoubleXyDatelineRouting::route(const RouteRequest& request, RouteOptions& o
     for (int net = 0; net < 2; ++net) {
       if (!allowed[net]) continue;
       bool shortens = false;
-      for (int i = 0; i < images.count && !shortens; ++i) {
-        const auto& w = images.offsets[static_cast<std::size_t>(i)];
-        shortens = fits(w, net) && HoneycombTorusWays::shortens(w, k, black);
+      for (auto w = images.begin(); w != images.end() && !shortens; ++w) {
+        shortens = fits(*w, net) && HoneycombTorusWays::shortens(*w, k, black);
       }
       if (!shortens) continue;
       if (level < 0) level = ways_.level_of_hop(request.node, images, p);

@@ -15,8 +15,10 @@ int minimal_ports(const Topology& topo, NodeId node, NodeId dest, PortId* ports)
     const bool black = h.black(node);
     int n = 0;
     for (int k = 0; k < 3; ++k) {
-      for (int i = 0; i < images.count; ++i) {
-        if (HoneycombTorusWays::shortens(images.offsets[static_cast<std::size_t>(i)], k, black)) {
+      for (const HoneycombTorus::Run& run : images.runs()) {
+        // Coordinate k is linear along a run: some image of it shortens iff an end does.
+        if (HoneycombTorusWays::shortens(run.first, k, black) ||
+            HoneycombTorusWays::shortens(run.last(), k, black)) {
           ports[n++] = Topology::port_of(k, black ? 1 : -1);
           break;
         }

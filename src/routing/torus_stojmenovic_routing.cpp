@@ -1,11 +1,21 @@
 #include "wormnet/routing/torus_stojmenovic_routing.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+
+#include "wormnet/core/error.hpp"
 
 namespace wormnet {
 
 TorusStojmenovicRouting::TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline)
-    : topo_(topo), ways_(topo), dateline_(dateline) {}
+    : topo_(topo), ways_(topo), dateline_(dateline) {
+  if (dateline_ && ways_.levels() > kMaxVcs) {
+    throw InputError("--routing", name(),
+                     "needs " + std::to_string(ways_.levels()) + " VCs on " + topo.spec() +
+                         " (one per dateline level), more than the " + std::to_string(kMaxVcs) +
+                         " a channel may have");
+  }
+}
 
 std::string TorusStojmenovicRouting::description() const {
   return dateline_
@@ -18,18 +28,16 @@ std::string TorusStojmenovicRouting::description() const {
 void TorusStojmenovicRouting::route(const RouteRequest& request, RouteOptions& out) const {
   HoneycombTorus::Images images;
   topo_.nearest_images(request.node, request.dest, images);
-  const HoneycombTorus::Offset* way = &images.offsets[0];
-  for (int i = 1; i < images.count; ++i) {
-    if (images.offsets[static_cast<std::size_t>(i)] < *way) {
-      way = &images.offsets[static_cast<std::size_t>(i)];
-    }
-  }
+  // The lexicographically smallest nearest offset: each coordinate is linear along a run, so
+  // a run's smallest offset is one of its ends.
+  HoneycombTorus::Offset way = images.runs()[0].first;
+  for (const HoneycombTorus::Run& run : images.runs()) way = std::min({way, run.first, run.last()});
   const bool black = topo_.black(request.node);
   int best = -1;
   for (int k = 0; k < 3; ++k) {
-    if (!HoneycombTorusWays::shortens(*way, k, black)) continue;
-    if (best < 0 || std::abs((*way)[static_cast<std::size_t>(k)]) >
-                        std::abs((*way)[static_cast<std::size_t>(best)])) {
+    if (!HoneycombTorusWays::shortens(way, k, black)) continue;
+    if (best < 0 || std::abs(way[static_cast<std::size_t>(k)]) >
+                        std::abs(way[static_cast<std::size_t>(best)])) {
       best = k;
     }
   }

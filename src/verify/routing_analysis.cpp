@@ -6,10 +6,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <optional>
 
 #include "destination_block_pass.hpp"
 #include "destination_pass.hpp"
 #include "symmetric_cover.hpp"
+#include "wormnet/core/error.hpp"
+#include "wormnet/core/int_math.hpp"
+#include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/topology/torus.hpp"
 #include "wormnet/verify/coordinate_distances.hpp"
 
@@ -56,6 +61,77 @@ std::uint32_t translation_class(const Torus& t, NodeId n) {
   return c;
 }
 
+/// The nodes under the translations a routing commutes with: each class is one orbit, every
+/// class has `translations` nodes (translations act freely), and the first explored
+/// destination of each class stands for all of it.
+struct TranslationClasses {
+  std::vector<std::uint32_t> of_node;  ///< [node] -> class
+  std::uint32_t classes = 0;
+  std::uint64_t translations = 0;       ///< nodes per class
+  std::vector<NodeId> representatives;  ///< one per class, in node order
+};
+
+/// On a torus with rings: the ring shifts (a class is the coordinates outside the rings, its
+/// representative the node at 0 on every ring). On a honeycomb torus: the translations that
+/// move coordinate k by multiples of the routing's step s_k (a divisor of the period P_k).
+/// Two nodes of one colour differ by a lattice vector t (up to L, whose coordinate k is a
+/// multiple of P_k, so of s_k); one maps to the other iff s_k divides t_k for every k. So a
+/// class is (colour, x mod s_x, y mod s_y, z mod s_z) of the canonical coordinates.
+/// Empty when the topology has no translations.
+std::optional<TranslationClasses> translation_classes(const Topology& topo,
+                                                      const RoutingFunction& routing,
+                                                      ArrivalScope scope) {
+  TranslationClasses out;
+  const std::uint32_t n = topo.num_nodes();
+  out.of_node.resize(n);
+  if (const Torus* t = ring_torus(topo)) {
+    out.translations = 1;
+    for (int i = 0; i < t->num_dims(); ++i) {
+      if (t->is_ring(i)) out.translations *= static_cast<std::uint64_t>(t->size(i));
+    }
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint32_t k = translation_class(*t, NodeId(v));
+      out.of_node[v] = k;
+      out.classes = std::max(out.classes, k + 1);
+      bool origin = true;
+      for (int i = 0; i < t->num_dims() && origin; ++i) {
+        origin = !t->is_ring(i) || t->coord(NodeId(v), i) == 0;
+      }
+      if (origin) out.representatives.push_back(NodeId(v));
+    }
+    return out;
+  }
+  const auto* h = dynamic_cast<const HoneycombTorus*>(&topo);
+  if (h == nullptr) return std::nullopt;
+  std::array<std::int64_t, 3> step{};
+  for (int k = 0; k < 3; ++k) {
+    step[static_cast<std::size_t>(k)] = routing.translation_step(scope, k);
+    require(step[static_cast<std::size_t>(k)] >= 1 &&
+                h->period(k) % step[static_cast<std::size_t>(k)] == 0,
+            "analysis: a translation step that does not divide the period");
+  }
+  std::map<std::array<std::int64_t, 4>, std::uint32_t> index;
+  std::vector<std::uint64_t> members;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    const Coord c = h->coords(NodeId(v));
+    const std::array<std::int64_t, 4> key{h->black(NodeId(v)) ? 1 : 0, floor_mod(c[0], step[0]),
+                                          floor_mod(c[1], step[1]), floor_mod(c[2], step[2])};
+    const auto [it, fresh] = index.emplace(key, out.classes);
+    if (fresh) {
+      ++out.classes;
+      members.push_back(0);
+      out.representatives.push_back(NodeId(v));
+    }
+    out.of_node[v] = it->second;
+    ++members[it->second];
+  }
+  out.translations = members[0];
+  for (const std::uint64_t m : members) {
+    require(m == out.translations, "analysis: translation classes of different sizes");
+  }
+  return out;
+}
+
 /// Whether the routing's kPorts classes ignore the VC: then the VC masks never matter for the
 /// ports a packet takes, and states may be merged across VCs for loads.
 bool port_classes_ignore_vcs(const Topology& topo, const RoutingFunction& routing, int vcs) {
@@ -100,8 +176,11 @@ std::string AnalysisPlan::summary(const Topology& topo) const {
     case Coverage::kEveryDestination:
       break;
     case Coverage::kTranslations:
-      s += " (the routing is translation-invariant on this torus: each stands for " +
-           std::to_string(static_cast<std::uint64_t>(scale)) + ")";
+      s += topo.kind() == TopologyKind::kHoneycombTorus
+               ? " (one per class of the " + std::to_string(static_cast<std::uint64_t>(scale)) +
+                     " translations of this torus the routing commutes with)"
+               : " (the routing is translation-invariant on this torus: each stands for " +
+                     std::to_string(static_cast<std::uint64_t>(scale)) + ")";
       break;
     case Coverage::kEveryPair:
       s += ", one source at a time (source-dependent routing)";
@@ -127,21 +206,12 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
   const bool symmetric = !routing.source_dependent() &&
                          (tr == Translation::kOptions ||
                           (tr == Translation::kPorts && plan.scope == ArrivalScope::kPorts));
-  const Torus* torus = symmetric ? ring_torus(topo) : nullptr;
-  if (torus != nullptr) {
+  std::optional<TranslationClasses> translations =
+      symmetric ? translation_classes(topo, routing, plan.scope) : std::nullopt;
+  if (translations && translations->translations > 1) {
     plan.coverage = AnalysisPlan::Coverage::kTranslations;
-    std::uint64_t translations = 1;
-    for (int i = 0; i < torus->num_dims(); ++i) {
-      if (torus->is_ring(i)) translations *= static_cast<std::uint64_t>(torus->size(i));
-    }
-    for (std::uint32_t v = 0; v < n; ++v) {
-      bool origin = true;
-      for (int i = 0; i < torus->num_dims() && origin; ++i) {
-        origin = !torus->is_ring(i) || torus->coord(NodeId(v), i) == 0;
-      }
-      if (origin) plan.destinations.push_back(NodeId(v));
-    }
-    plan.scale = static_cast<double>(translations);
+    plan.destinations = std::move(translations->representatives);
+    plan.scale = static_cast<double>(translations->translations);
   } else if (std::vector<NetworkSymmetry> group =
                  options.symmetries && !routing.source_dependent() && !routing.needs_bubble()
                      ? routing.symmetries(options.cdg ? ArrivalScope::kOptions
@@ -386,21 +456,19 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   long double hop_total = 0;
   if (plan.coverage == AnalysisPlan::Coverage::kTranslations) {
     // gamma(n, p) = sum over the explored destinations r and the translations t of the load
-    // toward r on channel (n - t, p): the sum of the loads on every channel (m, p) whose node m
-    // agrees with n outside the rings.
-    const Torus& t = *ring_torus(topo);
+    // toward r on channel (t^-1 n, p): the sum of the loads on every channel (m, p) whose node
+    // m lies in n's class (on a torus: agrees with n outside the rings).
+    const TranslationClasses tc = *translation_classes(topo, routing, plan.scope);
     const auto ports = static_cast<std::size_t>(topo.num_ports());
     const auto translations = static_cast<std::uint32_t>(plan.scale);
     std::vector<ExactSum> by_class;
     std::vector<std::uint64_t> bits;
     std::vector<std::uint32_t> cls(channels);
-    std::uint32_t classes = 0;
+    const std::uint32_t classes = tc.classes;
     for (std::uint32_t v = 0; v < n; ++v) {
-      const std::uint32_t k = translation_class(t, NodeId(v));
-      classes = std::max(classes, k + 1);
       for (std::uint32_t c = topo.first_channel(NodeId(v)); c < topo.first_channel(NodeId(v + 1));
            ++c) {
-        cls[c] = k;
+        cls[c] = tc.of_node[v];
       }
     }
     if (options.loads) {

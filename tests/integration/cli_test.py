@@ -104,6 +104,13 @@ class BadInput(unittest.TestCase):
         # HReT(4, 8): four dateline levels, 8 VCs for double-xy-dateline, 9 for duato.
         self.expect_one_line(["verify", "-t", "honeycomb-rect:4x8", "-r", "duato"], "--routing",
                              "duato", "9 VCs", "honeycomb-rect:4x8")
+        # HReT(2, 40): periods 2, 1, 1 (gcd(1, 20) = 1 for y and z): the fewest levels, x with
+        # y, are 1 + 1 + 11 = 13 (a way crosses x = 0 mod 2 at most once, y = 0 mod 1 at most
+        # 11 times: |y| <= 11 on a shortest way). Once an internal error for verify.
+        for command in ("verify", "run"):
+            self.expect_one_line([command, "-t", "honeycomb-rect:2x40", "-r",
+                                  "stojmenovic-dateline"], "--routing", "stojmenovic-dateline",
+                                 "13 VCs", "honeycomb-rect:2x40")
 
     def test_transpose_that_is_no_permutation(self):
         self.expect_one_line(["run", "-t", "honeycomb-rect:6x8", "-r", "stojmenovic",
@@ -270,6 +277,48 @@ class Verify(unittest.TestCase):
         self.assertIs(j["rings_set_aside"], True)
 
 
+def brick_graph(rect, m, n):
+    """Cho & Hsu's HReT(m, n) (rect) or HRoT(m, n) as adjacency sets over the brick nodes in
+    their published order: HReT: (i, j) ~ (i, j +- 1 mod n), (i, j) ~ (i - 1 mod m, j) if i + j
+    is even. HRoT: nodes i <= j < i + n in column i, (i, j) ~ (i, j +- 1) within the column
+    modulo n, (i, j) ~ (i - 1, j) if i + j is even and i > 0, (0, j) ~ (m - 1, j + m) if j is
+    even."""
+    nodes = [(i, j) for i in range(m) for j in (range(n) if rect else range(i, i + n))]
+    index = {v: k for k, v in enumerate(nodes)}
+    adj = [set() for _ in nodes]
+
+    def col(i, j):
+        return (i, j % n) if rect else (i, i + (j - i) % n)
+
+    def link(a, b):
+        adj[index[a]].add(index[b])
+        adj[index[b]].add(index[a])
+
+    for i, j in nodes:
+        link((i, j), col(i, j + 1))
+        if (i + j) % 2 == 0 and (rect or i > 0):
+            link((i, j), col((i - 1) % m, j))
+        if not rect and i == 0 and j % 2 == 0:
+            link((0, j), col(m - 1, j + m))
+    assert all(len(a) == 3 for a in adj)
+    return adj
+
+
+def bfs(adj, source):
+    dist = [-1] * len(adj)
+    dist[source] = 0
+    frontier = [source]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in adj[u]:
+                if dist[v] < 0:
+                    dist[v] = dist[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return dist
+
+
 class Info(unittest.TestCase):
     """wormnet info [--load]: the JSON keys and their values."""
 
@@ -314,6 +363,28 @@ class Info(unittest.TestCase):
         for spec, n in (("honeycomb-rect:6x8", 48), ("honeycomb-rhombic:5x6", 30)):
             j = run_json(self, "info", "-t", spec)
             self.assertEqual((j["nodes"], j["links"]), (n, 3 * n // 2))
+
+    def test_thin_and_wide_honeycomb_tori(self):
+        # Shapes whose nearest images tie more than a dozen times (issue 36: these ended in an
+        # internal error). Expected values from Cho & Hsu's brick rules, by breadth-first search
+        # here: the tori are vertex-transitive, so a black and a white node give the diameter
+        # and one node the mean distance.
+        for rect, m, n in ((False, 2, 46), (True, 24, 4), (False, 3, 128), (False, 6, 256),
+                           (False, 500, 8), (True, 500, 8), (True, 1000, 4)):
+            spec = f"honeycomb-{'rect' if rect else 'rhombic'}:{m}x{n}"
+            with self.subTest(spec):
+                graph = brick_graph(rect, m, n)
+                d0 = bfs(graph, 0)
+                d1 = bfs(graph, next(iter(graph[0])))
+                j = run_json(self, "info", "-t", spec)
+                self.assertEqual((j["nodes"], j["links"], j["diameter"]),
+                                 (m * n, 3 * m * n // 2, max(max(d0), max(d1))))
+                self.assertAlmostEqual(j["average_distance"], sum(d0) / (m * n - 1), places=9)
+        # Routed over those ties (up to 14 nearest images): a short run completes (at a low
+        # load: the routing is cyclic, and deadlocks at 0.05).
+        rc, out, err = run("run", "-t", "honeycomb-rect:24x4", "-r", "stojmenovic", "--load",
+                           "0.01", "--warmup", "100", "--measure", "300", "-q")
+        self.assertEqual((rc, err), (0, ""))
 
     def test_text_output(self):
         rc, out, err = run("info", "-t", "honeycomb:6")

@@ -38,6 +38,18 @@ class DoubleXyDatelineRouting final : public RoutingFunction {
   void route(const RouteRequest& request, RouteOptions& out) const override;
   [[nodiscard]] const HoneycombTorusWays& ways() const { return ways_; }
 
+  /// route() reads only the node, the destination and the packet state.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+  /// A translation moves every nearest image along, so the networks and the ports; the
+  /// dateline levels (the VCs) stay only under translations by multiples of the periods of
+  /// the dateline coordinates.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return Translation::kOptions;
+  }
+  [[nodiscard]] int translation_step(ArrivalScope scope, int k) const override {
+    return scope == ArrivalScope::kOptions ? ways_.level_step(k) : 1;
+  }
+
  private:
   const HoneycombTorus& topo_;
   HoneycombTorusWays ways_;

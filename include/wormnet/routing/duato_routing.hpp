@@ -42,6 +42,14 @@ class DuatoRouting final : public RoutingFunction {
   [[nodiscard]] std::string description() const override;
   [[nodiscard]] VcMask escape_vcs() const override { return all_vcs(escape_vcs_); }
   void route(const RouteRequest& request, RouteOptions& out) const override;
+  /// The escape routing's: the adaptive steps (every minimal port, one VC) move along with any
+  /// translation, and the escape steps as the escape routing declares.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return escape_->translation_invariance();
+  }
+  [[nodiscard]] int translation_step(ArrivalScope scope, int k) const override {
+    return escape_->translation_step(scope, k);
+  }
 
  private:
   const Topology& topo_;

@@ -33,6 +33,12 @@ class HoneycombTorusWays {
   [[nodiscard]] int levels() const { return levels_; }
   /// The two coordinates that carry datelines (0 = x, 1 = y, 2 = z).
   [[nodiscard]] const std::array<int, 2>& dateline_coords() const { return coords_; }
+  /// The translations that keep every level move coordinate k by multiples of this step: the
+  /// period of a dateline coordinate (the levels read it modulo its period), else 1 (the
+  /// nearest images move along with any translation). For translation_step() declarations.
+  [[nodiscard]] int level_step(int k) const {
+    return k == coords_[0] || k == coords_[1] ? topo_.period(k) : 1;
+  }
   /// Level of a hop that arrives at `next` bound for `dest` (in [0, levels())).
   [[nodiscard]] int level_into(NodeId next, NodeId dest) const;
   /// The same for the hop from `node` on port `p`, from `images`, the nearest images of the

@@ -29,6 +29,10 @@ class MinimalAdaptiveRouting final : public RoutingFunction {
   void route(const RouteRequest& request, RouteOptions& out) const override;
 
   [[nodiscard]] std::vector<NetworkSymmetry> symmetries(ArrivalScope scope) const override;
+  /// Every minimal step: any translation of a torus or a honeycomb torus keeps them.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return Translation::kOptions;
+  }
 
  private:
   const Topology& topo_;

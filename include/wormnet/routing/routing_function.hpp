@@ -70,7 +70,8 @@ enum class ArrivalScope : std::uint8_t {
   kOptions,  ///< the whole result, VC masks included
 };
 
-/// Translation symmetry of a routing on a torus (see RoutingFunction::translation_invariance()).
+/// Translation symmetry of a routing on a torus or a honeycomb torus (see
+/// RoutingFunction::translation_invariance()).
 enum class Translation : std::uint8_t {
   kNone,     ///< none declared (always correct)
   kPorts,    ///< initial_state() and the options' ports (number, order, next states)
@@ -157,7 +158,20 @@ class RoutingFunction {
   /// initial choice) and route() unchanged within the given scope. Then every channel of one
   /// direction carries the same load (kPorts), and the dependencies repeat along the rings
   /// (kOptions), so one destination stands for all. Only ring dimensions count (a mesh has none).
+  /// On a honeycomb torus: the same for every translation of the lattice that moves coordinate
+  /// k by a multiple of translation_step(scope, k), within kPorts (declared kPorts or kOptions)
+  /// and within kOptions (declared kOptions). Then one destination per class of those
+  /// translations stands for its class.
   [[nodiscard]] virtual Translation translation_invariance() const { return Translation::kNone; }
+  /// On a honeycomb torus, which translations translation_invariance() speaks of within
+  /// `scope`: those that move lattice coordinate k (0 = x, 1 = y, 2 = z) by a multiple of this
+  /// step, a divisor of HoneycombTorus::period(k) (so that the torus' own wraparound is among
+  /// them), the kOptions step a multiple of the kPorts one. 1 (the default): every translation.
+  /// A routing whose VCs depend on coordinates modulo their periods (the dateline levels)
+  /// declares the periods for kOptions. Not read on other topologies.
+  [[nodiscard]] virtual int translation_step(ArrivalScope /*scope*/, int /*coordinate*/) const {
+    return 1;
+  }
   /// A group of network symmetries g (the identity among them, closed under composition)
   /// that the routing's flows commute with, within `scope`: the flow toward destination g(d)
   /// on channel g(c) (and VC g(v), for kOptions) equals the flow toward d on c (VC v), and a

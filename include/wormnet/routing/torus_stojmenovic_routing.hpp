@@ -18,6 +18,7 @@ namespace wormnet {
 
 class TorusStojmenovicRouting final : public RoutingFunction {
  public:
+  /// Throws InputError naming --routing when the dateline variant needs more than kMaxVcs VCs.
   TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline);
   [[nodiscard]] std::string name() const override {
     return dateline_ ? "stojmenovic-dateline" : "stojmenovic";
@@ -26,6 +27,18 @@ class TorusStojmenovicRouting final : public RoutingFunction {
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] std::string description() const override;
   void route(const RouteRequest& request, RouteOptions& out) const override;
+
+  /// route() reads only the node and the destination.
+  [[nodiscard]] int arrival_class(ArrivalScope, PortId, VcId) const override { return 0; }
+  /// A translation moves every nearest image along, so the port; the dateline level (the VC
+  /// of the dateline variant) stays only under translations by multiples of the periods of the
+  /// dateline coordinates.
+  [[nodiscard]] Translation translation_invariance() const override {
+    return Translation::kOptions;
+  }
+  [[nodiscard]] int translation_step(ArrivalScope scope, int k) const override {
+    return dateline_ && scope == ArrivalScope::kOptions ? ways_.level_step(k) : 1;
+  }
 
  private:
   const HoneycombTorus& topo_;

@@ -7,6 +7,9 @@
 //   goes up on every hop that crosses a dateline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +31,10 @@ const std::vector<std::string> kTori{
     "honeycomb-rect:4x4",    "honeycomb-rect:6x6",   "honeycomb-rect:4x8", "honeycomb-rhombic:2x4",
     "honeycomb-rhombic:3x6", "honeycomb-rhombic:4x6"};
 
+/// Thin and wide tori: their nearest images tie by the dozen, in runs along a short vector.
+const std::vector<std::string> kThinTori{"honeycomb-rhombic:2x46", "honeycomb-rect:24x4",
+                                         "honeycomb-rhombic:3x20", "honeycomb-rect:40x4"};
+
 /// Ports offered at injection for (node, dest), as a set.
 std::set<PortId> offered_ports(const RoutingFunction& r, NodeId node, NodeId dest,
                                RouteState state) {
@@ -44,7 +51,9 @@ std::set<PortId> offered_ports(const RoutingFunction& r, NodeId node, NodeId des
 }
 
 TEST(HoneycombTorusRouting, MinimalAdaptiveOffersExactlyTheBfsShorteningPorts) {
-  for (const std::string& spec : kTori) {
+  std::vector<std::string> tori = kTori;
+  tori.insert(tori.end(), kThinTori.begin(), kThinTori.end());
+  for (const std::string& spec : tori) {
     const auto c = test::make_case(spec, "minimal-adaptive");
     const Topology& t = *c.topo;
     std::vector<std::vector<int>> dist(t.num_nodes());
@@ -114,6 +123,80 @@ TEST(HoneycombTorusRouting, StojmenovicIsDeterministicAndTheDatelineVariantUsesO
       EXPECT_EQ(offered_ports(*c.routing, NodeId(s), NodeId(t), 0),
                 offered_ports(*d.routing, NodeId(s), NodeId(t), 0));
     }
+  }
+}
+
+// Where images tie in long runs: Stojmenovic's routing heads for the lexicographically smallest
+// of ALL nearest images (each one listed), along its largest coordinate that shortens (XYZ on
+// ties), and that port shortens the BFS distance.
+TEST(HoneycombTorusRouting, StojmenovicHeadsForTheSmallestOfEveryTiedImage) {
+  for (const std::string& spec : kThinTori) {
+    const auto c = test::make_case(spec, "stojmenovic");
+    const auto& h = static_cast<const HoneycombTorus&>(*c.topo);
+    for (std::uint32_t d = 0; d < h.num_nodes(); ++d) {
+      const std::vector<int> dist = test::bfs_distances(h, NodeId(d));
+      for (std::uint32_t s = 0; s < h.num_nodes(); ++s) {
+        if (s == d) continue;
+        HoneycombTorus::Images images;
+        h.nearest_images(NodeId(s), NodeId(d), images);
+        std::vector<HoneycombTorus::Offset> all(images.begin(), images.end());
+        const HoneycombTorus::Offset w = *std::min_element(all.begin(), all.end());
+        const bool black = h.black(NodeId(s));
+        int best = -1;
+        for (int k = 0; k < 3; ++k) {
+          const int v = w[static_cast<std::size_t>(k)];
+          if ((black ? v > 0 : v < 0) &&
+              (best < 0 || std::abs(v) > std::abs(w[static_cast<std::size_t>(best)]))) {
+            best = k;
+          }
+        }
+        ASSERT_GE(best, 0);
+        const PortId p = Topology::port_of(best, black ? 1 : -1);
+        ASSERT_EQ(offered_ports(*c.routing, NodeId(s), NodeId(d), 0), std::set<PortId>{p})
+            << spec << " " << h.node_label(NodeId(s)) << " -> " << h.node_label(NodeId(d));
+        EXPECT_EQ(dist[h.neighbor(NodeId(s), p).value()], dist[s] - 1);
+      }
+    }
+  }
+}
+
+// The dateline levels are 1 + the most crossings any shortest way can have: the largest, over
+// every nearest image w seen from a black and a white node, of the sum over the two dateline
+// coordinates of (P - 1 + |w_k|) / P (P = period(k)), for the pair of coordinates with the
+// smallest such largest. Listed image by image here; the routings take each run whole.
+TEST(HoneycombTorusRouting, DatelineLevelsAreTheWorstCrossingsOverEveryImage) {
+  std::vector<std::string> tori = kTori;
+  tori.insert(tori.end(), kThinTori.begin(), kThinTori.end());
+  for (const char* spec : {"honeycomb-rhombic:3x128", "honeycomb-rhombic:500x8",
+                           "honeycomb-rect:500x8", "honeycomb-rect:1000x4", "honeycomb-rect:6x10",
+                           "honeycomb-rhombic:7x30", "honeycomb-rect:2x64", "honeycomb-torus:7"}) {
+    tori.emplace_back(spec);
+  }
+  for (const std::string& spec : tori) {
+    const auto topo = make_topology(spec);
+    const auto& h = static_cast<const HoneycombTorus&>(*topo);
+    const std::array<std::array<int, 2>, 3> pairs{{{0, 1}, {0, 2}, {1, 2}}};
+    std::array<int, 3> worst{};
+    HoneycombTorus::Images images;
+    for (const NodeId from : {NodeId(0), h.neighbor(NodeId(0), h.black(NodeId(0)) ? 0 : 1)}) {
+      for (std::uint32_t d = 0; d < h.num_nodes(); ++d) {
+        h.nearest_images(from, NodeId(d), images);
+        for (const HoneycombTorus::Offset w : images) {
+          for (std::size_t p = 0; p < 3; ++p) {
+            int sum = 0;
+            for (const int k : pairs[p]) {
+              sum += (h.period(k) - 1 + std::abs(w[static_cast<std::size_t>(k)])) / h.period(k);
+            }
+            worst[p] = std::max(worst[p], sum);
+          }
+        }
+      }
+    }
+    const auto best =
+        static_cast<std::size_t>(std::min_element(worst.begin(), worst.end()) - worst.begin());
+    const HoneycombTorusWays ways(h);
+    EXPECT_EQ(ways.levels(), 1 + worst[best]) << spec;
+    EXPECT_EQ(ways.dateline_coords(), pairs[best]) << spec;
   }
 }
 
@@ -199,8 +282,9 @@ TEST(HoneycombTorusRouting, DatelineLevelNeverDropsAndRisesAcrossADateline) {
 // The level of a hop worked out from the current node's images (what the routings use)
 // equals the level computed at the next node from its own images.
 TEST(HoneycombTorusRouting, HopLevelFromTheCurrentImagesEqualsTheLevelAtTheNextNode) {
-  for (const char* spec : {"honeycomb-torus:2", "honeycomb-torus:4", "honeycomb-rect:6x6",
-                           "honeycomb-rect:4x8", "honeycomb-rhombic:4x6"}) {
+  for (const char* spec :
+       {"honeycomb-torus:2", "honeycomb-torus:4", "honeycomb-rect:6x6", "honeycomb-rect:4x8",
+        "honeycomb-rhombic:4x6", "honeycomb-rect:24x4", "honeycomb-rhombic:2x46"}) {
     const auto topo = make_topology(spec);
     const auto& h = static_cast<const HoneycombTorus&>(*topo);
     const HoneycombTorusWays ways(h);
@@ -212,7 +296,7 @@ TEST(HoneycombTorusRouting, HopLevelFromTheCurrentImagesEqualsTheLevelAtTheNextN
         h.nearest_images(NodeId(s), NodeId(d), images);
         for (int p = 0; p < 6; ++p) {
           const NodeId m = h.neighbor(NodeId(s), static_cast<PortId>(p));
-          if (!m.valid() || h.distance(m, NodeId(d)) != images.distance - 1) continue;
+          if (!m.valid() || h.distance(m, NodeId(d)) != images.distance() - 1) continue;
           ASSERT_EQ(ways.level_of_hop(NodeId(s), images, static_cast<PortId>(p)),
                     ways.level_into(m, NodeId(d)))
               << spec << " " << h.node_label(NodeId(s)) << " -> " << h.node_label(NodeId(d));
@@ -236,6 +320,17 @@ TEST(HoneycombTorusRouting, RefusesATorusThatNeedsMoreThanEightVcs) {
     EXPECT_NE(std::string(e.what()).find("12 VCs"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW((void)make_routing("stojmenovic", *topo));
+  EXPECT_NO_THROW((void)make_routing("stojmenovic-dateline", *topo));  // 6 levels, 6 VCs
+  // honeycomb-rect:2x40: periods 2, 1, 1; a shortest way can cross x = 0 mod 2 once and move
+  // y by 11 (e.g. (-1, 11, -9), as short as (1, 10, -10)): 13 levels, one VC each.
+  const auto thin = make_topology("honeycomb-rect:2x40");
+  try {
+    (void)make_routing("stojmenovic-dateline", *thin);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.option(), "--routing");
+    EXPECT_NE(std::string(e.what()).find("13 VCs"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -5,8 +5,10 @@
 // is registered. Routings that claim more than holds must be caught.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "../../support/routing_declarations.hpp"
 #include "../../support/symmetry_check.hpp"
@@ -24,15 +26,22 @@
 #include "wormnet/routing/xy_first_routing.hpp"
 #include "wormnet/tables/table_generator.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
+#include "wormnet/topology/honeycomb_torus.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
 namespace wormnet {
 namespace {
 
+// The honeycomb tori: HT_2 (period 2: the dateline routings keep their VCs under a proper
+// subgroup of the translations), HReT(4, 4) (periods 4, 2, 2: only the identity keeps the
+// levels) and HRoT(3, 6).
 const char* const kTopologies[] = {
-    "honeycomb:1", "honeycomb:2",       "honeycomb:3",        "mesh:4x3",   "mesh:3x2x3",
-    "torus:4x4",   "torus:5x3",         "torus:2x3x4",        "torus:6",    "torus:4x3x3",
-    "torus:2x2x3", "honeycomb-torus:1", "honeycomb-rect:4x4", "honeycomb:4"};
+    "honeycomb:1",       "honeycomb:2",        "honeycomb:3",
+    "mesh:4x3",          "mesh:3x2x3",         "torus:4x4",
+    "torus:5x3",         "torus:2x3x4",        "torus:6",
+    "torus:4x3x3",       "torus:2x2x3",        "honeycomb-torus:1",
+    "honeycomb-torus:2", "honeycomb-rect:4x4", "honeycomb-rhombic:3x6",
+    "honeycomb:4"};
 
 void expect_declarations_hold(const Topology& topo, const RoutingFunction& routing) {
   SCOPED_TRACE(routing.name() + " on " + topo.spec());
@@ -41,6 +50,9 @@ void expect_declarations_hold(const Topology& topo, const RoutingFunction& routi
   EXPECT_EQ(test::check_destination_classes(topo, routing), "");
   if (const auto* t = dynamic_cast<const Torus*>(&topo)) {
     EXPECT_EQ(test::check_translation(*t, routing), "");
+  }
+  if (const auto* h = dynamic_cast<const HoneycombTorus*>(&topo)) {
+    EXPECT_EQ(test::check_translation(*h, routing), "");
   }
   EXPECT_EQ(test::check_symmetries(topo, routing, ArrivalScope::kPorts), "");
   EXPECT_EQ(test::check_symmetries(topo, routing, ArrivalScope::kOptions), "");
@@ -251,6 +263,54 @@ TEST(RoutingDeclarations, SymmetryClaimsThatDoNotHoldAreCaught) {
                                        false),
                                    ArrivalScope::kPorts),
             "");
+}
+
+/// A honeycomb-torus routing claiming translation steps of its own choosing within kOptions
+/// (and every translation within kPorts, which holds).
+class HoneycombTorusStepClaiming final : public RoutingFunction {
+ public:
+  HoneycombTorusStepClaiming(std::unique_ptr<RoutingFunction> inner, std::array<int, 3> step)
+      : inner_(std::move(inner)), step_(step) {}
+  std::string name() const override { return inner_->name() + "-claiming"; }
+  int vcs_required() const override { return inner_->vcs_required(); }
+  int state_count() const override { return inner_->state_count(); }
+  RouteState initial_state(NodeId s, NodeId d) const override {
+    return inner_->initial_state(s, d);
+  }
+  bool minimal() const override { return true; }
+  std::string description() const override { return ""; }
+  void route(const RouteRequest& r, RouteOptions& out) const override { inner_->route(r, out); }
+  Translation translation_invariance() const override { return Translation::kOptions; }
+  int translation_step(ArrivalScope scope, int k) const override {
+    return scope == ArrivalScope::kOptions ? step_[static_cast<std::size_t>(k)] : 1;
+  }
+
+ private:
+  std::unique_ptr<RoutingFunction> inner_;
+  std::array<int, 3> step_;
+};
+
+TEST(RoutingDeclarations, HoneycombTorusTranslationClaimsThatDoNotHoldAreCaught) {
+  for (const char* spec : {"honeycomb-torus:2"}) {
+    SCOPED_TRACE(spec);
+    const auto topo = make_topology(spec);
+    const auto& h = static_cast<const HoneycombTorus&>(*topo);
+    const int p = h.period(0);  // T on every coordinate
+    for (const char* name : {"double-xy-dateline", "stojmenovic-dateline", "duato"}) {
+      SCOPED_TRACE(name);
+      const auto claiming = [&](std::array<int, 3> step) {
+        return HoneycombTorusStepClaiming(make_routing(name, h), step);
+      };
+      // The levels read x and y modulo T: every translation, or one that moves only x by
+      // multiples of T, changes some VC ...
+      EXPECT_NE(test::check_translation(h, claiming({1, 1, 1})), "");
+      EXPECT_NE(test::check_translation(h, claiming({p, 1, 1})), "");
+      // ... and a step that does not divide the period is refused.
+      EXPECT_NE(test::check_translation(h, claiming({p + 1, p, 1})), "");
+      // The routings' own: multiples of T on the dateline coordinates.
+      EXPECT_EQ(test::check_translation(h, claiming({p, p, 1})), "");
+    }
+  }
 }
 
 TEST(RoutingDeclarations, ClaimsThatDoNotHoldAreCaught) {

@@ -70,6 +70,16 @@ void write_report(const io::H5Group& metrics, const io::H5Group& proof, const Ta
   proof.set_attribute("check_seconds", r.seconds);
 }
 
+/// "(a, b)": a dataset's shape as the messages print it.
+std::string shape_text(const io::Shape& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + ")";
+}
+
 [[noreturn]] void bad(std::string_view option, const std::string& path, const std::string& why) {
   throw InputError(std::string(option), path, why);
 }
@@ -197,11 +207,19 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
       bad(option, path, "the table was made for " + made_for + ", not for " + topo.spec());
     }
     out.algorithm = root.fixed_string_attribute("algorithm");
+    // One route word per ordered pair, at (source, destination): a file that lists a pair
+    // twice (a source's row or a destination's column repeated, or a flat list of entries)
+    // has another shape, and is refused before any route is read.
     const io::H5DataSet routes = root.open_dataset(table_schema::kRoutes);
-    if (routes.shape() != io::Shape{n, n} || routes.element_type() != io::ElementType::kUInt32) {
+    if (routes.shape() != io::Shape{n, n}) {
       bad(option, path,
-          "dataset routes must be uint32 of shape (" + std::to_string(n) + ", " +
-              std::to_string(n) + ")");
+          "dataset routes has shape " + shape_text(routes.shape()) + ", it must be (" +
+              std::to_string(n) + ", " + std::to_string(n) +
+              "): one route word per (source, destination) pair of the " + std::to_string(n) +
+              " nodes");
+    }
+    if (routes.element_type() != io::ElementType::kUInt32) {
+      bad(option, path, "dataset routes must hold uint32 route words");
     }
     const io::H5DataSet turns = root.open_dataset(table_schema::kTurns);
     if (turns.shape() != io::Shape{n, dirs} || turns.element_type() != io::ElementType::kUInt32) {

@@ -820,6 +820,32 @@ def can_make_devices():
             return False
 
 
+def table_listing_a_pair_twice():
+    """The bytes of a routing-table file of torus:4x4x2 (32 nodes) whose routes dataset says
+    it has 33 rows of 32: one route word per (source, destination) pair, a source listed
+    twice. Made from a table `wormnet tables` wrote, by rewriting the dataset's dimensions in
+    its dataspace message (HDF5 layout: the current and the maximum dimensions, 8 bytes
+    each, (32, 32, 32, 32)) and sealing it again (wormnet_seal), standard library only."""
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import wormnet_seal
+    with tempfile.TemporaryDirectory(prefix="wormnet-table-") as d:
+        path = os.path.join(d, "t.h5")
+        rc, _, err = run("tables", "-t", "torus:4x4x2", "-a", "bfs", "-q", "-o", path)
+        assert rc == 0, err
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+        dims = (32).to_bytes(8, "little")
+        assert data.count(dims * 4) == 1, "the routes dataspace is not where it was"
+        at = data.find(dims * 4)
+        data[at:at + 32] = ((33).to_bytes(8, "little") + dims) * 2
+        with open(path, "wb") as f:
+            f.write(data)
+        wormnet_seal.reseal(path)
+        with open(path, "rb") as f:
+            return f.read()
+
+
 class Corpus(CorpusRunner):
     """The bad-input corpus: every option of every subcommand with wrong values, conflicting
     options, numbers that overflow, configuration files with unknown keys, wrong types,
@@ -1006,6 +1032,21 @@ class Corpus(CorpusRunner):
         for command, (base, table) in self.OTHER.items():
             cases += self.table_cases(base, table, command)
         self.run_corpus(cases)
+
+    def test_a_routing_table_that_lists_a_pair_twice(self):
+        # A table holds one route word per (source, destination) pair (docs/tables.md); a
+        # file listing a pair twice is refused by every command that reads it, before any
+        # route is.
+        files = {"dup.h5": table_listing_a_pair_twice()}
+        words = ("--tables", "dup.h5", "(33, 32)", "must be (32, 32)",
+                 "one route word per (source, destination) pair")
+        table = ["-t", "torus:4x4x2", "-r", "table", "--tables", "dup.h5"]
+        self.run_corpus([
+            Case(["run", *table, "--buffer", "40", "--length", "20", "--warmup", "50",
+                  "--measure", "100"], *words, files=files),
+            Case(["verify", *table], *words, files=files),
+            Case(["info", "--load", *table], *words, files=files),
+        ])
 
     def test_status_of_what_is_not_a_wormnet_output(self):
         self.run_corpus([

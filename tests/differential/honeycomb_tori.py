@@ -8,8 +8,9 @@
 - as the lattice quotient (lattice_facts), for what the option space must know before a run:
   the VC counts of the dateline routings (their levels restated from
   src/routing/honeycomb_torus_ways.cpp), the sizes wormnet refuses (two links between two
-  nodes), and the most nearest images of one node seen from another (wormnet a83682a holds
-  at most 12 and stops with "too many nearest images" beyond: issue 36).
+  nodes), and the most nearest images of one node seen from another;
+- overflows_a83682a: whether wormnet a83682a's nearest-image search stops with "too many
+  nearest images" (issue 36, case 2), a model of that search to remove with the fix.
 
 Nothing here runs wormnet.
 """
@@ -233,3 +234,56 @@ def routing_vcs(spec):
     levels = lattice_facts(spec)["levels"]
     return {"stojmenovic": 1, "minimal-adaptive": 1, "stojmenovic-dateline": levels,
             "double-xy-dateline": 2 * levels, "duato": 2 * levels + 1}
+
+
+@functools.lru_cache(maxsize=None)
+def overflows_a83682a(spec):
+    """Whether wormnet a83682a stops on `spec` with "too many nearest images" (issue 36, case
+    2): a model of its search (topology/honeycomb_torus.cpp), not of the torus. For a pair of
+    nodes it scans the translations of norm up to twice the canonical nodes' coordinate
+    ranges, by growing norm, keeping the candidates at the least distance so far in a list of
+    12 until the norm exceeds |b - a| + that distance; ties at a distance that a later
+    translation beats overflow the list too (honeycomb-rhombic:45x8: 12 nearest images, 13
+    ties at a farther distance first). Every ordered pair, vectorized over the pairs."""
+    import numpy as np
+    kind, a, b = parse(spec)
+    m, n, d = brick(kind, a, b)
+    basis = np.array([(m, (d - m) // 2, -(m + d) // 2), (0, n // 2, -n // 2)])
+    if kind == "honeycomb-torus":
+        rng = range(1 - a, a + 1)
+        xyz = [(x, y, s - x - y) for x in rng for s in (1, 2) for y in rng if 1 - a <= s - x - y <= a]
+    else:
+        xyz = []
+        for i in range(m):
+            j0 = i if kind == "honeycomb-rhombic" else 0
+            for j in range(j0, j0 + n):
+                s = 1 if (i + j) % 2 else 2
+                xyz.append((i, (s - i + j) // 2, (s - i - j) // 2))
+    p = np.array(xyz)
+    bound = 2 * int((p.max(axis=0) - p.min(axis=0)).sum())
+    vs = []
+    pmax = bound // m + 1
+    for u in range(-pmax, pmax + 1):
+        qmax = (bound + abs(u * d)) // n + 1
+        for q in range(-qmax, qmax + 1):
+            v = u * basis[0] + q * basis[1]
+            if np.abs(v).sum() <= bound:
+                vs.append(tuple(int(c) for c in v))
+    vs.sort(key=lambda v: (sum(map(abs, v)), v))
+    delta = (p[None, :, :] - p[:, None, :]).reshape(-1, 3)
+    base = np.abs(delta).sum(axis=1)
+    dist = base.copy()
+    count = np.zeros(len(base), dtype=np.int64)
+    alive = np.ones(len(base), dtype=bool)
+    for v in vs:
+        alive &= sum(map(abs, v)) <= base + dist
+        if not alive.any():
+            break
+        w = np.abs(delta + np.array(v)).sum(axis=1)
+        lower = alive & ((w < dist) | (count == 0))
+        dist = np.where(lower, w, dist)
+        count = np.where(lower, 0, count)
+        count = count + (alive & (w == dist))
+        if (count > 12).any():
+            return True
+    return False

@@ -236,9 +236,9 @@ def trace_valid(cfg):
 def known_bug(cfg):
     """Why wormnet a83682a is known to fail on `cfg` (issue 36, being fixed), or None: the
     golden set avoids these, and a failure report names the reason."""
-    if honeycomb_torus(cfg) and hct.lattice_facts(cfg["topology"])["max_images"] > 12:
-        return ("issue 36 case 2: honeycomb torus with more than 12 equally near images "
-                "(internal error 'too many nearest images')")
+    if honeycomb_torus(cfg) and hct.overflows_a83682a(cfg["topology"]):
+        return ("issue 36 case 2: honeycomb torus whose nearest-image search holds more than "
+                "12 ties (internal error 'too many nearest images')")
     if workload(cfg) and bubble(cfg) and largest_message(cfg) > LENGTH_MAX_DEFAULT:
         return ("issue 36 case 3: bubble flow control with workload messages above "
                 "--length-max (the bubble reserve reads --length-max: deadlock or stall)")

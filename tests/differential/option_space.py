@@ -1,9 +1,10 @@
 """The option space of `wormnet run` and `wormnet sweep`, as a table of generators.
 
 A configuration is an ordered dict {long option name: value} plus a few keys that are not
-wormnet options (they start with '_': the command, the sweep's loads). It is drawn by the
-generators of GENERATORS in order, each from a random.Random and the options drawn before it
-(the routing depends on the topology, the buffer on the lengths and the flow control, ...),
+wormnet options (they start with '_': the command, the sweep's loads, a trace's messages,
+which the harness writes to a file). It is drawn by the generators of GENERATORS in order,
+each from a random.Random and the options drawn before it (the routing depends on the
+topology, the buffer on the lengths, the workload and the flow control, ...),
 and it is always a configuration wormnet accepts: `valid()` restates wormnet's input rules
 that the generators must respect, so that a refusal (exit 2) is a finding, not noise.
 

@@ -1,6 +1,7 @@
 #include "run_support.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -74,6 +75,14 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     };
   }
   static_cast<SimNetwork&>(s) = build_network(o.config, comm, lengths_of);
+  const auto [walk_block, walk_skew] = walk_options(o);
+  if (walk_block > 0) {
+    // Test only (--walk-block-routers): blocks of that many routers on every rank, lagging.
+    s.walk.blocked_min = 0;
+    s.walk.skewed_min = 0;
+    s.walk.block_shift = std::countr_zero(walk_block);
+  }
+  if (walk_skew > 0) s.walk.skew = walk_skew;
   s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
   const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
   if (s.table_saturation_rate > 0.0) {

@@ -42,14 +42,16 @@ SimNetwork build_network(const SimConfig& config, const Communicator& comm,
 
 Simulation make_simulation(const SimConfig& config, const SimNetwork& network,
                            const Communicator& comm, ThroughputBounds bounds) {
-  return Simulation(config, network.plan, *network.topology, *network.routing, *network.pattern,
-                    network.partition, comm, bounds);
+  Simulation sim(config, network.plan, *network.topology, *network.routing, *network.pattern,
+                 network.partition, comm, bounds);
+  sim.set_walk_layout(network.walk);
+  return sim;
 }
 
 RankModel make_rank_model(const SimConfig& config, const SimNetwork& network, int rank,
                           double rate) {
   return RankModel(config, network.plan, *network.topology, *network.routing, *network.pattern,
-                   network.partition, rank, rate);
+                   network.partition, rank, rate, network.walk);
 }
 
 }  // namespace wormnet

@@ -39,7 +39,7 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
       // the drain limit; a load point has its warm-up, measurement window and drain.
       plan_(context.script != nullptr ? context.plan.closed_loop() : context.plan),
       model_(context.config, plan_, context.topo, context.routing, context.pattern,
-             context.partition, context.comm.rank(), rate) {
+             context.partition, context.comm.rank(), rate, context.walk) {
   model_.set_script(c_.script);
   if (c_.comm.size() > 1) {
     transport_ = std::make_unique<MpiTransport>(c_.comm, model_, plan_.lookahead);

@@ -28,6 +28,9 @@ struct SimNetwork {
   /// (N-1)/pi and gamma_c per channel of a routing table (routing "table"); 0 and empty else.
   double table_saturation_rate = 0.0;
   std::vector<double> table_loads;
+  /// How each rank walks its routers (rank_model.hpp): the default, unless a test asks for
+  /// small blocks. Never changes a result.
+  WalkLayout walk;
 };
 
 /// The packet lengths of a run whose messages are known only once its topology is built (a

@@ -33,10 +33,18 @@ struct InputFile {
 /// --workload trace (those given with another routing or workload are refused elsewhere).
 std::vector<InputFile> input_files(const SimOptions& o);
 
+/// Root notes each file's stamp (device, inode, size, time) before its loader reads it: a run
+/// that is no restart digests its inputs after loading them (a broken file is refused by its
+/// loader at once, before a digest reads all of it), and the stamp tells that the file
+/// digested is the file loaded.
+void stamp_inputs(const Communicator& comm, std::vector<InputFile>& files);
+
 /// Collective: root reads and digests every file; every rank receives the digests. A file
-/// that changes while it is read (its stamp before and after differ) is an InputError
-/// naming its option.
-void digest_inputs(const Communicator& comm, std::vector<InputFile>& files);
+/// that changes while it is read (its stamp before and after differ), or since
+/// stamp_inputs() stamped it, is an InputError naming its option. Interrupted on every rank
+/// when `stop` ends the reading on root.
+void digest_inputs(const Communicator& comm, std::vector<InputFile>& files,
+                   const StopCheck& stop = {});
 
 /// The digests as TOML, one line per file (schema::kInputsAttr), "" for none:
 ///   tables = { bytes = 18368, sha256 = "9f86d0...", path = "tb.h5" }

@@ -46,7 +46,7 @@ void refuse_silent_loads(const SimOptions& o, const SimSetup& setup,
                          const SimulationRequest& request) {
   const TrafficConfig& t = o.config.traffic;
   const double window = static_cast<double>(setup.plan.window.length);
-  const double nodes = static_cast<double>(setup.topology->num_nodes());
+  const double nodes = static_cast<double>(setup.plan.traffic_nodes);
   const double mean_length = 0.5 * (t.length_min + t.length_max);
   for (const double point : request.points) {
     const double rate = offered_rate(o, setup, point, request.relative);

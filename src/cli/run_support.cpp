@@ -208,8 +208,11 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   std::string faults = fault_line(*setup.topology, *setup.faults, c.network.faults);
   if (!faults.empty() && setup.pattern->silenced() > 0) {
     faults.pop_back();
-    faults += "; " + std::to_string(setup.pattern->silenced()) +
-              " working sources send nothing (the pattern maps them onto failed nodes)\n";
+    const std::uint32_t silent = setup.pattern->silenced();
+    faults += "; " + std::to_string(silent) +
+              (silent == 1 ? " working source sends nothing (the pattern maps it"
+                           : " working sources send nothing (the pattern maps them") +
+              " onto failed nodes)\n";
   }
   return line + faults;
 }

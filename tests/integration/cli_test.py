@@ -741,6 +741,9 @@ class FaultBadInput(CorpusRunner):
             Case([*self.MESH, "--traffic", "hotspot", "--hotspot-nodes", "3", "--faults",
                   "f.txt"], "--hotspot-nodes", "3", "has failed",
                  files={"f.txt": "node (3,0)\n"}, label="a failed hotspot"),
+            Case(["run", "-t", "torus:70x70x14", "-r", "dor", "--fail-links", "1", "--measure",
+                  "100"], "--fail-links", "1", "needs the exact load analysis",
+                 "run on at least 2 ranks", label="the delivery check of a large faulty torus"),
             Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-nodes", "15"],
                  "--fail-nodes", "15", "at most 14", label="too many random nodes"),
             Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-links", "10"],
@@ -1281,6 +1284,19 @@ class Faults(unittest.TestCase):
         self.assertEqual(j["faults"]["distance_pairs"], 12)
         self.assertEqual(j["diameter"], 2)
         self.assertAlmostEqual(j["average_distance"], 16 / 12, places=12)
+
+    def test_info_skips_the_all_pairs_search_past_its_budget(self):
+        # torus:300x300 with a failed link: a search from each of the 90000 working nodes
+        # visits 8.1e9 nodes, past 4e9 on one rank; the counts and the cut are still given.
+        j = run_json(self, "info", "-t", "torus:300x300", "--fail-links", "1")
+        self.assertFalse(j["faults"]["distances_known"])
+        self.assertEqual(j["links"], 2 * 90000 - 1)
+        self.assertTrue(j["faults"]["connected"])
+        rc, out, err = run("info", "-t", "torus:300x300", "--fail-links", "1")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("diameter          not computed: a search from every working node "
+                      "visits about 8.1e+09 nodes", out)
+        self.assertIn("run on at least 3 ranks", out)
 
     def test_verify_names_the_failed_channel(self):
         import tempfile

@@ -255,7 +255,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   base.version = build_version();
   base.output = o.output;
   BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),
-                       std::move(checkpoint), setup.topology->num_nodes());
+                       std::move(checkpoint), setup.plan.traffic_nodes);
   Simulation sim = make_simulation(o.config, setup, comm, setup.bounds);
   sim.set_hooks(&control);
   if (loop) {

@@ -1325,6 +1325,18 @@ class Faults(unittest.TestCase):
             accepted = float(re.search(r"^accepted +([0-9.]+)", out, re.M).group(1))
             # Per working node: about the offered load below saturation.
             self.assertAlmostEqual(accepted, 0.1, delta=0.02)
+            # The progress line too: mesh:3x3 without both east corners has 7 working nodes
+            # of 9, so a rate per node of the topology would read 7/9 of the summary's.
+            f = self.write(d, "g.txt", "node (2,0)\nnode (2,2)\n")
+            rc, out, err = run("run", "-t", "mesh:3x3", "-r", "west-first", "--faults", f,
+                               "--load", "0.1", "--warmup", "1000", "--measure", "40000",
+                               "--stats-window", "1000", "--progress-interval", "0.000001")
+            self.assertEqual((rc, err), (0, ""))
+            summary = float(re.search(r"^accepted +([0-9.]+)", out, re.M).group(1))
+            figures = [float(m) for m in
+                       re.findall(r"^progress .* accepted ([0-9.]+) ", out, re.M)][5:-5]
+            self.assertGreater(len(figures), 10, out)
+            self.assertAlmostEqual(sum(figures) / len(figures) / summary, 1.0, delta=0.08)
 
 
 class ConfigFiles(unittest.TestCase):

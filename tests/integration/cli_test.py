@@ -1285,6 +1285,32 @@ class Faults(unittest.TestCase):
         self.assertEqual(j["diameter"], 2)
         self.assertAlmostEqual(j["average_distance"], 16 / 12, places=12)
 
+    def test_fault_options_in_a_config_file(self):
+        # The keys are the option names; the effective configuration writes them back; the
+        # command line wins over the file, and what it leaves unread is refused.
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "node (3,0)\n")
+            c = self.write(d, "c.toml", 'topology = "mesh:4x4"\nrouting = "west-first"\n'
+                           f'faults = "{f}"\nallow-disconnected = true\nmeasure = 500\n')
+            out_file = os.path.join(d, "r.h5")
+            rc, out, err = run("run", "--config", c, "-o", out_file, "-q")
+            self.assertEqual((rc, err), (0, ""))
+            probe = subprocess.run(
+                ["/usr/bin/python3", "-c", "import h5py, sys; f = h5py.File(sys.argv[1]); "
+                 "print(f.attrs['config']); print(list(f['faults/nodes'][()]))", out_file],
+                capture_output=True, text=True, check=False)
+            if probe.returncode != 0:
+                self.skipTest("no h5py for /usr/bin/python3")
+            self.assertIn(f'faults = "{f}"', probe.stdout)
+            self.assertIn("allow-disconnected = true", probe.stdout)
+            self.assertIn("[3]", probe.stdout)
+            r = self.write(d, "r.toml", 'topology = "mesh:4x4"\nrouting = "west-first"\n'
+                           "fail-nodes = 1\nfault-seed = 2\nmeasure = 500\n")
+            rc, out, err = run("run", "--config", r, "--fail-nodes", "0")
+            self.assertEqual(rc, 2)
+            self.assertIn("--fault-seed '2': is read with --fail-links or --fail-nodes only", err)
+
     def test_info_skips_the_all_pairs_search_past_its_budget(self):
         # torus:300x300 with a failed link: a search from each of the 90000 working nodes
         # visits 8.1e9 nodes, past 4e9 on one rank; the counts and the cut are still given.

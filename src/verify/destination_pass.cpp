@@ -288,18 +288,25 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   const std::uint32_t last = source.valid() ? source.value() + 1 : n;
   const int choices = routing_.initial_choices();
   const double share = 1.0 / choices;
-  for (std::uint32_t s = first; s < last; ++s) {
-    if (s == dest.value() || faults_.node_failed(NodeId(s))) continue;
-    for (int c = 0; c < choices; ++c) {
-      const RouteState st = choices == 1 ? routing_.initial_state(NodeId(s), dest)
-                                         : routing_.chosen_initial_state(NodeId(s), dest, c);
-      if (st >= state_count_) [[unlikely]] {
-        note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
-        break;
+  // With faults the failed sources send nothing; without, no test per source.
+  auto add_roots = [&]<bool kFaulty>() {
+    for (std::uint32_t s = first; s < last; ++s) {
+      if (s == dest.value()) continue;
+      if constexpr (kFaulty) {
+        if (faults_.node_failed(NodeId(s))) continue;
       }
-      entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += share;
+      for (int c = 0; c < choices; ++c) {
+        const RouteState st = choices == 1 ? routing_.initial_state(NodeId(s), dest)
+                                           : routing_.chosen_initial_state(NodeId(s), dest, c);
+        if (st >= state_count_) [[unlikely]] {
+          note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
+          break;
+        }
+        entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += share;
+      }
     }
-  }
+  };
+  faults_.empty() ? add_roots.operator()<false>() : add_roots.operator()<true>();
   // One VC and no dependencies to record are the common cases: their own code.
   auto expand_all = [&]<bool kCdg, bool kOneVc>() {
     // Room for the most steps one state can have, before each state is routed.

@@ -57,6 +57,7 @@ std::vector<InputFile> input_files(const SimOptions& o) {
   if (o.workload.name == "trace" && !o.workload.trace.empty()) {
     add("--trace", "trace", o.workload.trace);
   }
+  if (!n.faults.file.empty()) add("--faults", "faults", n.faults.file);
   return files;
 }
 

@@ -1,9 +1,9 @@
 // The input files a simulation reads whose contents its configuration does not hold: the
-// routing table (--tables) and the trace (--trace). The configuration names them by path
-// only, so a run records what they held (their size and SHA-256, core/content_digest.hpp) in
-// its checkpoints and its results file, and a restart refuses files whose contents changed:
-// a table or trace other than the one the checkpoint's packets were routed and issued by
-// crashed the restart or gave other results. The --config file needs no digest: its
+// routing table (--tables), the trace (--trace) and the fault file (--faults). The configuration
+// names them by path only, so a run records what they held (their size and SHA-256,
+// core/content_digest.hpp) in its checkpoints and its results file, and a restart refuses files
+// whose contents changed: a table or trace other than the one the checkpoint's packets were routed
+// and issued by crashed the restart or gave other results. The --config file needs no digest: its
 // effective contents are the configuration, which a restart compares whole.
 #pragma once
 
@@ -30,7 +30,8 @@ struct InputFile {
 };
 
 /// The input files `o` makes the run read: --tables with --routing table, --trace with
-/// --workload trace (those given with another routing or workload are refused elsewhere).
+/// --workload trace (those given with another routing or workload are refused elsewhere),
+/// --faults.
 std::vector<InputFile> input_files(const SimOptions& o);
 
 /// Root notes each file's stamp (device, inode, size, time) before its loader reads it: a run

@@ -6,6 +6,7 @@
 
 #include "choice_option.hpp"
 #include "commands.hpp"
+#include "fault_options.hpp"
 #include "toml_string.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -140,6 +141,7 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->transform(choice_of(kPartitions))
       ->default_str(to_string(n.partition))
       ->group("Network");
+  add_fault_options(app, n.faults);
 
   app.add_option("--traffic", t.pattern,
                  "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
@@ -291,6 +293,7 @@ std::string to_toml(const SimOptions& o) {
   str("ring-tie", to_string(n.ring_tie));
   if (!o.preset.empty()) str("preset", o.preset);
   str("partition", to_string(n.partition));
+  s += fault_toml(n.faults);
   // A workload's messages and run length are its own: the open-loop traffic keys, which it
   // refuses, are left out.
   const bool traffic = !o.workload.active();
@@ -361,6 +364,7 @@ void finish_sim_options(SimOptions& o) {
   }
   const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
   check_workload_options(o.workload, o.given, shown);
+  check_fault_options(o.config.network.faults, o.given);
   // Options that only one traffic pattern reads are refused with another (they were ignored
   // silently); the effective configuration writes them for that pattern only.
   if (o.config.traffic.pattern != TrafficPattern::kHotspot) {

@@ -46,7 +46,7 @@ void refuse_silent_loads(const SimOptions& o, const SimSetup& setup,
                          const SimulationRequest& request) {
   const TrafficConfig& t = o.config.traffic;
   const double window = static_cast<double>(setup.plan.window.length);
-  const double nodes = static_cast<double>(setup.topology->num_nodes());
+  const double nodes = static_cast<double>(setup.plan.traffic_nodes);
   const double mean_length = 0.5 * (t.length_min + t.length_max);
   for (const double point : request.points) {
     const double rate = offered_rate(o, setup, point, request.relative);
@@ -297,7 +297,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   base.version = build_version();
   base.output = o.output;
   BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),
-                       std::move(checkpoint), setup.topology->num_nodes());
+                       std::move(checkpoint), setup.plan.traffic_nodes);
   Simulation sim = make_simulation(o.config, setup, comm, setup.bounds);
   sim.set_hooks(&control);
   if (loop) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/fault_record.hpp"
 #include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
@@ -132,6 +133,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   write_report(root.create_group(table_schema::kMetrics), root.create_group(table_schema::kProof),
                *c.report);
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
+  if (c.faults != nullptr) io::write_faults(root, topo, *c.faults, c.fault_config);
   io::set_run_status(file, io::RunStatus::kComplete, io::StringStorage::kFixed);
   file.close();
 }
@@ -159,7 +161,7 @@ void write_table_file(io::OutputFile& out, const TableFileContents& c, const Com
 }
 
 LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,
-                            const Communicator& comm) {
+                            const Communicator& comm, const FaultSet& faults) {
   // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
   // validate the metadata of a damaged file, and crashed on some. Root reads it.
   const io::SealVerdict seal = io::check_seal(comm, path);
@@ -229,6 +231,22 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     }
     words = routes.read<std::uint32_t>();
     masks = turns.read<std::uint32_t>();
+    const io::RecordedFaults recorded = io::read_faults(root);
+    if (!io::same_faults(recorded, faults)) {
+      const auto count = [](std::size_t links, std::size_t nodes) {
+        return std::to_string(links) + " failed link" + (links == 1 ? "" : "s") + " and " +
+               std::to_string(nodes) + " failed node" + (nodes == 1 ? "" : "s");
+      };
+      bad(option, path,
+          "the table was made for a network with " +
+              count(recorded.links.size(), recorded.nodes.size()) + ", this one has " +
+              count(faults.failed_links().size(), faults.failed_nodes().size()) +
+              (recorded.links.size() == faults.failed_links().size() &&
+                       recorded.nodes.size() == faults.failed_nodes().size()
+                   ? " (other ones)"
+                   : "") +
+              ": give the faults the table was made with (its group /faults)");
+    }
   } catch (const io::H5Error& e) {
     bad(option, path, std::string("not a readable routing-table file: ") + e.what());
   }
@@ -249,7 +267,7 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     if (masks[i] >> dirs) bad(option, path, "turn mask with a direction the torus does not have");
     out.turns.masks()[i] = static_cast<std::uint16_t>(masks[i]);
   }
-  out.report = check_table(*table, out.turns, comm);
+  out.report = check_table(*table, out.turns, comm, &faults);
   const TableVerdict& v = out.report.verdict;
   if (!v.complete || !v.minimal || !v.angara_rules) bad(option, path, v.defect);
   if (!v.deadlock_free) {

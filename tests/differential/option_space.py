@@ -12,8 +12,11 @@ To cover a new option, add a generator (and, if it constrains others, a rule to 
 and a simplification to simplifications()); to cover a new topology or routing, extend
 `draw_topology` / ROUTINGS. Nothing here runs wormnet.
 """
+import hashlib
 import math
+import os
 import random
+import tempfile
 
 import honeycomb_tori as hct
 
@@ -276,6 +279,8 @@ def valid(cfg):
         return False
     if cfg.get("self-traffic") and cfg.get("traffic", "uniform") != "uniform":
         return False
+    if not faults_valid(cfg):
+        return False
     if not measurable(cfg):
         return False
     return True
@@ -316,7 +321,7 @@ def measurable(cfg):
     if "measure" not in cfg and "cycles" not in cfg and "load" not in cfg and \
             "load-fraction" not in cfg and "_loads" not in cfg:
         return True
-    n = nodes(cfg)
+    n = nodes(cfg) - len(failed_nodes(cfg))  # the traffic's nodes: the working ones
     per_message = 0.5 * (length_min(cfg) + length_max(cfg))
     if cfg.get("_command") == "sweep":
         loads, relative = cfg["_loads"], cfg["_relative"]
@@ -600,6 +605,127 @@ def draw_command(rng, cfg):
     cfg["_after_saturation"] = rng.choice([None, 0, 1, 2])
 
 
+# --- faults (docs/faults.md) ------------------------------------------------------------------
+#
+# wormnet refuses at setup a routing that would take a failed channel for some working pair,
+# so the option space draws only fault sets that wormnet runs. Without the fault-aware tables
+# (issue 40, item 2), the one family found by trying every single failed node and link of
+# small networks with every routing is west-first on a 2-D mesh without one or both of its
+# east corners (x = kx - 1, y = 0 or ky - 1): listed in a fault file, or drawn at random by
+# --fail-nodes 1 with a --fault-seed whose draw (wormnet's documented algorithm, mirrored in
+# first_random_node) is such a corner. The faults come from a random.Random of their own,
+# seeded by the configuration drawn before them: adding them changed no other option of any
+# seed. A fault file's text is kept in the configuration ("_fault_text") and written, named by
+# its SHA-1, into a folder of the temporary directory when a command line or a --config file
+# needs its path (fault_file_path).
+
+MASK64 = (1 << 64) - 1
+
+
+def mix64(z):
+    """SplitMix64's finalizer (core/rng.hpp)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def first_random_node(seed, count):
+    """The node --fail-nodes 1 --fault-seed `seed` fails on a network of `count` nodes none of
+    which splits it when it fails (any mesh of two sizes >= 2): candidate uniform_int(0,
+    count - 1) of the first draw of RandomStream(seed, 0) (topology/random_faults.hpp)."""
+    key = mix64((mix64(seed ^ 0x6A09E667F3BCC909) + 0 * 0x9E3779B97F4A7C15) & MASK64)
+    u = mix64((key + 1 * 0x9E3779B97F4A7C15) & MASK64)
+    return ((u >> 32) * count) >> 32
+
+
+def east_corners(cfg):
+    """Node ids of the east corners (x = kx - 1, y = 0 and ky - 1) of a 2-D mesh: x + kx y."""
+    kx, ky = sizes(cfg)
+    return [kx - 1, kx - 1 + kx * (ky - 1)]
+
+
+def failed_nodes(cfg):
+    """Ids of the nodes the configuration's faults fail ([] without faults)."""
+    if "fail-nodes" in cfg:
+        return [first_random_node(cfg.get("fault-seed", 1), nodes(cfg))]
+    if "faults" in cfg:
+        kx = sizes(cfg)[0]
+        return [x + kx * y for x, y in cfg["_fault_nodes"]]
+    return []
+
+
+def faults_valid(cfg):
+    """The fault options as wormnet takes them and runs them (see above)."""
+    random_draw = "fail-nodes" in cfg or "fail-links" in cfg
+    if not random_draw and "fault-seed" in cfg:
+        return False
+    if not (random_draw or "faults" in cfg):
+        return "allow-disconnected" not in cfg
+    if cfg["routing"] != "west-first" or topology_kind(cfg) != "mesh" or len(sizes(cfg)) != 2:
+        return False
+    if "fail-links" in cfg or cfg.get("fail-nodes", 1) != 1:
+        return False
+    if "faults" in cfg:
+        kx, ky = sizes(cfg)
+        if any(not (0 <= x < kx and 0 <= y < ky) for x, y in cfg["_fault_nodes"]):
+            return False
+    failed = failed_nodes(cfg)
+    if not set(failed) <= set(east_corners(cfg)) or len(set(failed)) != len(failed):
+        return False
+    return not set(failed) & set(cfg.get("hotspot-nodes", [0]) if cfg.get("traffic") ==
+                                 "hotspot" else [])
+
+
+def draw_faults(rng, cfg):
+    """Half the west-first runs on a 2-D mesh lose one or both east corners (a file), or one
+    drawn at random; an own Random: `rng` is not used, so no other draw moves."""
+    del rng
+    if cfg["routing"] != "west-first" or topology_kind(cfg) != "mesh":
+        return
+    # The salt leaves the golden seeds (golden.py) without faults: they compare results with
+    # binaries from before faults existed.
+    local = random.Random("faults (docs/faults.md) " + repr(cfg))
+    if local.random() < 0.5:
+        return
+    kx, ky = sizes(cfg)
+    corners = [(kx - 1, 0), (kx - 1, ky - 1)]
+    if local.random() < 0.5:
+        chosen = local.sample(corners, local.randint(1, 2))
+        lines = ["# east corners of " + cfg["topology"]]
+        lines += [f"node ({x},{y})" + ("   # a comment" if local.random() < 0.3 else "")
+                  for x, y in chosen]
+        cfg["faults"] = "@faults"
+        cfg["_fault_nodes"] = chosen
+        cfg["_fault_text"] = "\n".join(lines) + "\n"
+    else:
+        targets = set(east_corners(cfg))
+        start = local.randint(1, 2**31)
+        seed = next(s for s in range(start, start + 100 * nodes(cfg))
+                    if first_random_node(s, nodes(cfg)) in targets)
+        cfg["fail-nodes"] = 1
+        cfg["fault-seed"] = seed
+    if local.random() < 0.2:
+        cfg["allow-disconnected"] = True
+    if cfg.get("traffic") == "hotspot" and "hotspot-nodes" in cfg:
+        cfg["hotspot-nodes"] = [h for h in cfg["hotspot-nodes"] if h not in failed_nodes(cfg)]
+        if not cfg["hotspot-nodes"]:
+            del cfg["hotspot-nodes"]  # node 0, the west corner, works
+
+
+def fault_file_path(cfg):
+    """The path of the configuration's fault file, written on first use."""
+    text = cfg["_fault_text"]
+    folder = os.path.join(tempfile.gettempdir(), "wormnet-differential-faults")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, hashlib.sha1(text.encode()).hexdigest() + ".txt")
+    if not os.path.exists(path):
+        temporary = f"{path}.{os.getpid()}"
+        with open(temporary, "w") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    return path
+
+
 # In order: each may read what the ones before it drew.
 GENERATORS = [
     ("topology", draw_topology),
@@ -615,6 +741,7 @@ GENERATORS = [
     ("measurement", draw_measurement),
     ("partition", draw_partition),
     ("command", draw_command),
+    ("faults", draw_faults),
 ]
 
 
@@ -652,6 +779,8 @@ def options(cfg, tables=None, trace=None):
             v = tables
         if k == "trace":
             v = trace
+        if k == "faults":
+            v = fault_file_path(cfg)
         if v is True:
             args.append(f"--{k}")  # a flag
         elif isinstance(v, list):
@@ -676,6 +805,8 @@ def toml(cfg, tables=None, loads=None):
             continue
         if k == "tables":
             v = tables
+        if k == "faults":
+            v = fault_file_path(cfg)
         if v is True:
             lines.append(f"{k} = true")
         elif isinstance(v, str):
@@ -696,7 +827,10 @@ def toml(cfg, tables=None, loads=None):
 
 def describe(cfg):
     trace = f"<trace of {len(cfg['_trace'])} messages>" if "_trace" in cfg else None
-    return " ".join(options(cfg, tables=f"<{cfg.get('_table_algorithm')} table>", trace=trace))
+    text = " ".join(options(cfg, tables=f"<{cfg.get('_table_algorithm')} table>", trace=trace))
+    if "faults" in cfg:
+        text += " (fault file: " + "; ".join(cfg["_fault_text"].splitlines()) + ")"
+    return text
 
 
 # --- simplification (for shrinking a failing configuration) --------------------------------
@@ -762,8 +896,14 @@ def simplifications(cfg):
                 offer(f"without load {loads[i]}",
                       lambda c, i=i: c.__setitem__("_loads", loads[:i] + loads[i + 1:]))
         offer("no after-saturation", lambda c: c.__setitem__("_after_saturation", None))
+    def no_faults(c):
+        for k in ("faults", "fail-nodes", "fail-links", "fault-seed", "allow-disconnected",
+                  "_fault_text", "_fault_nodes"):
+            c.pop(k, None)
+    offer("no faults", no_faults)
     for k in list(cfg):
-        if k in ("topology", "routing", "tables", "workload", "trace") or k.startswith("_"):
+        if k in ("topology", "routing", "tables", "workload", "trace", "faults") or \
+                k.startswith("_"):
             continue
         offer(f"default {k}", lambda c, k=k: c.pop(k))
     for k in ("measure", "cycles", "drain-limit", "warmup"):

@@ -1584,8 +1584,10 @@ class InputFiles(unittest.TestCase):
 
     def test_endless_inputs_under_a_memory_cap(self):
         # 1.5 GB of address space: far more than wormnet needs here, far less than the
-        # whole of a 4 GiB line. The sparse file costs no disk.
-        cap = ["prlimit", "--as=1500000000"]
+        # whole of a 4 GiB line. The sparse file costs no disk. AddressSanitizer reserves
+        # terabytes of shadow address space at start, so under it the cap cannot be set and
+        # only the time bound checks that the reader stops early.
+        cap = [] if os.environ.get("ASAN_OPTIONS") else ["prlimit", "--as=1500000000"]
         big = os.path.join(self.dir, "big.csv")
         with open(big, "wb") as f:
             f.truncate(4 << 30)

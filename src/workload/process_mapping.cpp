@@ -154,7 +154,7 @@ std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
   }
   // The grid of boxes (one per node) onto the nodes, then every process to its box's node.
   const std::vector<int> block = node_block(grid, per_node);
-  require(!block.empty(), "map_processes: no box of processes tiles the grid");
+  require(!block.empty(), "map_processes: the grid is no multiple of the processes per node");
   std::vector<int> cells(grid.size());
   for (std::size_t d = 0; d < grid.size(); ++d) cells[d] = grid[d] / block[d];
   const std::vector<std::vector<double>> pos = node_positions(topo);

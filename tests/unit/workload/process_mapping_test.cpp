@@ -41,8 +41,25 @@ TEST(ProcessMapping, NodeBlockIsTheMostNearlyCubicBoxThatTiles) {
   // 2x1x2 (boxes 2x4x4) rather than 2x2x1 (boxes 2x2x8), and before 1x2x2.
   EXPECT_EQ(node_block(g4x4x8, 4), (std::vector<int>{2, 1, 2}));
   const std::vector<int> g6x5 = {6, 5};
-  EXPECT_TRUE(node_block(g6x5, 4).empty());  // no box of 4 divides a 6x5 grid
+  EXPECT_TRUE(node_block(g6x5, 4).empty());  // 4 does not divide 30
   EXPECT_EQ(node_block(g6x5, 10), (std::vector<int>{2, 5}));
+  // Whenever K divides the product, a box exists (each prime power spread over the sides).
+  for (int a = 1; a <= 12; ++a) {
+    for (int b = 1; b <= 12; ++b) {
+      for (std::uint32_t k = 1; k <= 24; ++k) {
+        const std::vector<int> g = {a, b};
+        const std::vector<int> box = node_block(g, k);
+        if ((a * b) % static_cast<int>(k) != 0) {
+          EXPECT_TRUE(box.empty());
+          continue;
+        }
+        ASSERT_EQ(box.size(), 2U) << a << "x" << b << " " << k;
+        EXPECT_EQ(a % box[0], 0);
+        EXPECT_EQ(b % box[1], 0);
+        EXPECT_EQ(static_cast<std::uint32_t>(box[0] * box[1]), k);
+      }
+    }
+  }
   const std::vector<int> g3 = {3};
   EXPECT_EQ(node_block(g3, 1), (std::vector<int>{1}));
 }

@@ -20,6 +20,7 @@
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/stats/result_sink.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
 
@@ -42,6 +43,10 @@ struct RunDescription {
   ThroughputBounds bounds;
   /// gamma_c per channel id (routes over all ordered pairs); null or empty when unknown.
   const std::vector<double>* channel_load = nullptr;
+  /// The network's failed links and nodes (group /faults when the configuration asks for
+  /// faults), and the working sources a permutation left silent.
+  const FaultSet* faults = nullptr;
+  std::uint64_t silenced_sources = 0;
 };
 
 /// A closed-loop workload's results (group /workload), identical on every rank.

@@ -52,6 +52,9 @@ def read(directory):
                 "flits": int(w["message_flits"]),
                 "queueing": int(w["path_queueing_cycles"]),
                 "network": int(w["path_network_cycles"]),
+                # Files written before computation and processes per node have neither.
+                "compute": int(w.get("path_compute_cycles", 0)),
+                "local": int(w.get("path_local_cycles", 0)),
             }
     return runs, topologies
 

@@ -123,14 +123,21 @@ bool finish_workload(const Communicator& comm, const SimOptions& o, const Worklo
   const WorkloadTimes times = summed_times(comm, loop);
   const CompletionReport report = report_completion(w.graph, times);
   if (writer != nullptr) {
+    const WorkloadOptions& wo = o.workload;
     io::WorkloadRecord r;
-    r.source = o.workload.name;
-    r.trace = o.workload.name == "trace" ? o.workload.trace : "";
-    r.mapping = o.workload.name == "trace" ? "" : o.workload.mapping;
+    r.source = wo.name;
+    r.trace = wo.is_trace() ? wo.trace : "";
+    r.mapping = wo.is_trace() ? "" : wo.mapping;
     r.grid.assign(w.grid.begin(), w.grid.end());
     r.process_node.assign(w.node_of.begin(), w.node_of.end());
     r.message_flits =
-        o.workload.name == "trace" ? 0 : static_cast<std::uint64_t>(o.workload.message_size);
+        wo.is_trace() || wo.is_npb() ? 0 : static_cast<std::uint64_t>(wo.message_size);
+    r.processes_per_node = wo.is_trace() ? 0 : wo.processes_per_node;
+    r.local_latency = wo.local_latency;
+    r.compute_per_step = wo.is_trace() || wo.is_npb() ? 0 : wo.compute_cycles;
+    r.compute_rate = wo.is_npb() ? wo.compute_rate : 0;
+    r.npb_class = wo.is_npb() ? wo.npb_class : "";
+    r.npb_scale = wo.is_npb() ? wo.npb_scale : 0;
     r.graph = &w.graph;
     r.times = &times;
     r.report = &report;
@@ -226,7 +233,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (o.workload.active()) {
     workload = std::move(setup.workload);  // built with the network (its lengths: the plan's)
     loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
-                                        setup.topology->num_nodes());
+                                        setup.topology->num_nodes(), o.workload.local_latency);
   } else {
     refuse_silent_loads(o, setup, request);
   }

@@ -1,12 +1,16 @@
 #include "workload_options.hpp"
 
+#include <bit>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
 #include "toml_string.hpp"
 #include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/workload/closed_loop.hpp"
 #include "wormnet/workload/motifs.hpp"
+#include "wormnet/workload/npb_skeletons.hpp"
 #include "wormnet/workload/process_mapping.hpp"
 #include "wormnet/workload/trace_file.hpp"
 
@@ -18,11 +22,26 @@ namespace {
 /// bytes each) stays within a few GB.
 constexpr std::uint64_t kMaxMessages = 20'000'000;
 constexpr std::uint64_t kMaxIterations = 1'000'000;
+/// Processes per node: as many as the cores of a large node.
+constexpr std::uint64_t kMaxPerNode = 1024;
+/// A local message's latency (cycles): up to 50 ms at the default 20 flits per us.
+constexpr std::uint64_t kMaxLocalLatency = 1'000'000;
+/// Operations per cycle a process may perform (a rate of more would be a typo).
+constexpr double kMaxComputeRate = 1e9;
+/// The divisor of the NPB classes' sizes.
+constexpr std::uint64_t kMaxNpbScale = std::uint64_t{1} << 30;
 
 std::string allowed_workloads() {
   std::string s;
   for (const auto& [name, m] : motif_names()) s += name + ", ";
+  for (const auto& [name, m] : npb_names()) s += name + ", ";
   return s + "trace";
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 /// Open-loop traffic options: a workload's messages are its own.
@@ -54,6 +73,10 @@ std::vector<int> parse_grid(const std::string& text, int dims) {
 
 }  // namespace
 
+bool WorkloadOptions::is_npb() const {
+  return npb_names().count(name) > 0;
+}
+
 void add_workload_options(CLI::App& app, WorkloadOptions& w) {
   app.add_option("--workload", w.name,
                  "closed-loop application workload instead of open-loop traffic: " +
@@ -79,6 +102,31 @@ void add_workload_options(CLI::App& app, WorkloadOptions& w) {
   app.add_option("--write-trace", w.write_trace,
                  "also write the workload's messages as a trace file (CSV)")
       ->group("Workload");
+  app.add_option("--processes-per-node", w.processes_per_node,
+                 "processes on every node (motifs, npb-*): their messages to each other stay "
+                 "within the node")
+      ->capture_default_str()
+      ->group("Workload");
+  app.add_option("--local-latency", w.local_latency,
+                 "cycles of a message within a node before its first flit arrives (then a flit "
+                 "per cycle); with --processes-per-node above 1 or a trace")
+      ->capture_default_str()
+      ->group("Workload");
+  app.add_option("--compute-cycles", w.compute_cycles,
+                 "cycles of computation in every step of a motif, before its sends")
+      ->capture_default_str()
+      ->group("Workload");
+  app.add_option("--compute-rate", w.compute_rate,
+                 "operations a process performs per cycle (npb-*: the benchmark's operation "
+                 "count; default: no computation)")
+      ->group("Workload");
+  app.add_option("--npb-class", w.npb_class, "NPB problem class of npb-*: S, W, A, B, C")
+      ->capture_default_str()
+      ->group("Workload");
+  app.add_option("--npb-scale", w.npb_scale,
+                 "npb-*: the class's message bytes and operations divided by this")
+      ->capture_default_str()
+      ->group("Workload");
 }
 
 void check_workload_options(const WorkloadOptions& w, const std::set<std::string>& given,
@@ -90,7 +138,19 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
       {"--message-size", std::to_string(w.message_size)},
       {"--grid", w.grid},
       {"--mapping", w.mapping},
-      {"--write-trace", w.write_trace}};
+      {"--write-trace", w.write_trace},
+      {"--processes-per-node", std::to_string(w.processes_per_node)},
+      {"--local-latency", std::to_string(w.local_latency)},
+      {"--compute-cycles", std::to_string(w.compute_cycles)},
+      {"--compute-rate", number(w.compute_rate)},
+      {"--npb-class", w.npb_class},
+      {"--npb-scale", std::to_string(w.npb_scale)}};
+  const auto value_of = [&](const std::string& o) {
+    for (const auto& [name, value] : values) {
+      if (o == name) return value;
+    }
+    return std::string();
+  };
   if (!w.active()) {
     for (const auto& [o, value] : values) {
       if (has(o)) throw InputError(o, value, "is read with --workload only");
@@ -99,8 +159,9 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
     return;
   }
   const auto& motifs = motif_names();
-  const bool trace = w.name == "trace";
-  if (!trace && motifs.count(w.name) == 0) {
+  const bool trace = w.is_trace();
+  const bool npb = w.is_npb();
+  if (!trace && !npb && motifs.count(w.name) == 0) {
     throw InputError("--workload", w.name, "allowed: " + allowed_workloads());
   }
   for (const char* o : kTrafficOptions) {
@@ -110,35 +171,82 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
                            " (a workload's messages and run length are its own)");
     }
   }
+  // Options another kind of workload reads: refused by name, with what reads them.
+  const auto refuse = [&](std::initializer_list<const char*> options, const std::string& why) {
+    for (const char* o : options) {
+      if (has(o)) throw InputError(o, value_of(o), why);
+    }
+  };
   if (trace) {
     if (w.trace.empty())
       throw InputError("--trace", "", "a trace file, needed by --workload trace");
-    for (const auto& [o, value] : values) {
-      if (has(o) && std::string(o) != "--trace" && std::string(o) != "--write-trace") {
-        throw InputError(o, value, "is not read with --workload trace (the trace says it)");
-      }
-    }
+    refuse({"--iterations", "--message-size", "--grid", "--mapping", "--processes-per-node",
+            "--compute-cycles", "--compute-rate", "--npb-class", "--npb-scale"},
+           "is not read with --workload trace (the trace says it)");
   } else {
     if (has("--trace")) throw InputError("--trace", w.trace, "is read with --workload trace only");
     if (w.iterations < 1 || w.iterations > kMaxIterations) {
       throw InputError("--iterations", std::to_string(w.iterations),
                        "1.." + std::to_string(kMaxIterations));
     }
+    if (mapping_names().count(w.mapping) == 0) {
+      std::string names;
+      for (const auto& [name, m] : mapping_names()) names += (names.empty() ? "" : ", ") + name;
+      throw InputError("--mapping", w.mapping, "allowed: " + names);
+    }
+    if (w.processes_per_node < 1 || w.processes_per_node > kMaxPerNode) {
+      throw InputError("--processes-per-node", std::to_string(w.processes_per_node),
+                       "1.." + std::to_string(kMaxPerNode));
+    }
+  }
+  if (npb) {
+    refuse({"--message-size", "--grid"},
+           "is not read with --workload " + w.name + " (the benchmark gives its sizes and grid)");
+    refuse({"--compute-cycles"},
+           "is not read with --workload " + w.name + " (its steps compute at --compute-rate)");
+    if (has("--compute-rate") && !(std::isfinite(w.compute_rate) && w.compute_rate > 0 &&
+                                   w.compute_rate <= kMaxComputeRate)) {
+      throw InputError(
+          "--compute-rate", number(w.compute_rate),
+          "operations per cycle, a number above 0 and at most " + number(kMaxComputeRate));
+    }
+    if (npb_class_names().count(w.npb_class) == 0) {
+      throw InputError("--npb-class", w.npb_class, "allowed: S, W, A, B, C");
+    }
+    if (w.npb_scale < 1 || w.npb_scale > kMaxNpbScale) {
+      throw InputError("--npb-scale", std::to_string(w.npb_scale),
+                       "1.." + std::to_string(kMaxNpbScale));
+    }
+  } else {
+    refuse({"--compute-rate", "--npb-class", "--npb-scale"},
+           "is read with the npb-* workloads only");
+  }
+  if (!trace && !npb) {
     if (w.message_size < 1 ||
         static_cast<std::uint32_t>(w.message_size) > MessageGraph::kMaxFlits) {
       throw InputError("--message-size", std::to_string(w.message_size),
                        "1.." + std::to_string(MessageGraph::kMaxFlits) + " flits");
     }
-    if (mapping_names().count(w.mapping) == 0) {
-      std::string names;
-      for (const auto& [name, m] : mapping_names()) names += (names.empty() ? "" : ", ") + name;
-      throw InputError("--mapping", w.mapping, "allowed: " + names);
+    if (w.compute_cycles > MessageGraph::kMaxCompute) {
+      throw InputError("--compute-cycles", std::to_string(w.compute_cycles),
+                       "0.." + std::to_string(MessageGraph::kMaxCompute) + " cycles per step");
     }
     const int dims = grid_dimensions(motifs.at(w.name));
     if (has("--grid") && dims == 0) {
       throw InputError("--grid", w.grid, "is read by halo2d, halo3d and sweep2d only");
     }
     if (has("--grid")) parse_grid(w.grid, dims);
+  }
+  if (has("--local-latency")) {
+    if (!trace && w.processes_per_node < 2) {
+      throw InputError("--local-latency", value_of("--local-latency"),
+                       "is read with --processes-per-node above 1 or --workload trace (without "
+                       "them no message stays within a node)");
+    }
+    if (w.local_latency < 1 || w.local_latency > kMaxLocalLatency) {
+      throw InputError("--local-latency", std::to_string(w.local_latency),
+                       "1.." + std::to_string(kMaxLocalLatency) + " cycles");
+    }
   }
   if (!w.write_trace.empty()) {
     namespace fs = std::filesystem;
@@ -154,43 +262,142 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
 std::string workload_toml(const WorkloadOptions& w) {
   if (!w.active()) return "";
   std::string s = "workload = " + toml_string(w.name) + "\n";
-  if (w.name == "trace") return s + "trace = " + toml_string(w.trace) + "\n";
+  // The options added with processes per node and computation appear when they are not at
+  // their defaults (or define the workload: npb-*), so that the configuration of a run
+  // without them reads as it always did.
+  const auto local_latency = [&] {
+    if (w.local_latency != ClosedLoop::kDefaultLocalLatency || w.processes_per_node > 1)
+      s += "local-latency = " + std::to_string(w.local_latency) + "\n";
+  };
+  if (w.is_trace()) {
+    s += "trace = " + toml_string(w.trace) + "\n";
+    local_latency();
+    return s;
+  }
   s += "iterations = " + std::to_string(w.iterations) + "\n";
-  s += "message-size = " + std::to_string(w.message_size) + "\n";
-  if (!w.grid.empty()) s += "grid = " + toml_string(w.grid) + "\n";
+  if (w.is_npb()) {
+    s += "npb-class = " + toml_string(w.npb_class) + "\n";
+    s += "npb-scale = " + std::to_string(w.npb_scale) + "\n";
+    if (w.compute_rate > 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "compute-rate = %.17g\n", w.compute_rate);
+      s += buf;
+    }
+  } else {
+    s += "message-size = " + std::to_string(w.message_size) + "\n";
+    if (!w.grid.empty()) s += "grid = " + toml_string(w.grid) + "\n";
+    if (w.compute_cycles > 0) s += "compute-cycles = " + std::to_string(w.compute_cycles) + "\n";
+  }
   s += "mapping = " + toml_string(w.mapping) + "\n";
+  if (w.processes_per_node > 1)
+    s += "processes-per-node = " + std::to_string(w.processes_per_node) + "\n";
+  local_latency();
   return s;
 }
+
+namespace {
+
+/// An NPB skeleton on K x N processes; its limits checked before and after building.
+Workload build_npb(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
+                   std::uint32_t processes) {
+  const NpbBenchmark benchmark = npb_names().at(w.name);
+  NpbSpec spec;
+  spec.benchmark = benchmark;
+  spec.size_class = npb_class_names().at(w.npb_class);
+  spec.iterations = static_cast<std::uint32_t>(w.iterations);
+  spec.scale = w.npb_scale;
+  spec.rate = w.compute_rate;
+  const std::string who = w.name + " class " + w.npb_class;
+  const std::string fits = npb_fits(benchmark, spec.size_class, processes);
+  if (!fits.empty()) {
+    throw InputError(
+        "--processes-per-node", std::to_string(w.processes_per_node),
+        std::to_string(w.processes_per_node) + " x " + std::to_string(topo.num_nodes()) +
+            " nodes = " + std::to_string(processes) + " processes; " + who + " runs on " + fits);
+  }
+  const std::uint64_t bound = npb_messages_bound(spec, processes);
+  if (bound > kMaxMessages) {
+    throw InputError("--iterations", std::to_string(w.iterations),
+                     "a workload of at most " + std::to_string(kMaxMessages) + " messages (" + who +
+                         " on " + std::to_string(processes) + " processes sends up to " +
+                         std::to_string(bound) + " in " + std::to_string(w.iterations) +
+                         " iterations)");
+  }
+  Workload out;
+  out.grid = npb_grid(benchmark, processes);
+  out.node_of = map_processes(mapping_names().at(w.mapping), topo, out.grid, seed,
+                              static_cast<std::uint32_t>(w.processes_per_node));
+  NpbWorkload built = make_npb(spec, out.node_of);
+  if (built.largest_flits > MessageGraph::kMaxFlits) {
+    const std::uint64_t need =
+        (built.largest_flits * w.npb_scale + MessageGraph::kMaxFlits - 1) / MessageGraph::kMaxFlits;
+    throw InputError("--npb-scale", std::to_string(w.npb_scale),
+                     "messages of at most " + std::to_string(MessageGraph::kMaxFlits) +
+                         " flits (one packet); the largest of " + who + " on " +
+                         std::to_string(processes) + " processes has " +
+                         std::to_string(built.largest_flits) + " flits of " +
+                         std::to_string(kNpbFlitBytes) + " bytes: a scale of " +
+                         std::to_string(need) + " or more");
+  }
+  if (built.largest_compute > MessageGraph::kMaxCompute) {
+    throw InputError("--compute-rate", number(w.compute_rate),
+                     "steps of at most " + std::to_string(MessageGraph::kMaxCompute) +
+                         " cycles of computation; the longest of " + who + " on " +
+                         std::to_string(processes) + " processes at --npb-scale " +
+                         std::to_string(w.npb_scale) + " would take more: a higher rate");
+  }
+  out.graph = std::move(built.graph);
+  return out;
+}
+
+}  // namespace
 
 Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
                         const StopCheck& stop) {
   Workload out;
   const std::uint32_t nodes = topo.num_nodes();
-  if (w.name == "trace") {
+  if (w.is_trace()) {
     out.graph = read_trace(w.trace, nodes, "--trace", stop);
     return out;
   }
+  // K processes on each of the N nodes: at most 1024 x 2^32, so the product is exact in 64
+  // bits; a process count beyond 2^32 could never send few enough messages.
+  const std::uint64_t per_node = w.processes_per_node;
+  const std::uint64_t all = per_node * nodes;
+  if (all > std::uint64_t{1} << 31) {
+    throw InputError("--processes-per-node", std::to_string(per_node),
+                     "at most 2^31 processes in all (" + std::to_string(nodes) + " nodes x " +
+                         std::to_string(per_node) + " is more)");
+  }
+  const auto processes = static_cast<std::uint32_t>(all);
+  if (w.is_npb()) return build_npb(w, topo, seed, processes);
   const Motif motif = motif_names().at(w.name);
   const int dims = grid_dimensions(motif);
+  const std::string placed = per_node == 1
+                                 ? "one per node of " + topo.spec()
+                                 : std::to_string(per_node) + " per node of " + topo.spec() + " (" +
+                                       std::to_string(nodes) + " nodes)";
   if (dims == 0) {
-    out.grid = {static_cast<int>(nodes)};
+    out.grid = {static_cast<int>(processes)};
   } else if (w.grid.empty()) {
-    out.grid = balanced_grid(nodes, dims);
+    out.grid = balanced_grid(processes, dims);
   } else {
     out.grid = parse_grid(w.grid, dims);
     std::optional<std::uint64_t> product = 1;  // nullopt past 2^64
     for (const int g : out.grid) {
       if (product) product = checked_mul(*product, static_cast<std::uint64_t>(g));
     }
-    if (product != nodes) {
+    if (product != processes) {
       throw InputError("--grid", w.grid,
-                       "a grid of " + std::to_string(nodes) + " processes, one per node of " +
-                           topo.spec() + " (this one has " +
+                       "a grid of " + std::to_string(processes) + " processes, " + placed +
+                           " (this one has " +
                            (product ? std::to_string(*product) : "more than 2^64") + ")");
     }
   }
-  // Messages per iteration, bounded before anything is built.
-  const std::uint64_t p = nodes;
+  const Mapping mapping = mapping_names().at(w.mapping);
+  // Messages per iteration, bounded before anything is built (a step marker per process
+  // and iteration at most, with computation).
+  const std::uint64_t p = processes;
   std::uint64_t per_iteration = 0;
   switch (motif) {
     case Motif::kHalo2d:
@@ -210,18 +417,21 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
       per_iteration = p * (p - 1);
       break;
   }
+  if (w.compute_cycles > 0) per_iteration += p;
   const std::optional<std::uint64_t> messages = checked_mul(per_iteration, w.iterations);
   if (!messages || *messages > kMaxMessages) {
     throw InputError("--iterations", std::to_string(w.iterations),
                      "a workload of at most " + std::to_string(kMaxMessages) + " messages (" +
-                         w.name + " on " + std::to_string(nodes) + " nodes sends up to " +
+                         w.name + " on " + std::to_string(processes) +
+                         (per_node == 1 ? " nodes" : " processes") + " sends up to " +
                          std::to_string(per_iteration) + " per iteration)");
   }
-  out.node_of = map_processes(mapping_names().at(w.mapping), topo, out.grid, seed);
+  out.node_of = map_processes(mapping, topo, out.grid, seed, static_cast<std::uint32_t>(per_node));
   MotifSpec spec;
   spec.motif = motif;
   spec.iterations = static_cast<std::uint32_t>(w.iterations);
   spec.flits = static_cast<std::uint32_t>(w.message_size);
+  spec.compute = static_cast<std::uint32_t>(w.compute_cycles);
   spec.grid = out.grid;
   out.graph = make_motif(spec, out.node_of);
   return out;
@@ -229,10 +439,15 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
 
 MessageLengths workload_lengths(const Workload& w, const WorkloadOptions& o) {
   const MessageGraph::FlitRange r = w.graph.flit_range();
-  if (w.graph.size() == 0) return MessageLengths{1, 1, "--workload " + o.name};
+  // No message over the network (an empty graph, or every message within a node): the plan
+  // still needs a length.
+  if (r.longest == 0) return MessageLengths{1, 1, "--workload " + o.name};
   MessageLengths l{static_cast<int>(r.shortest), static_cast<int>(r.longest), "--message-size"};
-  if (o.name == "trace") {
+  if (o.is_trace()) {
     l.longest_from = "message " + std::to_string(r.longest_id) + " of --trace " + o.trace;
+  } else if (o.is_npb()) {
+    l.longest_from = "message " + std::to_string(r.longest_id) + " of --workload " + o.name +
+                     " class " + o.npb_class + " at --npb-scale " + std::to_string(o.npb_scale);
   }
   return l;
 }
@@ -247,16 +462,28 @@ std::string describe_completion(const CompletionReport& r, const MessageGraph& g
                 g.size(), static_cast<unsigned long long>(delivered), r.iterations.size(),
                 r.complete ? "" : " (INCOMPLETE)");
   s += buf;
+  const MessageGraph::Kinds kinds = g.kinds();
+  if (kinds.local > 0 || kinds.markers > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "           %llu over the network, %llu within nodes, %llu step markers\n",
+                  static_cast<unsigned long long>(kinds.network),
+                  static_cast<unsigned long long>(kinds.local),
+                  static_cast<unsigned long long>(kinds.markers));
+    s += buf;
+  }
   if (!r.complete) return s;
   std::snprintf(buf, sizeof buf, "completion %llu cycles (%.3f us)\n",
                 static_cast<unsigned long long>(r.completion),
                 static_cast<double>(r.completion) / flit_rate);
   s += buf;
   std::snprintf(buf, sizeof buf,
-                "critical   %zu messages: wait %llu + queueing %llu + network %llu cycles\n",
+                "critical   %zu messages: wait %llu + compute %llu + queueing %llu + network %llu "
+                "+ local %llu cycles\n",
                 r.critical_path.size(), static_cast<unsigned long long>(r.path_wait),
+                static_cast<unsigned long long>(r.path_compute),
                 static_cast<unsigned long long>(r.path_queueing),
-                static_cast<unsigned long long>(r.path_network));
+                static_cast<unsigned long long>(r.path_network),
+                static_cast<unsigned long long>(r.path_local));
   s += buf;
   Cycle previous = 0;
   std::string list;

@@ -235,6 +235,19 @@ void ResultWriter::write_workload(const WorkloadRecord& w) {
     g.set_attribute("path_wait_cycles", static_cast<std::uint64_t>(r.path_wait));
     g.set_attribute("path_queueing_cycles", static_cast<std::uint64_t>(r.path_queueing));
     g.set_attribute("path_network_cycles", static_cast<std::uint64_t>(r.path_network));
+    g.set_attribute("path_compute_cycles", static_cast<std::uint64_t>(r.path_compute));
+    g.set_attribute("path_local_cycles", static_cast<std::uint64_t>(r.path_local));
+    const MessageGraph::Kinds kinds = w.graph->kinds();
+    g.set_attribute("network_messages", kinds.network);
+    g.set_attribute("local_messages", kinds.local);
+    g.set_attribute("markers", kinds.markers);
+    g.set_attribute("compute_cycles", kinds.compute);
+    g.set_attribute("processes_per_node", w.processes_per_node);
+    g.set_attribute("local_latency_cycles", w.local_latency);
+    g.set_attribute("compute_per_step", w.compute_per_step);
+    g.set_attribute("compute_rate", w.compute_rate);
+    g.set_attribute("npb_class", std::string_view(w.npb_class));
+    g.set_attribute("npb_scale", w.npb_scale);
     g.write_dataset<std::uint64_t>("process_node", w.process_node);
     std::vector<std::uint64_t> path(r.critical_path.begin(), r.critical_path.end());
     g.write_dataset<std::uint64_t>("critical_path", path);
@@ -264,7 +277,7 @@ void ResultWriter::write_workload(const WorkloadRecord& w) {
     it.write_dataset<std::uint64_t>("max_network", max_network);
 
     const H5Group m = g.create_group("messages");
-    std::vector<std::uint64_t> src, dst, size, iter, issued, injected, delivered;
+    std::vector<std::uint64_t> src, dst, size, iter, compute, issued, injected, delivered;
     const auto minus_one = [](std::uint64_t v) { return v == 0 ? ~std::uint64_t{0} : v - 1; };
     for (std::uint32_t id = 0; id < w.graph->size(); ++id) {
       const WorkloadMessage& x = w.graph->messages()[id];
@@ -272,6 +285,7 @@ void ResultWriter::write_workload(const WorkloadRecord& w) {
       dst.push_back(x.dest);
       size.push_back(x.flits);
       iter.push_back(x.iteration);
+      compute.push_back(x.compute);
       issued.push_back(minus_one(w.times->issued[id]));
       injected.push_back(minus_one(w.times->injected[id]));
       delivered.push_back(minus_one(w.times->delivered[id]));
@@ -280,6 +294,7 @@ void ResultWriter::write_workload(const WorkloadRecord& w) {
     m.write_dataset<std::uint64_t>("destination", dst);
     m.write_dataset<std::uint64_t>("flits", size);
     m.write_dataset<std::uint64_t>("iteration", iter);
+    m.write_dataset<std::uint64_t>("compute", compute);
     m.write_dataset<std::uint64_t>("issued", issued);
     m.write_dataset<std::uint64_t>("injected", injected);
     m.write_dataset<std::uint64_t>("delivered", delivered);

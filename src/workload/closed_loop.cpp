@@ -21,8 +21,9 @@ WorkloadTimes WorkloadTimes::from_flat(const std::vector<std::uint64_t>& v) {
 }
 
 ClosedLoop::ClosedLoop(const MessageGraph& graph, const std::vector<std::uint32_t>& local_nodes,
-                       std::uint32_t nodes)
-    : graph_(graph), local_(nodes, 0), first_of_(nodes + 1, 0) {
+                       std::uint32_t nodes, Cycle local_latency)
+    : graph_(graph), local_(nodes, 0), first_of_(nodes + 1, 0), local_latency_(local_latency) {
+  require(local_latency >= 1, "workload: a local latency below 1 cycle");
   const std::uint32_t n = graph.size();
   for (const std::uint32_t v : local_nodes) local_[v] = 1;
   const std::vector<WorkloadMessage>& ms = graph.messages();
@@ -57,7 +58,7 @@ ClosedLoop::ClosedLoop(const MessageGraph& graph, const std::vector<std::uint32_
   for (std::uint32_t id = 0; id < n; ++id) {
     if (!local(ms[id].source)) continue;
     waiting_[id] = ms[id].dep_count;
-    if (waiting_[id] == 0) due_.push(Due{ms[id].after, id});
+    if (waiting_[id] == 0) due_.push(Due{std::max<Cycle>(ms[id].after, ms[id].compute), id});
   }
 }
 
@@ -68,18 +69,52 @@ Cycle ClosedLoop::next_release() const {
 void ClosedLoop::satisfy(std::uint32_t id, Cycle at) {
   ready_[id] = std::max(ready_[id], at);
   require(waiting_[id] > 0, "workload: a dependency was satisfied twice");
-  if (--waiting_[id] == 0) due_.push(Due{std::max(ready_[id], graph_.messages()[id].after), id});
+  if (--waiting_[id] == 0) {
+    const WorkloadMessage& m = graph_.messages()[id];
+    due_.push(Due{std::max(ready_[id] + m.compute, m.after), id});
+  }
+}
+
+Cycle ClosedLoop::local_delivery(std::uint32_t id, Cycle issued) const {
+  const WorkloadMessage& m = graph_.messages()[id];
+  return m.marker() ? issued : issued + local_latency_ + m.flits - 1;
+}
+
+void ClosedLoop::deliver_local(std::uint32_t id, Cycle at) {
+  times_.delivered[id] = at + 1;
+  ++delivered_count_;
+  last_delivery_ = std::max(last_delivery_, at);
+  // Every dependent of a message within a node is sent from that node (check_message).
+  for (std::uint32_t k = first_dependent_[id]; k < first_dependent_[id + 1]; ++k) {
+    satisfy(dependents_[k], at);
+  }
 }
 
 void ClosedLoop::release(Cycle t, std::vector<std::pair<NodeId, Message>>& out) {
   const std::vector<WorkloadMessage>& ms = graph_.messages();
-  // Ordered by (cycle, id): a source's messages enter its queue in program order, and the
-  // messages that wait only for this one being issued (its successors) follow in this call.
+  // Ordered by (cycle, local deliveries first, id): a source's messages enter its queue in
+  // program order, and the messages that wait only for this one being issued (its
+  // successors) follow in this call.
   while (!due_.empty() && due_.top().cycle <= t) {
-    const std::uint32_t id = due_.top().id;
+    const Due e = due_.top();
     due_.pop();
+    if (e.delivery) {
+      deliver_local(e.id, e.cycle);
+      continue;
+    }
+    const std::uint32_t id = e.id;
     const WorkloadMessage& m = ms[id];
     times_.issued[id] = t + 1;
+    if (m.local()) {
+      // Never a packet: it waits in no queue, and it is delivered here (a marker at once).
+      times_.injected[id] = t + 1;
+      if (m.marker()) {
+        deliver_local(id, t);
+      } else {
+        due_.push(Due{local_delivery(id, t), id, true});
+      }
+      continue;
+    }
     Message msg;
     msg.created = t;
     msg.dest = m.dest;
@@ -99,7 +134,7 @@ MessageScript::Released ClosedLoop::released() const {
   Released r;
   const std::vector<WorkloadMessage>& ms = graph_.messages();
   for (std::size_t id = 0; id < ms.size(); ++id) {
-    if (times_.issued[id] == 0) continue;
+    if (times_.issued[id] == 0 || ms[id].local()) continue;  // a local one is no packet
     ++r.packets;
     r.flits += ms[id].flits;
   }
@@ -144,16 +179,24 @@ void ClosedLoop::restore(const WorkloadTimes& all) {
     const WorkloadMessage& m = ms[id];
     waiting_[id] = 0;
     ready_[id] = 0;
-    if (!local(m.source) || all.issued[id] != 0) continue;
+    if (!local(m.source)) continue;
+    if (all.issued[id] != 0) {
+      // A local message issued before the checkpoint and not yet delivered is delivered
+      // when it would have been (at or after the checkpoint's cycle).
+      if (m.local() && all.delivered[id] == 0) {
+        due_.push(Due{local_delivery(id, all.issued[id] - 1), id, true});
+      }
+      continue;
+    }
     for (const std::uint32_t d : graph_.deps_of(id)) {
-      const std::uint64_t at = ms[d].dest == m.source ? all.delivered[d] : all.issued[d];
+      const std::uint64_t at = graph_.received_by(d, m.source) ? all.delivered[d] : all.issued[d];
       if (at == 0) {
         ++waiting_[id];
       } else {
         ready_[id] = std::max(ready_[id], at - 1);
       }
     }
-    if (waiting_[id] == 0) due_.push(Due{std::max(ready_[id], m.after), id});
+    if (waiting_[id] == 0) due_.push(Due{std::max(ready_[id] + m.compute, m.after), id});
   }
 }
 

@@ -19,6 +19,7 @@ CompletionReport report_completion(const MessageGraph& graph, const WorkloadTime
   std::vector<std::uint8_t> started(r.iterations.size(), 0);
   r.complete = true;
   std::uint32_t last = n;
+  std::vector<std::uint64_t> network(r.iterations.size(), 0);  // messages that crossed it
   for (std::uint32_t id = 0; id < n; ++id) {
     if (times.delivered[id] == 0 || times.injected[id] == 0 || times.issued[id] == 0) {
       r.complete = false;
@@ -33,27 +34,36 @@ CompletionReport report_completion(const MessageGraph& graph, const WorkloadTime
     it.end = std::max(it.end, delivered);
     ++it.messages;
     it.flits += ms[id].flits;
-    it.mean_queueing += static_cast<double>(injected - issued);
-    it.mean_network += static_cast<double>(delivered - injected);
-    it.max_network = std::max(it.max_network, delivered - injected);
+    if (!ms[id].local()) {
+      ++network[ms[id].iteration];
+      it.mean_queueing += static_cast<double>(injected - issued);
+      it.mean_network += static_cast<double>(delivered - injected);
+      it.max_network = std::max(it.max_network, delivered - injected);
+    }
     if (last == n || delivered > times.delivered[last] - 1) last = id;
   }
-  for (IterationTimes& it : r.iterations) {
-    if (it.messages == 0) continue;
-    it.mean_queueing /= static_cast<double>(it.messages);
-    it.mean_network /= static_cast<double>(it.messages);
+  for (std::size_t k = 0; k < r.iterations.size(); ++k) {
+    if (network[k] == 0) continue;
+    r.iterations[k].mean_queueing /= static_cast<double>(network[k]);
+    r.iterations[k].mean_network /= static_cast<double>(network[k]);
   }
   if (last == n || !r.complete) return r;
   r.completion = times.delivered[last] - 1;
-  // Walk back: a message received on the path adds its queueing and network time; the
-  // dependency satisfied last (the first of equals) issued it; a predecessor that is an
-  // earlier send of the same source was issued at the same cycle and adds nothing.
+  // Walk back: a message received on the path adds its queueing and network time (its copy
+  // time when it stayed within a node); the dependency satisfied last (the first of equals)
+  // issued it, its computation after; a predecessor that is an earlier send of the same
+  // source to another node was issued before it and adds nothing. A message is issued at
+  // max(after, ready + compute) or later (ready: the last dependency, 0 without any), so
+  // issued - ready - compute >= 0 is wait.
   std::uint32_t id = last;
   bool received = true;
   while (true) {
     r.critical_path.push_back(id);
+    const WorkloadMessage& m = ms[id];
     const Cycle issued = times.issued[id] - 1;
-    if (received) {
+    if (received && m.local()) {
+      r.path_local += times.delivered[id] - times.issued[id];
+    } else if (received) {
       r.path_queueing += times.injected[id] - 1 - issued;
       r.path_network += times.delivered[id] - times.injected[id];
     }
@@ -61,7 +71,7 @@ CompletionReport report_completion(const MessageGraph& graph, const WorkloadTime
     std::uint32_t pred = n;
     bool pred_received = false;
     for (const std::uint32_t d : graph.deps_of(id)) {
-      const bool is_receive = ms[d].dest == ms[id].source;
+      const bool is_receive = graph.received_by(d, m.source);
       const Cycle at = (is_receive ? times.delivered[d] : times.issued[d]) - 1;
       if (pred == n || at > best) {
         best = at;
@@ -69,11 +79,10 @@ CompletionReport report_completion(const MessageGraph& graph, const WorkloadTime
         pred_received = is_receive;
       }
     }
-    if (pred == n) {
-      r.path_wait += issued;
-      break;
-    }
-    r.path_wait += issued - best;
+    require(issued >= best + m.compute, "workload: a message issued before its computation ended");
+    r.path_compute += m.compute;
+    r.path_wait += issued - best - m.compute;
+    if (pred == n) break;
     id = pred;
     received = pred_received;
   }

@@ -4,48 +4,14 @@
 #include <array>
 #include <bit>
 
+#include "graph_builder.hpp"
 #include "wormnet/core/error.hpp"
 
 namespace wormnet {
 
 namespace {
 
-constexpr std::uint32_t kNone = ~std::uint32_t{0};
-
-/// Builds a motif's graph over processes. A process's sends follow program order: the first
-/// send of a step depends on the receives the step waits for and on the process's previous
-/// send (issued before it), each later send of the step on the send before it.
-class Builder {
- public:
-  Builder(std::span<const std::uint32_t> node_of, std::uint32_t flits)
-      : node_of_(node_of), flits_(flits), last_send_(node_of.size(), kNone) {}
-
-  /// Process p's step in iteration `it`: one message to each of `to`, in order. Returns the
-  /// messages' ids (same order).
-  std::vector<std::uint32_t> step(std::uint32_t p, std::span<const std::uint32_t> to,
-                                  std::uint32_t it, std::span<const std::uint32_t> waits) {
-    std::vector<std::uint32_t> ids;
-    std::vector<std::uint32_t> deps(waits.begin(), waits.end());
-    for (const std::uint32_t q : to) {
-      if (last_send_[p] != kNone) deps.push_back(last_send_[p]);
-      const std::uint32_t id = graph_.add(node_of_[p], node_of_[q], flits_, it, 0, deps);
-      last_send_[p] = id;
-      ids.push_back(id);
-      deps.clear();
-    }
-    return ids;
-  }
-  [[nodiscard]] std::uint32_t processes() const {
-    return static_cast<std::uint32_t>(node_of_.size());
-  }
-  MessageGraph take() { return std::move(graph_); }
-
- private:
-  std::span<const std::uint32_t> node_of_;
-  std::uint32_t flits_;
-  MessageGraph graph_;
-  std::vector<std::uint32_t> last_send_;
-};
+using workload_detail::GraphBuilder;
 
 using Lists = std::vector<std::vector<std::uint32_t>>;
 
@@ -69,7 +35,7 @@ std::uint32_t grid_process(const std::array<int, 3>& c, const std::vector<int>& 
 
 /// Stencil: every iteration each process sends to its grid neighbours (-x, +x, -y, +y, -z,
 /// +z, those inside the grid) once it has every message of the previous iteration.
-void halo(const MotifSpec& s, Builder& b) {
+void halo(const MotifSpec& s, GraphBuilder& b) {
   const std::uint32_t n = b.processes();
   Lists previous(n);
   for (std::uint32_t it = 0; it < s.iterations; ++it) {
@@ -85,7 +51,7 @@ void halo(const MotifSpec& s, Builder& b) {
           to.push_back(grid_process(q, s.grid));
         }
       }
-      const std::vector<std::uint32_t> ids = b.step(p, to, it, previous[p]);
+      const std::vector<std::uint32_t> ids = b.step(p, to, s.flits, it, previous[p], s.compute);
       for (std::size_t k = 0; k < to.size(); ++k) received[to[k]].push_back(ids[k]);
     }
     previous = std::move(received);
@@ -95,7 +61,7 @@ void halo(const MotifSpec& s, Builder& b) {
 /// Wavefront: process (x, y) sends to (x+1, y) and (x, y+1) once it has the messages of
 /// (x-1, y) and (x, y-1) of the same iteration; iterations follow each other in every
 /// process's program order, so they pipeline behind the front.
-void sweep(const MotifSpec& s, Builder& b) {
+void sweep(const MotifSpec& s, GraphBuilder& b) {
   const std::uint32_t n = b.processes();
   for (std::uint32_t it = 0; it < s.iterations; ++it) {
     Lists received(n);
@@ -107,7 +73,7 @@ void sweep(const MotifSpec& s, Builder& b) {
         ++q[d];
         if (q[d] < s.grid[d]) to.push_back(grid_process(q, s.grid));
       }
-      const std::vector<std::uint32_t> ids = b.step(p, to, it, received[p]);
+      const std::vector<std::uint32_t> ids = b.step(p, to, s.flits, it, received[p], s.compute);
       for (std::size_t k = 0; k < to.size(); ++k) received[to[k]].push_back(ids[k]);
     }
   }
@@ -115,7 +81,7 @@ void sweep(const MotifSpec& s, Builder& b) {
 
 /// Ring allreduce: 2(P - 1) steps; at each step every process sends one message to its
 /// successor once it has its predecessor's message of the step before.
-void ring(const MotifSpec& s, Builder& b) {
+void ring(const MotifSpec& s, GraphBuilder& b) {
   const std::uint32_t n = b.processes();
   if (n < 2) return;
   Lists previous(n);
@@ -125,7 +91,7 @@ void ring(const MotifSpec& s, Builder& b) {
       for (std::uint32_t p = 0; p < n; ++p) {
         const std::uint32_t next = (p + 1) % n;
         const std::uint32_t to[1] = {next};
-        received[next].push_back(b.step(p, to, it, previous[p])[0]);
+        received[next].push_back(b.step(p, to, s.flits, it, previous[p], s.compute)[0]);
       }
       previous = std::move(received);
     }
@@ -135,7 +101,7 @@ void ring(const MotifSpec& s, Builder& b) {
 /// Recursive doubling: P2 = the largest power of two <= P; the R = P - P2 extra processes
 /// first send to process e - P2, the P2 processes exchange with partner p xor 2^k for
 /// k = 0..log2(P2)-1, and processes p < R send the result back to p + P2.
-void recursive_doubling(const MotifSpec& s, Builder& b) {
+void recursive_doubling(const MotifSpec& s, GraphBuilder& b) {
   const std::uint32_t n = b.processes();
   if (n < 2) return;
   const std::uint32_t p2 = std::bit_floor(n);
@@ -145,13 +111,13 @@ void recursive_doubling(const MotifSpec& s, Builder& b) {
     Lists waits = last;
     for (std::uint32_t e = p2; e < n; ++e) {
       const std::uint32_t to[1] = {e - p2};
-      waits[e - p2].push_back(b.step(e, to, it, last[e])[0]);
+      waits[e - p2].push_back(b.step(e, to, s.flits, it, last[e], s.compute)[0]);
     }
     for (std::uint32_t k = 1; k < p2; k <<= 1) {
       Lists received(n);
       for (std::uint32_t p = 0; p < p2; ++p) {
         const std::uint32_t to[1] = {p ^ k};
-        received[p ^ k].push_back(b.step(p, to, it, waits[p])[0]);
+        received[p ^ k].push_back(b.step(p, to, s.flits, it, waits[p], s.compute)[0]);
       }
       for (std::uint32_t p = 0; p < p2; ++p) waits[p] = std::move(received[p]);
     }
@@ -159,7 +125,7 @@ void recursive_doubling(const MotifSpec& s, Builder& b) {
     for (std::uint32_t p = 0; p < p2; ++p) done[p] = waits[p];
     for (std::uint32_t p = 0; p < extra; ++p) {
       const std::uint32_t to[1] = {p + p2};
-      done[p + p2].push_back(b.step(p, to, it, waits[p])[0]);
+      done[p + p2].push_back(b.step(p, to, s.flits, it, waits[p], s.compute)[0]);
     }
     last = std::move(done);
   }
@@ -167,7 +133,7 @@ void recursive_doubling(const MotifSpec& s, Builder& b) {
 
 /// All-to-all: process p sends to p+1, p+2, ..., p+P-1 (mod P) once it has every message of
 /// the previous iteration.
-void all_to_all(const MotifSpec& s, Builder& b) {
+void all_to_all(const MotifSpec& s, GraphBuilder& b) {
   const std::uint32_t n = b.processes();
   Lists previous(n);
   std::vector<std::uint32_t> to;
@@ -176,7 +142,7 @@ void all_to_all(const MotifSpec& s, Builder& b) {
     for (std::uint32_t p = 0; p < n; ++p) {
       to.clear();
       for (std::uint32_t k = 1; k < n; ++k) to.push_back((p + k) % n);
-      const std::vector<std::uint32_t> ids = b.step(p, to, it, previous[p]);
+      const std::vector<std::uint32_t> ids = b.step(p, to, s.flits, it, previous[p], s.compute);
       for (std::size_t k = 0; k < to.size(); ++k) received[to[k]].push_back(ids[k]);
     }
     previous = std::move(received);
@@ -236,7 +202,7 @@ MessageGraph make_motif(const MotifSpec& spec, std::span<const std::uint32_t> no
   std::uint64_t product = 1;
   for (const int g : spec.grid) product *= static_cast<std::uint64_t>(g);
   require(product == node_of.size(), "make_motif: the grid does not hold every process");
-  Builder b(node_of, spec.flits);
+  GraphBuilder b(node_of);
   switch (spec.motif) {
     case Motif::kHalo2d:
     case Motif::kHalo3d:

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/rng.hpp"
@@ -98,25 +99,81 @@ const std::map<std::string, Mapping>& mapping_names() {
   return names;
 }
 
+std::vector<int> node_block(std::span<const int> grid, std::uint32_t per_node) {
+  // Every box whose sides divide the grid's and multiply to per_node; the best by
+  // (longest side, longest side of the grid of boxes), the first found on ties (earlier
+  // dimensions tried with longer sides first).
+  std::vector<int> best;
+  std::pair<int, int> best_score{0, 0};
+  std::vector<int> b(grid.size(), 1);
+  auto search = [&](auto&& self, std::size_t d, std::uint32_t rest) -> void {
+    if (d == grid.size()) {
+      if (rest != 1) return;
+      int side = 0;
+      int cells = 0;
+      for (std::size_t k = 0; k < grid.size(); ++k) {
+        side = std::max(side, b[k]);
+        cells = std::max(cells, grid[k] / b[k]);
+      }
+      const std::pair<int, int> score{side, cells};
+      if (best.empty() || score < best_score) {
+        best = b;
+        best_score = score;
+      }
+      return;
+    }
+    for (int a = grid[d]; a >= 1; --a) {
+      if (grid[d] % a != 0 || rest % static_cast<std::uint32_t>(a) != 0) continue;
+      b[d] = a;
+      self(self, d + 1, rest / static_cast<std::uint32_t>(a));
+    }
+    b[d] = 1;
+  };
+  search(search, 0, per_node);
+  return best;
+}
+
 std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
-                                         std::span<const int> grid, std::uint64_t seed) {
+                                         std::span<const int> grid, std::uint64_t seed,
+                                         std::uint32_t per_node) {
   const std::uint32_t n = topo.num_nodes();
-  std::vector<std::uint32_t> node_of(n);
-  std::iota(node_of.begin(), node_of.end(), 0U);
+  require(per_node >= 1, "map_processes: no process per node");
+  std::vector<std::uint32_t> node_at(n);  // the node of each block of per_node processes
+  std::iota(node_at.begin(), node_at.end(), 0U);
+  std::vector<std::uint32_t> node_of(static_cast<std::size_t>(n) * per_node);
   if (mapping == Mapping::kRandom) {
     // Fisher-Yates from a stream of its own (the traffic sources use stream ids < 2^32).
     RandomStream rng(seed, 0x6D617070696E67ULL);
     for (std::uint32_t i = n; i > 1; --i) {
-      std::swap(node_of[i - 1], node_of[rng.uniform_int(0, i - 1)]);
+      std::swap(node_at[i - 1], node_at[rng.uniform_int(0, i - 1)]);
     }
-  } else if (mapping == Mapping::kTopology) {
-    const std::vector<int> g(grid.begin(), grid.end());
-    const std::vector<std::vector<double>> pos = node_positions(topo);
-    std::array<int, 3> lo{0, 0, 0};
-    std::array<int, 3> hi{1, 1, 1};
-    for (std::size_t d = 0; d < g.size(); ++d) hi[d] = g[d];
-    Bisection b{g, pos, node_of};
-    b.split(lo, hi, std::vector<std::uint32_t>(node_of));
+  }
+  if (mapping != Mapping::kTopology) {
+    for (std::size_t p = 0; p < node_of.size(); ++p) node_of[p] = node_at[p / per_node];
+    return node_of;
+  }
+  // The grid of boxes (one per node) onto the nodes, then every process to its box's node.
+  const std::vector<int> block = node_block(grid, per_node);
+  require(!block.empty(), "map_processes: the grid is no multiple of the processes per node");
+  std::vector<int> cells(grid.size());
+  for (std::size_t d = 0; d < grid.size(); ++d) cells[d] = grid[d] / block[d];
+  const std::vector<std::vector<double>> pos = node_positions(topo);
+  std::array<int, 3> lo{0, 0, 0};
+  std::array<int, 3> hi{1, 1, 1};
+  for (std::size_t d = 0; d < cells.size(); ++d) hi[d] = cells[d];
+  Bisection b{cells, pos, node_at};
+  b.split(lo, hi, std::vector<std::uint32_t>(node_at));
+  for (std::size_t p = 0; p < node_of.size(); ++p) {
+    std::size_t rest = p;
+    std::size_t cell = 0;
+    std::size_t stride = 1;
+    for (std::size_t d = 0; d < grid.size(); ++d) {
+      const auto g = static_cast<std::size_t>(grid[d]);
+      cell += (rest % g) / static_cast<std::size_t>(block[d]) * stride;
+      stride *= static_cast<std::size_t>(cells[d]);
+      rest /= g;
+    }
+    node_of[p] = node_at[cell];
   }
   return node_of;
 }

@@ -57,14 +57,18 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
   std::uint64_t top_label_line = 0;
   std::uint64_t dependencies = 0;
   std::vector<std::uint32_t> deps;
+  // Seven columns, or eight with computation (kTraceHeaderCompute).
+  std::size_t columns = 7;
   while (in.next(line)) {
     const std::string_view l = trim(line);
     if (l.empty() || l.front() == '#') continue;
     if (!header) {
-      if (l != kTraceHeader) {
-        throw bad("the header must be '" + std::string(kTraceHeader) + "', not '" + shown(l) + "'");
+      if (l != kTraceHeader && l != kTraceHeaderCompute) {
+        throw bad("the header must be '" + std::string(kTraceHeader) + "' or '" +
+                  kTraceHeaderCompute + "', not '" + shown(l) + "'");
       }
       header = true;
+      columns = l == kTraceHeader ? 7 : 8;
       continue;
     }
     std::vector<std::string_view> fields;
@@ -75,9 +79,14 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
       if (comma == std::string_view::npos) break;
       pos = comma + 1;
     }
-    if (fields.size() != 7) {
-      throw bad("7 comma-separated fields expected, found " + std::to_string(fields.size()) +
-                " in '" + shown(l) + "'");
+    if (fields.size() != columns) {
+      throw bad(std::to_string(columns) + " comma-separated fields expected, found " +
+                std::to_string(fields.size()) + " in '" + shown(l) + "'");
+    }
+    std::uint64_t compute = 0;
+    if (columns == 8 && !parse_number(fields[7], MessageGraph::kMaxCompute, compute)) {
+      throw bad("compute '" + shown(fields[7]) + "' is not a whole number of cycles in 0.." +
+                std::to_string(MessageGraph::kMaxCompute));
     }
     static constexpr const char* kNames[] = {"id", "source", "destination", "flits", "after"};
     const std::uint64_t limits_of[] = {limits.max_messages - 1ULL, nodes - 1ULL, nodes - 1ULL,
@@ -103,7 +112,8 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
                 "order (expected " +
                 std::to_string(g.size()) + ")");
     }
-    if (v[3] == 0) throw bad("flits must be at least 1");
+    // 0 flits: a step marker, within a node only (check_message), in the eight-column form.
+    if (v[3] == 0 && columns == 7) throw bad("flits must be at least 1");
     if (g.size() == 0 || v[5] > top_label) {
       top_label = v[5];
       top_label_line = in.line_number();
@@ -133,14 +143,15 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
                 " dependencies in all: at most that many in a trace");
     }
     g.add(static_cast<std::uint32_t>(v[1]), static_cast<std::uint32_t>(v[2]),
-          static_cast<std::uint32_t>(v[3]), static_cast<std::uint32_t>(v[5]), v[4], deps);
-    const std::string problem = g.check_message(g.size() - 1, nodes);
+          static_cast<std::uint32_t>(v[3]), static_cast<std::uint32_t>(v[5]), v[4], deps,
+          static_cast<std::uint32_t>(compute));
+    const std::string problem = g.check_message(g.size() - 1, nodes, columns == 8);
     if (!problem.empty()) throw bad(problem);
   }
   if (!header)
-    throw InputError(
-        option, path,
-        "a trace starting with the header '" + std::string(kTraceHeader) + "' (docs/workloads.md)");
+    throw InputError(option, path,
+                     "a trace starting with the header '" + std::string(kTraceHeader) + "' or '" +
+                         kTraceHeaderCompute + "' (docs/workloads.md)");
   if (g.size() == 0) throw InputError(option, path, "a trace with at least one message");
   if (top_label >= g.size()) {
     throw bad_at(top_label_line, "iteration " + std::to_string(top_label) +
@@ -154,7 +165,10 @@ MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std:
 void write_trace(const MessageGraph& graph, const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw OutputError(path, std::strerror(errno));
-  out << "# wormnet workload trace (docs/workloads.md)\n" << kTraceHeader << "\n";
+  const MessageGraph::Kinds kinds = graph.kinds();
+  const bool eight = kinds.compute > 0 || kinds.local > 0 || kinds.markers > 0;
+  out << "# wormnet workload trace (docs/workloads.md)\n"
+      << (eight ? kTraceHeaderCompute : kTraceHeader) << "\n";
   const auto& ms = graph.messages();
   for (std::uint32_t id = 0; id < graph.size() && out; ++id) {
     const WorkloadMessage& m = ms[id];
@@ -165,6 +179,7 @@ void write_trace(const MessageGraph& graph, const std::string& path) {
       out << (first ? "" : " ") << d;
       first = false;
     }
+    if (eight) out << ',' << m.compute;
     out << '\n';
   }
   out.close();

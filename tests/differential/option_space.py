@@ -66,6 +66,14 @@ OPEN_LOOP = ("load", "load-fraction", "traffic", "process", "length", "length-mi
 MOTIF_OPTIONS = ("iterations", "message-size", "grid", "mapping")
 WORKLOAD_MESSAGES = 6000  # messages of a drawn workload, at most (a run of a few seconds)
 WORKLOAD_FLITS = 120_000  # their flits, at most
+# Several processes per node, computation and the NPB skeletons (docs/workloads.md): drawn by
+# draw_processes, from a random.Random of its own, so that no other draw moves and the golden
+# seeds stay as they were. The skeletons run class S divided by 2^20: every message 1 flit.
+NPB_SKELETONS = ("npb-lu", "npb-mg", "npb-cg", "npb-ft", "npb-is")
+NPB_SCALE = 2 ** 20
+NPB_MAX_PROCESSES = 64  # class S: LU's 8x8 grid at most (a grid point per process per side)
+PROCESS_OPTIONS = ("processes-per-node", "local-latency", "compute-cycles", "compute-rate",
+                   "npb-class", "npb-scale")
 
 
 # --- facts about a configuration ----------------------------------------------------------
@@ -121,6 +129,8 @@ def largest_message(cfg):
     """Flits of the longest message: a workload's own sizes, or --length-max."""
     if workload(cfg) == "trace":
         return max(m[3] for m in cfg["_trace"])
+    if workload(cfg) in NPB_SKELETONS:
+        return 1  # class S / NPB_SCALE (workload_valid)
     if workload(cfg):
         return cfg.get("message-size", 16)
     return length_max(cfg)
@@ -211,11 +221,38 @@ def motif_messages(motif, p, grid=None):
     return p * (p - 1)  # alltoall
 
 
+def processes(cfg):
+    """Processes of a motif or NPB skeleton: --processes-per-node on every node."""
+    return nodes(cfg) * cfg.get("processes-per-node", 1)
+
+
+def npb_messages(skeleton, p, iterations):
+    """Messages and markers of an NPB skeleton in class S on p processes, at most
+    (docs/workloads.md, "NPB skeletons")."""
+    d = p.bit_length() - 1
+    if skeleton == "npb-lu":  # 2E(n - 1) + 2(n - 2) + P markers, n = 12
+        a = 1 << ((d + 1) // 2)
+        b = p // a
+        return (2 * ((a - 1) * b + a * (b - 1)) * 11 + 20 + p) * iterations
+    if skeleton == "npb-mg":  # 6P per comm3, 3(lt - kb) + 2 of them (lt = 5); two allreduces
+        dx = d // 3
+        dy = (d - dx) // 2
+        kb = max(dx, dy, d - dx - dy)
+        return 6 * p * (3 * (5 - kb) + 2) * iterations + 2 * d * p
+    if skeleton == "npb-cg":
+        return (79 * ((d + 1) // 2) + 26) * p * iterations
+    if skeleton == "npb-ft":
+        return (p * (p - 1) + 2 * p) * iterations
+    return (d * p + 2 * p * (p - 1) + p) * iterations  # npb-is
+
+
 def workload_messages(cfg):
     if workload(cfg) == "trace":
         return len(cfg["_trace"])
+    if workload(cfg) in NPB_SKELETONS:
+        return npb_messages(workload(cfg), processes(cfg), cfg.get("iterations", 1))
     grid = [int(x) for x in cfg["grid"].split("x")] if "grid" in cfg else None
-    return motif_messages(workload(cfg), nodes(cfg), grid) * cfg.get("iterations", 1)
+    return motif_messages(workload(cfg), processes(cfg), grid) * cfg.get("iterations", 1)
 
 
 def trace_valid(cfg):
@@ -260,7 +297,8 @@ def valid(cfg):
         return False
     if workload(cfg) and not workload_valid(cfg):
         return False
-    if not workload(cfg) and any(k in cfg for k in MOTIF_OPTIONS + ("_trace", "trace")):
+    if not workload(cfg) and any(k in cfg for k in MOTIF_OPTIONS + PROCESS_OPTIONS +
+                                 ("_trace", "trace")):
         return False
     if bubble(cfg) and cfg.get("buffer", 4) < bubble_buffer_min(cfg):
         return False
@@ -288,20 +326,35 @@ def valid(cfg):
 
 def workload_valid(cfg):
     """wormnet's rules for --workload (docs/workloads.md): a run, no open-loop option, the
-    motif options with a motif only, a grid of the motif's dimensions holding every node, a
-    valid trace."""
+    motif options with a motif only, a grid of the motif's dimensions holding every process, a
+    valid trace; processes per node and computation where they are read, an NPB skeleton on a
+    power of two of processes at most NPB_MAX_PROCESSES, class S / NPB_SCALE."""
     w = workload(cfg)
     if cfg.get("_command") != "run" or any(k in cfg for k in OPEN_LOOP):
         return False
+    per_node = cfg.get("processes-per-node", 1)
+    if "local-latency" in cfg and (w != "trace" and per_node < 2 or
+                                   not 1 <= cfg["local-latency"] <= 1_000_000):
+        return False
     if w == "trace":
-        return "_trace" in cfg and not any(k in cfg for k in MOTIF_OPTIONS) and trace_valid(cfg)
-    if w not in MOTIFS or "_trace" in cfg:
+        return "_trace" in cfg and not any(k in cfg for k in MOTIF_OPTIONS) and \
+            not any(k in cfg for k in PROCESS_OPTIONS if k != "local-latency") and \
+            trace_valid(cfg)
+    if "_trace" in cfg or not 1 <= per_node <= 1024 or cfg.get("iterations", 1) < 1:
+        return False
+    if w in NPB_SKELETONS:
+        p = processes(cfg)
+        return not any(k in cfg for k in ("message-size", "grid", "compute-cycles")) and \
+            cfg.get("npb-class") == "S" and cfg.get("npb-scale") == NPB_SCALE and \
+            2 <= p <= NPB_MAX_PROCESSES and p & (p - 1) == 0 and \
+            0 < cfg.get("compute-rate", 1) <= 1e9 and workload_messages(cfg) <= WORKLOAD_MESSAGES
+    if w not in MOTIFS or any(k in cfg for k in ("compute-rate", "npb-class", "npb-scale")):
         return False
     if "grid" in cfg:
         g = [int(x) for x in cfg["grid"].split("x")]
-        if len(g) != grid_dimensions(w) or math.prod(g) != nodes(cfg) or min(g) < 1:
+        if len(g) != grid_dimensions(w) or math.prod(g) != processes(cfg) or min(g) < 1:
             return False
-    return cfg.get("message-size", 16) >= 1 and cfg.get("iterations", 1) >= 1
+    return cfg.get("message-size", 16) >= 1 and 0 <= cfg.get("compute-cycles", 0) <= 10**9
 
 
 def measurement_window(cfg):
@@ -726,6 +779,60 @@ def fault_file_path(cfg):
     return path
 
 
+def draw_processes(rng, cfg):
+    """A third of the motifs get several processes per node, computation or both, or become
+    an NPB skeleton (docs/workloads.md); an own Random: `rng` is not used, so no other draw
+    moves and the golden seeds (golden.py) keep their configurations."""
+    del rng
+    w = workload(cfg)
+    if w not in MOTIFS or any(k in cfg for k in ("faults", "fail-nodes", "fail-links")):
+        return
+    local = random.Random("processes per node and computation (docs/workloads.md) " + repr(cfg))
+    if local.random() < 2 / 3:
+        return
+    n = nodes(cfg)
+    iterations = local.choice([1, 2])
+    # A skeleton needs a power of two of processes: on a network of 2^m nodes.
+    choices = [(s_, k) for s_ in NPB_SKELETONS for k in (1, 2, 4, 8)
+               if n * k <= NPB_MAX_PROCESSES and (n * k) & (n * k - 1) == 0 and
+               npb_messages(s_, n * k, iterations) <= WORKLOAD_MESSAGES]
+    if choices and local.random() < 0.6:
+        # An NPB skeleton, its 1-flit messages fitting the buffer drawn for the motif (bubble
+        # flow control: two of them).
+        for k in ("message-size", "grid", "iterations"):
+            cfg.pop(k, None)
+        skeleton, per_node = local.choice(choices)
+        cfg["workload"] = skeleton
+        cfg["npb-class"] = "S"
+        cfg["npb-scale"] = NPB_SCALE
+        if per_node > 1:
+            cfg["processes-per-node"] = per_node
+        if iterations > 1:
+            cfg["iterations"] = iterations
+        if local.random() < 0.6:
+            cfg["compute-rate"] = local.choice([0.01, 0.1, 1.0])
+    else:
+        # The motif on K processes per node (a drawn grid grows along its first side), within
+        # the message budget; computation in its steps.
+        fits = []
+        for k in (2, 3, 4):
+            trial = dict(cfg, **{"processes-per-node": k})
+            if "grid" in cfg:
+                g = [int(x) for x in cfg["grid"].split("x")]
+                trial["grid"] = "x".join(map(str, [g[0] * k] + g[1:]))
+            messages = workload_messages(trial)
+            if messages <= WORKLOAD_MESSAGES and \
+                    messages * cfg.get("message-size", 16) <= WORKLOAD_FLITS:
+                fits.append(trial)
+        if fits and local.random() < 0.7:
+            cfg.clear()
+            cfg.update(local.choice(fits))
+        if local.random() < 0.6:
+            cfg["compute-cycles"] = local.randint(1, 20)
+    if cfg.get("processes-per-node", 1) > 1 and local.random() < 0.4:
+        cfg["local-latency"] = local.randint(1, 30)
+
+
 # In order: each may read what the ones before it drew.
 GENERATORS = [
     ("topology", draw_topology),
@@ -742,6 +849,7 @@ GENERATORS = [
     ("partition", draw_partition),
     ("command", draw_command),
     ("faults", draw_faults),
+    ("processes per node, computation, NPB skeletons", draw_processes),
 ]
 
 

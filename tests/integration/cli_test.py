@@ -728,6 +728,86 @@ class WorkloadBadInput(CorpusRunner):
                  "30 flits", ">= 60", files={"t.csv": h + "0,0,1,4,0,0,\n1,1,2,30,0,0,0\n"}),
         ])
 
+    def test_processes_per_node_and_computation(self):
+        """Several processes per node, computation, the NPB skeletons (issue 41): a process
+        count that does not fit, a computation out of range, options of another workload."""
+        w = [*self.RUN, "--workload"]
+        h8 = self.HEADER.strip() + ",compute\n"
+        self.run_corpus([
+            # Process counts that do not fit.
+            Case([*w, "halo2d", "--processes-per-node", "0"], "--processes-per-node", "0",
+                 "1..1024"),
+            Case([*w, "halo2d", "--processes-per-node", "1025"], "--processes-per-node",
+                 "1025", "1..1024"),
+            Case([*w, "halo2d", "--processes-per-node", "2", "--grid", "4x4"], "--grid", "4x4",
+                 "32 processes, 2 per node"),
+            Case([*w, "npb-lu", "--processes-per-node", "3"], "--processes-per-node", "'3'",
+                 "48 processes", "power of two"),
+            Case(["run", "-t", "torus:3x3", "-r", "dor-dateline", "--workload", "npb-cg"],
+                 "--processes-per-node", "9 processes", "power of two"),
+            Case([*w, "npb-lu", "--npb-class", "S", "--processes-per-node", "16"],
+                 "--processes-per-node", "256 processes", "at most 12 processes along a side"),
+            Case([*w, "npb-ft", "--npb-class", "S", "--processes-per-node", "8"],
+                 "--processes-per-node", "128 processes", "at most 64 processes"),
+            Case([*w, "npb-mg", "--npb-class", "S", "--processes-per-node", "1024"],
+                 "--processes-per-node", "16384 processes", "fewer than 32 processes"),
+            Case([*w, "npb-is", "--npb-class", "S", "--processes-per-node", "128"],
+                 "--processes-per-node", "2048 processes", "at most 1024 processes"),
+            Case([*w, "npb-ft", "--npb-class", "S", "--processes-per-node", "4",
+                  "--iterations", "5000"], "--iterations", "5000", "messages"),
+            Case([*w, "trace", "--trace", "t.csv", "--processes-per-node", "2"],
+                 "--processes-per-node", "the trace says it",
+                 files={"t.csv": self.HEADER + "0,0,1,4,0,0,\n"}),
+            # Messages too long for a packet, computations too long for a step.
+            Case(["run", "-t", "torus:2x2", "-r", "dor-dateline", "--workload", "npb-ft"],
+                 "--npb-scale", "'1'", "65535 flits", "a scale of 129 or more"),
+            Case([*w, "npb-lu", "--compute-rate", "0.000001"], "--compute-rate", "1e-06",
+                 "1000000000 cycles", "a higher rate"),
+            Case([*w, "halo2d", "--compute-cycles", "1000000001"], "--compute-cycles",
+                 "1000000001", "0..1000000000"),
+            Case([*w, "npb-lu", "--compute-rate", "0"], "--compute-rate", "'0'", "above 0"),
+            Case([*w, "npb-lu", "--compute-rate", "-2"], "--compute-rate", "-2", "above 0"),
+            Case([*w, "npb-lu", "--compute-rate", "inf"], "--compute-rate", "inf"),
+            Case([*w, "npb-lu", "--compute-rate", "nan"], "--compute-rate", "nan"),
+            Case([*w, "npb-lu", "--compute-rate", "2e9"], "--compute-rate", "2e+09",
+                 "at most 1e+09"),
+            Case([*w, "npb-lu", "--npb-class", "D"], "--npb-class", "D", "S, W, A, B, C"),
+            Case([*w, "npb-lu", "--npb-scale", "0"], "--npb-scale", "'0'", "1..1073741824"),
+            Case([*w, "npb-lu", "--npb-scale", "1073741825"], "--npb-scale", "1073741825"),
+            Case([*w, "halo2d", "--processes-per-node", "2", "--local-latency", "0"],
+                 "--local-latency", "'0'", "1..1000000"),
+            Case([*w, "halo2d", "--processes-per-node", "2", "--local-latency", "1000001"],
+                 "--local-latency", "1000001", "1..1000000"),
+            # Options of another kind of workload.
+            Case([*w, "halo2d", "--local-latency", "5"], "--local-latency", "'5'",
+                 "--processes-per-node above 1"),
+            Case([*w, "halo2d", "--compute-rate", "2"], "--compute-rate", "npb-*"),
+            Case([*w, "halo2d", "--npb-class", "A"], "--npb-class", "npb-*"),
+            Case([*w, "alltoall", "--npb-scale", "8"], "--npb-scale", "npb-*"),
+            Case([*w, "npb-lu", "--compute-cycles", "10"], "--compute-cycles", "--compute-rate"),
+            Case([*w, "npb-lu", "--message-size", "8"], "--message-size", "npb-lu"),
+            Case([*w, "npb-mg", "--grid", "2x2x4"], "--grid", "2x2x4", "npb-mg"),
+            Case([*w, "trace", "--trace", "t.csv", "--compute-cycles", "5"], "--compute-cycles",
+                 "the trace says it", files={"t.csv": self.HEADER + "0,0,1,4,0,0,\n"}),
+            Case([*w, "trace", "--trace", "t.csv", "--compute-rate", "5"], "--compute-rate",
+                 "the trace says it", files={"t.csv": self.HEADER + "0,0,1,4,0,0,\n"}),
+            # The trace's eight-column form: every field bounded.
+            self.trace_case(h8 + "0,0,1,4,0,0,,1000000001\n", "line 2", "compute",
+                            "0..1000000000", label="compute beyond 1e9"),
+            self.trace_case(h8 + "0,0,1,4,0,0,,99999999999999999999\n", "line 2", "compute",
+                            label="compute beyond 2^64"),
+            self.trace_case(h8 + "0,0,1,4,0,0,,x\n", "line 2", "compute 'x'",
+                            label="compute not a number"),
+            self.trace_case(h8 + "0,0,1,4,0,0,\n", "line 2", "8 comma-separated fields",
+                            label="seven fields under the eight-column header"),
+            self.trace_case(h8 + "0,0,1,0,0,0,,0\n", "line 2", "size 0 flits",
+                            "0 only within a node", label="an empty message between nodes"),
+            self.trace_case(h8 + "0,0,0,70000,0,0,,0\n", "line 2", "flits",
+                            label="a message within a node too long"),
+            self.trace_case(self.HEADER + "0,0,1,4,0,0,,5\n", "line 2",
+                            "7 comma-separated fields", label="eight fields under seven"),
+        ])
+
     def test_malformed_traces(self):
         h = self.HEADER
         self.run_corpus([
@@ -1071,6 +1151,12 @@ class Corpus(CorpusRunner):
         "--grid": ["4x4", ""],
         "--mapping": ["zigzag", "", "linear"],
         "--write-trace": ["/no/such/dir/t.csv", "", "t.csv"],
+        "--processes-per-node": ["0", "x", "-1", "2"],
+        "--local-latency": ["0", "x", "4"],
+        "--compute-cycles": ["-1", "x", "5"],
+        "--compute-rate": ["0", "nan", "x", "1"],
+        "--npb-class": ["D", "", "C"],
+        "--npb-scale": ["0", "x", "64"],
     }
     SWEEP_ONLY = {
         "--loads": ["0", "1.5", "a,b", "", "0.1,,0.2", "0.1,", ",0.1", "nan", "inf", "1e-300",

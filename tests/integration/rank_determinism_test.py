@@ -83,6 +83,13 @@ CASES = {
                                                 "--workload", "allreduce-rd", "--mapping",
                                                 "topology", "--iterations", "2",
                                                 "--message-size", "12"], 0),
+    # Several processes per node (messages within a node delivered by the rank that owns it)
+    # and computation (markers, delays): an NPB skeleton on 16 processes of 8 nodes, the
+    # random mapping scattering each row's exchanges over the ranks.
+    "workload_npb_cg_processes": ("run", ["-t", "torus:4x2", "-r", "dor-dateline", "--buffer",
+                                          "64", "--workload", "npb-cg", "--npb-class", "S",
+                                          "--processes-per-node", "2", "--compute-rate", "16",
+                                          "--mapping", "random", "--seed", "7"], 0),
 }
 
 # Fields that describe how the run was executed, not what the model did.

@@ -7,7 +7,7 @@ runs=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-for script in fig5/run_all.sh workloads/study.sh honeycomb_tori/study.sh; do
+for script in fig5/run_all.sh workloads/study.sh honeycomb_tori/study.sh tables_npb.sh; do
   name=$(basename "$script")
   # arguments | a word the one line must contain
   for case in "-j|-j needs a value" "-o|-o needs a value" "--wormnet|--wormnet needs a value" \

@@ -56,7 +56,13 @@ struct WorkloadRecord {
   std::string mapping;                      ///< process-to-node mapping ("" for a trace)
   std::vector<std::int64_t> grid;           ///< process grid (motifs)
   std::vector<std::uint64_t> process_node;  ///< node of each process (motifs)
-  std::uint64_t message_flits = 0;          ///< motifs' message size (0 for a trace)
+  std::uint64_t message_flits = 0;          ///< motifs' message size (0 for a trace or NPB)
+  std::uint64_t processes_per_node = 0;     ///< motifs and NPB (0 for a trace)
+  std::uint64_t local_latency = 0;          ///< cycles of a message within a node
+  std::uint64_t compute_per_step = 0;       ///< motifs' cycles of computation per step
+  double compute_rate = 0;                  ///< NPB: operations per cycle (0: none)
+  std::string npb_class;                    ///< NPB: the problem class ("" otherwise)
+  std::uint64_t npb_scale = 0;              ///< NPB: sizes divided by this (0 otherwise)
   const MessageGraph* graph = nullptr;
   const WorkloadTimes* times = nullptr;  ///< summed over ranks
   const CompletionReport* report = nullptr;

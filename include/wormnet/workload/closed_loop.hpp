@@ -1,7 +1,9 @@
 // Replays a message graph on one rank, closed loop: a message is issued (enters its source
-// queue) at the first cycle when every dependency is satisfied and its earliest cycle has
-// come; the engine delivers it and reports the delivery back here, which may issue the next.
-// Each rank holds the state of the messages its nodes send and receive; nothing else.
+// queue) at the first cycle when every dependency is satisfied, its computation is done and
+// its earliest cycle has come; the engine delivers it and reports the delivery back here,
+// which may issue the next. A message between two processes of one node never reaches the
+// engine: it is delivered here, a fixed latency plus a cycle per flit after its issue. Each
+// rank holds the state of the messages its nodes send and receive; nothing else.
 #pragma once
 
 #include <cstdint>
@@ -21,17 +23,22 @@ struct WorkloadTimes {
   std::vector<std::uint64_t> issued;
   std::vector<std::uint64_t> injected;
   std::vector<std::uint64_t> delivered;
-  /// All three, concatenated (the checkpoint's form), and back.
+  /// All three, concatenated (the checkpoint's form), and back. A local message's head
+  /// "injection" is its issue (it waits in no queue); a step marker is delivered at its issue.
   [[nodiscard]] std::vector<std::uint64_t> flat() const;
   static WorkloadTimes from_flat(const std::vector<std::uint64_t>& v);
 };
 
 class ClosedLoop final : public MessageScript {
  public:
+  /// The latency of a message between two processes of one node (cycles, >= 1): delivered
+  /// kDefaultLocalLatency + flits - 1 cycles after its issue, as a copy at a flit per cycle.
+  static constexpr Cycle kDefaultLocalLatency = 4;
+
   /// `graph` must be valid (MessageGraph::check_message); `local_nodes` = this rank's nodes (global
-  /// ids), `nodes` = all.
+  /// ids), `nodes` = all; `local_latency` >= 1 (cycles: the first flit of a local message).
   ClosedLoop(const MessageGraph& graph, const std::vector<std::uint32_t>& local_nodes,
-             std::uint32_t nodes);
+             std::uint32_t nodes, Cycle local_latency = kDefaultLocalLatency);
 
   [[nodiscard]] Cycle next_release() const override;
   void release(Cycle t, std::vector<std::pair<NodeId, Message>>& out) override;
@@ -48,13 +55,27 @@ class ClosedLoop final : public MessageScript {
   void restore(const WorkloadTimes& all);
 
  private:
+  /// A message due for issue at `cycle`, or (`delivery`) a local message delivered then:
+  /// handled in (cycle, deliveries first, id) order, an order of keys that never goes back
+  /// (an event at a cycle only makes later keys due: a local delivery is >= 1 cycle after its
+  /// issue, a dependent has a larger id), so every node sees its events in the same order on
+  /// any partition.
   struct Due {
     Cycle cycle;
     std::uint32_t id;
-    bool operator>(const Due& o) const { return cycle != o.cycle ? cycle > o.cycle : id > o.id; }
+    bool delivery = false;
+    bool operator>(const Due& o) const {
+      if (cycle != o.cycle) return cycle > o.cycle;
+      if (delivery != o.delivery) return o.delivery;
+      return id > o.id;
+    }
   };
-  /// Dependency `on` of message `id` satisfied at cycle `at`.
+  /// A dependency of message `id` satisfied at cycle `at`.
   void satisfy(std::uint32_t id, Cycle at);
+  /// Message `id`, local, delivered at cycle `at`: its dependents may go.
+  void deliver_local(std::uint32_t id, Cycle at);
+  /// The cycle a local message issued at `issued` is delivered.
+  [[nodiscard]] Cycle local_delivery(std::uint32_t id, Cycle issued) const;
   [[nodiscard]] bool local(std::uint32_t node) const { return local_[node] != 0; }
 
   const MessageGraph& graph_;
@@ -68,6 +89,7 @@ class ClosedLoop final : public MessageScript {
   std::vector<Cycle> ready_;                    ///< [message]: latest satisfaction so far
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
   WorkloadTimes times_;
+  Cycle local_latency_;
   std::uint64_t delivered_count_ = 0;
   Cycle last_delivery_ = 0;
 };

@@ -1,7 +1,9 @@
 // Bulk-synchronous communication motifs as message graphs, written over processes (0..P-1)
-// and placed on nodes by a process-to-node map. Every motif runs `iterations` times; a
-// process's sends of one step wait for the receives that step depends on, and its sends of
-// one step go out in a fixed order (each waits for the previous one to be issued).
+// and placed on nodes by a process-to-node map (several processes may share a node: their
+// messages to each other stay within it). Every motif runs `iterations` times; a process's
+// sends of one step wait for the receives that step depends on and for `compute` cycles after
+// them, and its sends of one step go out in a fixed order (each waits for the previous one to
+// be issued).
 // Definitions: docs/workloads.md.
 #pragma once
 
@@ -37,14 +39,15 @@ std::vector<int> balanced_grid(std::uint32_t processes, int dims);
 struct MotifSpec {
   Motif motif = Motif::kHalo2d;
   std::uint32_t iterations = 1;
-  std::uint32_t flits = 16;  ///< size of every message
+  std::uint32_t flits = 16;   ///< size of every message
+  std::uint32_t compute = 0;  ///< cycles of computation of every step, before its sends
   /// Process grid (x fastest: process = x + A * (y + B * z)); its product is the number of
   /// processes. For motifs without a grid, one entry: the process count.
   std::vector<int> grid;
 };
 
 /// The motif's messages, process p sending from node node_of[p] (node_of.size() = number of
-/// processes = product of spec.grid).
+/// processes = product of spec.grid; a node may hold several).
 MessageGraph make_motif(const MotifSpec& spec, std::span<const std::uint32_t> node_of);
 
 }  // namespace wormnet

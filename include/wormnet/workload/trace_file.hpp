@@ -11,6 +11,13 @@
 // (below the number of messages); depends the ids of earlier messages it waits for,
 // separated by spaces (received by its source: waits for their delivery; sent by its source:
 // waits for their issue).
+//
+// A second header adds an eighth column, compute (cycles between the last dependency and
+// the issue), and with it messages within a node (source = destination: between two of its
+// processes; 0 flits: a step marker):
+//
+//   id,source,destination,flits,after,iteration,depends,compute
+//   0,0,1,16,0,0,,100
 #pragma once
 
 #include <cstddef>
@@ -24,6 +31,9 @@ namespace wormnet {
 
 /// The header line every trace starts with (after comments).
 inline constexpr const char* kTraceHeader = "id,source,destination,flits,after,iteration,depends";
+/// The header of a trace with computation and messages within a node (eight columns).
+inline constexpr const char* kTraceHeaderCompute =
+    "id,source,destination,flits,after,iteration,depends,compute";
 
 /// What a trace may hold (docs/workloads.md), each refused at the line that crosses it. Every
 /// structure a trace sizes follows from these: per message the graph, the closed loop's
@@ -43,7 +53,9 @@ struct TraceLimits {
 MessageGraph read_trace(const std::string& path, std::uint32_t nodes, const std::string& option,
                         const StopCheck& stop = {}, const TraceLimits& limits = {});
 
-/// Writes `graph` as a trace into the file `path` (created, or emptied first): the caller
+/// Writes `graph` as a trace into the file `path` (created, or emptied first), with seven
+/// columns when it has no computation and no message within a node (as wormnet wrote every
+/// trace before), else with eight (kTraceHeaderCompute): the caller
 /// names the partial file of a claimed output and publishes it (io/output_file.hpp, which
 /// also checks the path). OutputError naming the file when it cannot be written completely.
 void write_trace(const MessageGraph& graph, const std::string& path);

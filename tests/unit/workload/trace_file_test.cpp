@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "wormnet/core/error.hpp"
@@ -97,6 +98,58 @@ TEST_F(TraceFileTest, StopReachesTheReader) {
   std::ofstream(p, std::ios::binary) << kHeader << "0,0,1,1,0,0,\n";
   EXPECT_THROW(read_trace(p, 4, "--trace", [] { return true; }), Interrupted);
   EXPECT_EQ(read_trace(p, 4, "--trace", [] { return false; }).size(), 1U);
+}
+
+TEST_F(TraceFileTest, ComputeColumnBoundedAndLocalMessagesOnlyWithIt) {
+  const std::string h8 = std::string(kTraceHeaderCompute) + "\n";
+  // The eight-column form: a computation per message (0..1e9 cycles), messages within a node
+  // of 1 flit or more, step markers of 0 flits within a node.
+  EXPECT_EQ(refusal(h8 + "0,0,1,4,0,0,,1000000000\n1,1,1,3,0,0,0,0\n2,1,1,0,0,0,1,7\n"), "");
+  EXPECT_EQ(refusal(h8 + "0,0,1,4,0,0,,1000000001\n"),
+            "line 2: compute '1000000001' is not a whole number of cycles in 0..1000000000 "
+            "(docs/workloads.md)");
+  EXPECT_EQ(refusal(h8 + "0,0,1,4,0,0,,-1\n"),
+            "line 2: compute '-1' is not a whole number of cycles in 0..1000000000 "
+            "(docs/workloads.md)");
+  EXPECT_EQ(refusal(h8 + "0,0,1,4,0,0,\n"),
+            "line 2: 8 comma-separated fields expected, found 7 in '0,0,1,4,0,0,' "
+            "(docs/workloads.md)");
+  EXPECT_EQ(refusal(h8 + "0,0,1,0,0,0,,5\n"),
+            "line 2: message 0: size 0 flits is outside 1..65535 (0 only within a node) "
+            "(docs/workloads.md)");
+  // The seven-column form keeps its rules: no message to its own node, no empty message.
+  EXPECT_EQ(refusal(kHeader + "0,1,1,4,0,0,\n"),
+            "line 2: message 0: source and destination are the same node (docs/workloads.md)");
+  EXPECT_EQ(refusal(kHeader + "0,1,1,0,0,0,\n"),
+            "line 2: flits must be at least 1 "
+            "(docs/workloads.md)");
+  EXPECT_EQ(refusal(kHeader + "0,0,1,4,0,0,,5\n"),
+            "line 2: 7 comma-separated fields expected, found 8 in '0,0,1,4,0,0,,5' "
+            "(docs/workloads.md)");
+}
+
+TEST_F(TraceFileTest, WrittenWithEightColumnsOnlyWhenNeeded) {
+  const std::string p = (fs::path(dir_) / "w.csv").string();
+  const auto text = [&] {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  MessageGraph plain;
+  plain.add(0, 1, 4, 0, 0, {});
+  write_trace(plain, p);
+  EXPECT_EQ(text(), "# wormnet workload trace (docs/workloads.md)\n" + kHeader + "0,0,1,4,0,0,\n");
+  MessageGraph g;
+  const std::uint32_t d0[] = {0};
+  g.add(0, 0, 4, 0, 0, {}, 3);
+  g.add(0, 1, 2, 1, 0, d0);
+  write_trace(g, p);
+  EXPECT_EQ(text(), "# wormnet workload trace (docs/workloads.md)\n" +
+                        std::string(kTraceHeaderCompute) + "\n0,0,0,4,0,0,,3\n1,0,1,2,0,1,0,0\n");
+  const MessageGraph back = read_trace(p, 2, "--trace");
+  ASSERT_EQ(back.size(), 2U);
+  EXPECT_EQ(back.messages()[0].compute, 3U);
+  EXPECT_TRUE(back.messages()[0].local());
+  EXPECT_EQ(back.deps_of(1).size(), 1U);
 }
 
 TEST(CompletionReport, LabelsBeyondTheMessagesAreABugNotAnAllocation) {

@@ -42,6 +42,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         sweeps = [wa.load(f) for f in args.files]
+        for s in sweeps:
+            wa.require_load_sweep(s)
     except wa.ResultFileError as e:
         print(f"plot_sweep: {e}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import sys
 
 import matplotlib
 
@@ -116,7 +117,11 @@ def section_config(s: Sweep) -> str:
                       ("length-max", "message length max (flits)"), ("buffer", "buffer (flits)"),
                       ("vc-bandwidth", "VC bandwidth"), ("warmup", "warm-up (cycles)"),
                       ("measure", "measurement window (cycles)"),
-                      ("stats-window", "statistics window (cycles)"), ("seed", "seed")):
+                      ("stats-window", "statistics window (cycles)"),
+                      ("workload", "workload (closed loop)"), ("trace", "trace file"),
+                      ("iterations", "iterations"), ("message-size", "message size (flits)"),
+                      ("grid", "process grid"), ("mapping", "mapping"),
+                      ("drain-limit", "drain limit (cycles)"), ("seed", "seed")):
         if key in c:
             rows.append((text, c[key]))
     return (
@@ -271,14 +276,26 @@ def report_html(s: Sweep, quantity: str = "utilization", point: int | None = Non
             f"{_e(s.command)}</code>, wormnet {_e(s.root.get('wormnet_version', '?'))} "
             f"({_e(s.root.get('git_sha', '?'))}), {_e(s.root.get('ranks', '?'))} rank(s), "
             f"{len(s.points)} load point(s).</p>")
-    nav = ("<nav>" + "".join(
-        f'<a href="#{k}">{v}</a>' for k, v in (
-            ("config", "configuration"), ("points", "load points"), ("latency", "latency"),
-            ("histograms", "histograms"), ("steady", "steadiness"), ("heatmap", "heatmap"),
-            ("partition", "partition"), ("speed", "speed"))) + "</nav>")
-    body = [section_config(s), section_points(s)]
-    if s.points:
-        body += [section_latency(s), section_steady(s)]
+    if s.is_workload:
+        # A closed loop offers no load: its completion, iterations, critical path and
+        # messages take the place of the load points, latency curve and steadiness.
+        from . import workload_report
+
+        title += f", workload {s.workload.name}"
+        links = (("config", "configuration"), ("workload", "workload"),
+                 ("iterations", "iterations"), ("critical", "critical path"),
+                 ("timeline", "timeline"), ("msglatency", "message latency"),
+                 ("heatmap", "heatmap"), ("partition", "partition"), ("speed", "speed"))
+        body = [section_config(s)] + workload_report.sections(s, sys.modules[__name__])
+    else:
+        links = (("config", "configuration"), ("points", "load points"),
+                 ("latency", "latency"), ("histograms", "histograms"),
+                 ("steady", "steadiness"), ("heatmap", "heatmap"), ("partition", "partition"),
+                 ("speed", "speed"))
+        body = [section_config(s), section_points(s)]
+        if s.points:
+            body += [section_latency(s), section_steady(s)]
+    nav = "<nav>" + "".join(f'<a href="#{k}">{v}</a>' for k, v in links) + "</nav>"
     body += [section_heatmaps(s, quantity, point), section_partition(s), section_speed(s)]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"

@@ -21,6 +21,7 @@ import numpy as np
 
 from ._h5 import FileError, attrs, open_h5, read_table
 from .network import Network, read_network
+from .workload import Workload, read_workload
 
 #: The layout version this reader understands (include/wormnet/io/h5_schema.hpp).
 SCHEMA_VERSION = 1
@@ -82,11 +83,23 @@ class Sweep:
     root: dict = dataclasses.field(default_factory=dict)  #: root attributes
     network: Network | None = None  #: nodes, channels, partition
     channel_load: np.ndarray | None = None  #: gamma_c per channel (/routing/channel_load)
+    #: The closed-loop workload of `run --workload` (/workload), None for a load sweep.
+    workload: Workload | None = None
+
+    @property
+    def is_workload(self) -> bool:
+        """A closed-loop workload's run (one point, no offered load): report.py reads it,
+        the load-sweep tools (plot_sweep.py, fig5.py, ...) refuse it."""
+        return self.workload is not None
 
     @property
     def label(self) -> str:
-        """A short legend label: routing, topology, message lengths, buffer depth."""
+        """A short legend label: routing, topology, message lengths (or the workload),
+        buffer depth."""
         c = self.config
+        if self.workload is not None:
+            return (f"{self.routing['name']} on {self.topology['spec']}, "
+                    f"{self.workload.label}, B={c.get('buffer', '?')}")
         return (
             f"{self.routing['name']} on {self.topology['spec']}, "
             f"{c.get('length-min', '?')}..{c.get('length-max', '?')} flits, "
@@ -201,7 +214,19 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
             root=root,
             network=read_network(f),
             channel_load=load_ds[()] if load_ds is not None else None,
+            workload=read_workload(f, float(root.get("flit_rate", 20.0))),
         )
+
+
+def require_load_sweep(sweep: Sweep) -> Sweep:
+    """The sweep itself; ResultFileError (one line) for a closed-loop workload's run, which
+    has no offered load, latency curve or saturation: analysis/report.py reports it."""
+    if sweep.is_workload:
+        raise ResultFileError(
+            f"{sweep.path}: a closed-loop workload's run ({sweep.workload.name}), not a load "
+            "sweep: it has no offered load or saturation point (analysis/report.py reports "
+            "its completion, iterations and critical path)")
+    return sweep
 
 
 #: The x-axis choices: summary column, axis text.
@@ -235,6 +260,7 @@ def saturation_point(sweep: Sweep) -> dict:
     (us). saturated: whether any point saturated (if not, the sweep never reached saturation
     and throughput is only a lower bound).
     """
+    require_load_sweep(sweep)
     s = sweep.summary
     if len(s.get("accepted", [])) == 0:
         raise ResultFileError(f"{sweep.path}: no finished load point")

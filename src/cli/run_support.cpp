@@ -174,11 +174,18 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   return buf;
 }
 
-std::string format_summary(const RunSummary& s, const SimSetup& setup) {
+std::string format_summary(const RunSummary& s, const SimSetup& setup, bool workload) {
   std::string out;
-  out += "offered    " + fixed(s.offered_load, 5) + " flits/node/cycle (generated " +
-         fixed(s.offered_measured, 5) + " in the window)\n";
-  out += "accepted   " + fixed(s.accepted, 5) + " flits/node/cycle";
+  if (workload) {
+    // A closed loop offers no load: what it delivered, over its run (the point's window is
+    // the completion), is its traffic.
+    out += "traffic    " + fixed(s.accepted, 5) + " flits/node/cycle delivered over " +
+           std::to_string(s.window_cycles) + " cycles (the workload's messages, closed loop)";
+  } else {
+    out += "offered    " + fixed(s.offered_load, 5) + " flits/node/cycle (generated " +
+           fixed(s.offered_measured, 5) + " in the window)\n";
+    out += "accepted   " + fixed(s.accepted, 5) + " flits/node/cycle";
+  }
   if (setup.bounds.saturation_rate > 0) {
     out += " = " + fixed(s.accepted_vs_saturation, 4) + " of (N-1)/pi (" +
            fixed(setup.bounds.saturation_rate, 5) + ")";
@@ -190,7 +197,7 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += latency_line("  queueing", s.queueing, s.flit_rate);
   out += "hops       " + fixed(s.average_hops, 4) + " per packet; " +
          std::to_string(s.delivered_packets) + " of " + std::to_string(s.measured_packets) +
-         " labelled packets delivered\n";
+         (workload ? " messages delivered\n" : " labelled packets delivered\n");
   if (s.deadlock) {
     out += "status     DEADLOCK at cycle " + std::to_string(s.deadlock_cycle) + ": a cycle of " +
            std::to_string(s.deadlock_cycle_hops.size()) + " waiting channels (channel, VC):\n";

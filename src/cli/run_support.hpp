@@ -58,8 +58,9 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
                                 const Communicator& comm, const std::string& command,
                                 const std::string& config_toml);
 
-/// One block of text describing a finished load point.
-std::string format_summary(const RunSummary& s, const SimSetup& setup);
+/// One block of text describing a finished load point; of a closed-loop `workload` (its
+/// traffic is what it delivered, its packets are its messages) when set.
+std::string format_summary(const RunSummary& s, const SimSetup& setup, bool workload = false);
 
 /// The partition line: method, edge cut, part sizes, lookahead.
 std::string describe_partition(const SimSetup& setup);

@@ -3,7 +3,7 @@
 
 - every ```python block of docs/python.md runs, in order, in one namespace, in a folder with
   the files that page describes (results.h5: an H_4 sweep; table.h5: a routing table of a
-  4x4 torus), with the page's own assertions;
+  4x4 torus; sweep2d.h5: a closed-loop workload), with the page's own assertions;
 - the doctests of the package's modules pass;
 - DataFrames hold what the file holds (read here with h5py): the summary, a point's time
   series and histogram, the per-channel counts joined to the channel ends;
@@ -28,7 +28,7 @@ import numpy as np
 
 FAILURES = []
 MODULES = ("network", "layouts", "steady", "results", "tables", "heatmap", "plots", "report",
-           "cli", "loaders", "_h5")
+           "cli", "loaders", "_h5", "workload", "workload_report")
 
 
 def check(cond, what):
@@ -168,6 +168,9 @@ def main():
          "-o", h5])
     run([args.wormnet, "tables", "-q", "-t", "torus:4x4", "--algorithm", "bfs", "-o",
          os.path.join(folder, "table.h5")])
+    run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "dor-dateline", "--workload",
+         "sweep2d", "--iterations", "3", "--message-size", "8", "--stats-window", "20", "-o",
+         os.path.join(folder, "sweep2d.h5")])
 
     examples = run_docs(args.docs, folder)
     sys.path.insert(0, args.analysis)

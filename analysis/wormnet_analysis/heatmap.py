@@ -190,7 +190,7 @@ def heatmap_of(source, quantity: str | None = None, point: int | None = None,
         what = f"{source.network.spec}, {source.algorithm} routing table"
     else:
         what = f"{source.network.spec}, {source.routing.get('name', '?')}"
-        if quantity != "load":
+        if quantity not in ("load", "pattern-load"):
             p = source.point(default_point(source) if point is None else point)
             what += (f", point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
                      f"{p.attrs['accepted']:.4g} flits/node/cycle")

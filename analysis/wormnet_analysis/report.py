@@ -109,9 +109,16 @@ def section_config(s: Sweep) -> str:
         ("minimal / bubble flow control",
          f"{yes[bool(r.get('minimal'))]} / {yes[bool(r.get('bubble_flow_control'))]}"),
         ("saturation rate (N-1)/\u03c0",
-         f"{_fmt(float(r.get('saturation_rate', 0)), 5)} flits/node/cycle"
+         f"{_fmt(float(r.get('saturation_rate', 0)), 5)} flits/node/cycle, uniform traffic"
          + ("" if r.get("saturation_rate") else " (load analysis not run)")),
     ]
+    if s.pattern_ideal:
+        p = s.pattern_ideal
+        rows.append((f"ideal saturation rate of {p['name']}",
+                     f"{_fmt(float(p['saturation_rate']), 5)} flits/node/cycle accepted: "
+                     f"\u03c0\u209a {_fmt(float(p['pi']), 5)} on the busiest channel over "
+                     f"{int(p['pairs'])} pairs, {int(p['senders'])} sending nodes offering "
+                     f"1/\u03c0\u209a = {_fmt(float(p['offered_at_ideal']), 5)} each"))
     c = s.config
     for key, text in (("traffic", "traffic"), ("length-min", "message length min (flits)"),
                       ("length-max", "message length max (flits)"), ("buffer", "buffer (flits)"),
@@ -134,6 +141,7 @@ def section_config(s: Sweep) -> str:
 
 def section_points(s: Sweep) -> str:
     sm = s.summary
+    rate, rate_text = s.ideal_rate()
     rows = []
     for i in range(len(sm["point"])):
         sat = bool(sm["saturated"][i])
@@ -143,12 +151,12 @@ def section_points(s: Sweep) -> str:
                        '<span class="ok">no</span>')
         rows.append((int(sm["point"][i]), _fmt(float(sm["offered_load"][i])),
                      _fmt(float(sm["accepted"][i])),
-                     _fmt(100 * float(sm["accepted_vs_saturation"][i]), 3),
+                     _fmt(100 * float(sm["accepted"][i]) / rate, 3) if rate > 0 else "-",
                      _fmt(100 * float(sm["accepted_vs_bisection"][i]), 3),
                      _fmt(float(sm["latency_mean"][i])), _fmt(float(sm["latency_mean_us"][i])),
                      _fmt(float(sm["latency_p99"][i])), _fmt(float(sm["average_hops"][i])),
                      f"{int(sm['delivered'][i])}/{int(sm['labelled'][i])}", state))
-    head = ["point", "offered (flits/node/cycle)", "accepted", "% of (N-1)/\u03c0",
+    head = ["point", "offered (flits/node/cycle)", "accepted", f"% of {rate_text}",
             "% of bisection", "latency mean (cycles)", "(\u00b5s)", "p99 (cycles)", "hops",
             "delivered/labelled", "saturated"]
     text = ""
@@ -164,7 +172,8 @@ def section_points(s: Sweep) -> str:
 
 def section_latency(s: Sweep) -> str:
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    norm = "saturation" if s.routing.get("saturation_rate") else "absolute"
+    norm = ("pattern" if s.pattern_ideal else
+            "saturation" if s.routing.get("saturation_rate") else "absolute")
     plots.latency_curves(ax, [s], norm=norm)
     fig.tight_layout()
     out = '<h2 id="latency">Latency against accepted traffic</h2>' + _img(fig, "latency curve")
@@ -221,6 +230,8 @@ def section_heatmaps(s: Sweep, quantity: str, point: int | None) -> str:
         shown.append((quantity, point))
     if s.channel_load is not None:
         shown.append(("load", None))
+    if s.pattern_channel_load is not None:
+        shown.append(("pattern-load", None))
     for q, p in shown:
         h = hm.heatmap_of(s, q, p, width=9.5)
         out.append(_img(h.figure, f"heatmap of {q}"))

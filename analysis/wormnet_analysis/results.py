@@ -85,6 +85,20 @@ class Sweep:
     channel_load: np.ndarray | None = None  #: gamma_c per channel (/routing/channel_load)
     #: The closed-loop workload of `run --workload` (/workload), None for a load sweep.
     workload: Workload | None = None
+    #: The traffic pattern's own ideal (/routing/pattern attributes: name, pi,
+    #: saturation_rate, offered_at_ideal, pairs, senders), None for uniform traffic or when
+    #: the run did not compute it; its per-channel loads in pattern_channel_load.
+    pattern_ideal: dict | None = None
+    pattern_channel_load: np.ndarray | None = None
+
+    def ideal_rate(self) -> tuple:
+        """(rate, text) the accepted traffic is best compared with: the simulated pattern's
+        ideal saturation rate when the file has it, else the routing's uniform (N-1)/pi;
+        (0.0, text) when neither is known."""
+        if self.pattern_ideal and float(self.pattern_ideal.get("saturation_rate", 0)) > 0:
+            return (float(self.pattern_ideal["saturation_rate"]),
+                    f"the {self.pattern_ideal['name']} ideal (senders/(Nπₚ))")
+        return float(self.routing.get("saturation_rate", 0) or 0), "(N-1)/π"
 
     @property
     def is_workload(self) -> bool:
@@ -199,6 +213,7 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
                 if int(g.attrs["index"]) in finished:
                     points.append(_read_point(g))
         load_ds = f["routing"].get("channel_load")
+        pattern = f["routing"].get("pattern")
         return Sweep(
             path=path,
             status=status,
@@ -215,6 +230,9 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
             network=read_network(f),
             channel_load=load_ds[()] if load_ds is not None else None,
             workload=read_workload(f, float(root.get("flit_rate", 20.0))),
+            pattern_ideal=attrs(pattern) if pattern is not None else None,
+            pattern_channel_load=(pattern["channel_load"][()]
+                                  if pattern is not None and "channel_load" in pattern else None),
         )
 
 
@@ -240,6 +258,7 @@ NORMALIZATIONS = {
         "accepted traffic, % of the topology's uniform bisection bound",
     ),
     "absolute": ("accepted", "accepted traffic (flits/node/cycle)"),
+    "pattern": (None, "accepted traffic, % of the simulated pattern's ideal saturation rate"),
 }
 
 

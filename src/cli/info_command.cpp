@@ -1,16 +1,21 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 
+#include "choice_option.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "rank_analysis.hpp"
+#include "sim_options.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/traffic/destination_pattern.hpp"
+#include "wormnet/traffic/traffic_matrix.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet::cli {
@@ -25,6 +30,17 @@ struct InfoOptions {
   bool load = false;
   bool json = false;
   std::string tables;
+  TrafficConfig traffic;  ///< --traffic and the hotspot options (with --load)
+  std::set<std::string> given;
+};
+
+/// The ideal of a traffic pattern that is not uniform (pattern_loads.hpp).
+struct PatternInfo {
+  std::string name;
+  bool fixed = false;        ///< every source sends to one node (a permutation on tori)
+  std::uint64_t silent = 0;  ///< nodes that send nothing
+  PatternLoadReport loads;
+  double seconds = 0.0;
 };
 
 /// Load analysis of a routing on the topology (the Angara paper's metrics).
@@ -57,7 +73,37 @@ void print_load_text(const LoadInfo& li, const TopologyMetrics& m) {
               static_cast<unsigned long long>(li.states));
 }
 
-void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li) {
+void print_pattern_text(const PatternInfo& p, std::uint64_t nodes) {
+  const PatternLoadReport& l = p.loads;
+  std::printf("traffic           %s: %llu pairs", p.name.c_str(),
+              static_cast<unsigned long long>(l.pairs));
+  if (p.fixed) {
+    std::printf(" (one destination per source; %llu silent nodes)",
+                static_cast<unsigned long long>(p.silent));
+  }
+  std::printf("\n");
+  if (!l.defect.empty()) {
+    std::printf("pattern loads     FAILED: %s\n", l.defect.c_str());
+    return;
+  }
+  std::printf(
+      "pattern pi        %.6f on the busiest channel: its pairs' routes, each weighted by "
+      "its share of the source's messages\n",
+      l.pi);
+  std::printf("pattern load      min %.6f, mean %.6f over all directed channels\n", l.min_load,
+              l.mean_load);
+  std::printf(
+      "pattern ideal     %.6f flits/node/cycle accepted = %llu senders / (N pi); each "
+      "sending node offers 1/pi = %.6f\n",
+      l.saturation_rate, static_cast<unsigned long long>(l.senders), l.offered_at_ideal);
+  std::printf(
+      "pattern analysis  %.3f s: every destination from its own sources, %llu routing "
+      "states (of %llu nodes)\n",
+      p.seconds, static_cast<unsigned long long>(l.states), static_cast<unsigned long long>(nodes));
+}
+
+void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
+                const PatternInfo* pi) {
   std::printf("topology          %s\n", topo.spec().c_str());
   std::printf("nodes             %llu\n", static_cast<unsigned long long>(m.nodes));
   std::printf("links             %llu\n", static_cast<unsigned long long>(m.links));
@@ -78,9 +124,11 @@ void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
   for (const auto& n : routing_names(topo)) names += (names.empty() ? "" : ", ") + n;
   std::printf("routings          %s\n", names.c_str());
   if (li != nullptr) print_load_text(*li, m);
+  if (pi != nullptr) print_pattern_text(*pi, m.nodes);
 }
 
-void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li) {
+void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
+                const PatternInfo* pi) {
   JsonWriter j;
   j.begin_object();
   j.field("topology", topo.spec());
@@ -115,6 +163,17 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
     j.field("stretch", d.stretch()).field("all_minimal", d.all_minimal);
     j.end_object();
   }
+  if (pi != nullptr) {
+    const PatternLoadReport& l = pi->loads;
+    j.key("pattern").begin_object();
+    j.field("traffic", pi->name).field("fixed", pi->fixed);
+    j.field("pairs", l.pairs).field("senders", l.senders).field("silent", pi->silent);
+    j.field("pi", l.pi).field("min_load", l.min_load).field("mean_load", l.mean_load);
+    j.field("saturation_rate", l.saturation_rate).field("offered_at_ideal", l.offered_at_ideal);
+    j.field("states", l.states).field("analysis_seconds", pi->seconds);
+    j.field("defect", l.defect);
+    j.end_object();
+  }
   j.end_object();
   std::printf("%s\n", j.str().c_str());
 }
@@ -134,14 +193,56 @@ Command add_info_command(CLI::App& root) {
   add_flow_control_option(app, opts->flow, "credit (default) or bubble");
   add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
+  app->add_option("--traffic", opts->traffic.pattern,
+                  "with --load, also the loads and ideal saturation rate of this traffic "
+                  "pattern (uniform, transpose, neighbor, tornado, bit-complement, hotspot, "
+                  "all-to-all: the routes of its pairs, each weighted by its share)")
+      ->transform(choice_of(traffic_pattern_names()))
+      ->default_str(to_string(opts->traffic.pattern));
+  app->add_option("--hotspot-fraction", opts->traffic.hotspot_fraction,
+                  "share of messages to hotspots (--traffic hotspot)")
+      ->capture_default_str();
+  app->add_option("--hotspot-nodes", opts->traffic.hotspot_nodes,
+                  "hotspot node ids (--traffic hotspot; default 0)")
+      ->delimiter(',');
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
-  return {app, [opts] {
+  return {app, [opts, app] {
             const auto topo = make_topology(opts->topology);
             if (opts->load && opts->routing.empty()) {
               throw InputError("--load", "set", "needs --routing");
             }
             if (!opts->tables.empty() && opts->routing.empty()) {
               throw InputError("--tables", opts->tables, "is read with --routing table only");
+            }
+            // The pattern options describe traffic for --load; with another pattern than
+            // hotspot the hotspot ones are refused, as run refuses them.
+            for (const char* option : {"--traffic", "--hotspot-fraction", "--hotspot-nodes"}) {
+              if (app->count(option) > 0 && !opts->load) {
+                throw InputError(option, "set", "is read with --load only");
+              }
+            }
+            if (opts->traffic.pattern != TrafficPattern::kHotspot) {
+              for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
+                if (app->count(option) > 0) {
+                  throw InputError(option, "set",
+                                   std::string("is read with --traffic hotspot only (the "
+                                               "traffic is ") +
+                                       to_string(opts->traffic.pattern) + ")");
+                }
+              }
+            }
+            const TrafficConfig& tc = opts->traffic;
+            if (!(tc.hotspot_fraction >= 0.0 && tc.hotspot_fraction <= 1.0)) {
+              char v[32];
+              std::snprintf(v, sizeof v, "%g", tc.hotspot_fraction);
+              throw InputError("--hotspot-fraction", v, "must be in [0, 1]");
+            }
+            for (const int h : tc.hotspot_nodes) {
+              if (h < 0 || static_cast<std::uint32_t>(h) >= topo->num_nodes()) {
+                throw InputError(
+                    "--hotspot-nodes", std::to_string(h),
+                    "node ids must be in [0, " + std::to_string(topo->num_nodes() - 1) + "]");
+              }
             }
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
@@ -150,6 +251,7 @@ Command add_info_command(CLI::App& root) {
                             .routing;
             }
             const TopologyMetrics m = compute_metrics(*topo);
+            const DestinationPattern traffic(*topo, opts->traffic);  // InputError if undefined
             LoadInfo li;
             if (opts->load) {
               AnalysisOptions ao;
@@ -165,12 +267,27 @@ Command add_info_command(CLI::App& root) {
               li.delivery = a.delivery;
               li.loads = std::move(a.loads);
             }
+            PatternInfo pi;
+            const TrafficMatrix matrix(*topo, traffic);
+            const bool pattern = opts->load && !matrix.uniform();
+            if (pattern) {
+              const Communicator comm = Communicator::world();
+              require_affordable(pattern_states(*topo, *routing, matrix), comm, "--traffic",
+                                 to_string(opts->traffic.pattern));
+              TimedPatternAnalysis pa = timed_pattern_analysis(*topo, *routing, matrix, 0, comm);
+              pi.name = to_string(opts->traffic.pattern);
+              pi.fixed = matrix.fixed();
+              pi.silent = matrix.silent();
+              pi.loads = std::move(pa.loads);
+              pi.seconds = pa.seconds;
+            }
             const LoadInfo* lp = opts->load ? &li : nullptr;
+            const PatternInfo* pp = pattern ? &pi : nullptr;
             if (!Communicator::world().is_root()) {
             } else if (opts->json) {
-              print_json(*topo, m, lp);
+              print_json(*topo, m, lp, pp);
             } else {
-              print_text(*topo, m, lp);
+              print_text(*topo, m, lp, pp);
             }
             return 0;
           }};

@@ -60,6 +60,47 @@ Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
   return std::move(*built);
 }
 
+/// The traffic pattern's own loads and ideal (a pattern that is not uniform), or why not:
+/// run only below the work of kReportLoadStates, which depends on the network, routing and
+/// pattern alone, so that a results file holds it or not whatever the rank count.
+void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
+  const TrafficMatrix matrix(*s.topology, *s.pattern);
+  if (matrix.uniform()) return;
+  const char* name = to_string(o.config.traffic.pattern);
+  const std::uint64_t states = pattern_states(*s.topology, *s.routing, matrix);
+  if (states > kReportLoadStates) {
+    s.pattern_analysis = std::string(name) + ": its load analysis skipped: about " +
+                         sci(static_cast<double>(states)) + " routing states, more than " +
+                         sci(static_cast<double>(kReportLoadStates));
+    return;
+  }
+  TimedPatternAnalysis a = timed_pattern_analysis(*s.topology, *s.routing, matrix, 0, comm);
+  const PatternLoadReport& l = a.loads;
+  if (!l.defect.empty() || l.pi <= 0) {
+    s.pattern_analysis = std::string(name) + ": no ideal (" +
+                         (l.defect.empty() ? std::string("no pair crosses a channel") : l.defect) +
+                         ")";
+    return;
+  }
+  s.pattern_channel_load = l.gamma;
+  io::PatternIdealRecord r;
+  r.pattern = name;
+  r.pi = l.pi;
+  r.saturation_rate = l.saturation_rate;
+  r.offered_at_ideal = l.offered_at_ideal;
+  r.pairs = l.pairs;
+  r.senders = l.senders;
+  s.pattern_ideal = r;
+  const std::uint64_t silent = s.topology->num_nodes() - l.senders;
+  s.pattern_analysis =
+      std::string(name) + ": pi " + fixed(l.pi, 4) + " on the busiest channel (" +
+      std::to_string(l.pairs) + " pairs" +
+      (matrix.fixed() ? ", " + std::to_string(silent) + " silent nodes" : "") + "), ideal " +
+      fixed(l.saturation_rate, 5) + " flits/node/cycle accepted" +
+      (silent > 0 ? " (" + fixed(l.offered_at_ideal, 5) + " offered by each sending node)" : "") +
+      "; " + fixed(a.seconds, 3) + " s";
+}
+
 }  // namespace
 
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
@@ -109,6 +150,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
                    sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi";
     }
   }
+  if (!o.workload.active()) pattern_ideal(o, s, comm);
   s.setup_seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return s;
@@ -116,7 +158,9 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
 
 std::string describe_setup(const SimSetup& setup, const Communicator& comm) {
   (void)comm;
-  return "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
+  std::string out = "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
+  if (!setup.pattern_analysis.empty()) out += "pattern    " + setup.pattern_analysis + "\n";
+  return out;
 }
 
 io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
@@ -134,6 +178,10 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   d.partition = &setup.partition;
   d.bounds = setup.bounds;
   d.channel_load = &setup.channel_load;
+  if (setup.pattern_ideal) {
+    d.pattern_ideal = *setup.pattern_ideal;
+    d.pattern_ideal->channel_load = &setup.pattern_channel_load;  // where the setup keeps it
+  }
   return d;
 }
 
@@ -191,7 +239,13 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
            fixed(setup.bounds.saturation_rate, 5) + ")";
   }
   out += ", " + fixed(s.accepted_vs_bisection, 4) + " of the bisection bound (" +
-         fixed(setup.bounds.bisection, 5) + ")\n";
+         fixed(setup.bounds.bisection, 5) + ")";
+  if (setup.pattern_ideal) {
+    out += ", " + fixed(s.accepted / setup.pattern_ideal->saturation_rate, 4) + " of the " +
+           setup.pattern_ideal->pattern + " ideal (" +
+           fixed(setup.pattern_ideal->saturation_rate, 5) + ")";
+  }
+  out += "\n";
   out += latency_line("latency", s.latency, s.flit_rate);
   out += latency_line("  network", s.network, s.flit_rate);
   out += latency_line("  queueing", s.queueing, s.flit_rate);

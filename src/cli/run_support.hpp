@@ -38,6 +38,13 @@ struct SimSetup : SimNetwork {
   /// The closed-loop workload (--workload), built with the network: its messages give the
   /// plan's packet lengths.
   std::optional<Workload> workload;
+  /// The traffic pattern's own ideal (verify/pattern_loads.hpp), for a pattern that is not
+  /// uniform (transpose, tornado, hotspot, ...) whose analysis ran; its gamma per channel in
+  /// pattern_channel_load (describe_run() points the record there: the setup may be moved). `pattern_analysis`: one line, what was done or why it was skipped
+  /// (empty for uniform traffic and workloads).
+  std::optional<io::PatternIdealRecord> pattern_ideal;
+  std::vector<double> pattern_channel_load;
+  std::string pattern_analysis;
 };
 
 /// Builds the network (build_network: the configuration is checked against it on the way),

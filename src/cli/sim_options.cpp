@@ -50,6 +50,9 @@ const char* name_of(const std::map<std::string, E>& m, E v) {
 const char* to_string(TrafficPattern p) {
   return name_of(kPatterns, p);
 }
+const std::map<std::string, TrafficPattern>& traffic_pattern_names() {
+  return kPatterns;
+}
 const char* to_string(InjectionProcess p) {
   return name_of(kProcesses, p);
 }

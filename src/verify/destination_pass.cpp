@@ -181,7 +181,7 @@ inline void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
   if constexpr (kCdg) successors_[i] = successors;
 }
 
-void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
+void DestinationPass::begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
   dest_ = dest;
   source_ = source;
   index_ = index;
@@ -194,28 +194,50 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   cdg_ = out.cdg != nullptr;
   if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
   check_minimal_ = out.flows && out.all_minimal;
-  if (check_minimal_) distance_ = distances_.to(dest);
+  if (check_minimal_) distance_ = distances_.to(dest_);
+}
 
+bool DestinationPass::seed(NodeId s, double weight, PartialAnalysis& out) {
+  const int choices = routing_.initial_choices();
+  const double share = 1.0 / choices;
+  for (int c = 0; c < choices; ++c) {
+    const RouteState st = choices == 1 ? routing_.initial_state(s, dest_)
+                                       : routing_.chosen_initial_state(s, dest_, c);
+    if (st >= state_count_) [[unlikely]] {
+      note("initial state out of range at " + topo_.node_label(s), out);
+      return false;
+    }
+    entries_[reach(s, kInjectionPort, 0, st)].flow += weight * share;
+  }
+  return true;
+}
+
+void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
+  begin(dest, source, index, out);
   // Roots: one injection per source and initial choice, with its share of the source's unit
   // of flow (a root that is also reached in transit carries both). Then every state found is
   // routed, in the order found.
   const std::uint32_t n = topo_.num_nodes();
   const std::uint32_t first = source.valid() ? source.value() : 0;
   const std::uint32_t last = source.valid() ? source.value() + 1 : n;
-  const int choices = routing_.initial_choices();
-  const double share = 1.0 / choices;
   for (std::uint32_t s = first; s < last; ++s) {
-    if (s == dest.value()) continue;
-    for (int c = 0; c < choices; ++c) {
-      const RouteState st = choices == 1 ? routing_.initial_state(NodeId(s), dest)
-                                         : routing_.chosen_initial_state(NodeId(s), dest, c);
-      if (st >= state_count_) [[unlikely]] {
-        note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
-        break;
-      }
-      entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += share;
-    }
+    if (s != dest.value()) seed(NodeId(s), 1.0, out);
   }
+  explore(out);
+}
+
+void DestinationPass::run_weighted(NodeId dest, std::span<const WeightedSource> sources,
+                                   std::uint64_t index, PartialAnalysis& out) {
+  require(!routing_.source_dependent() || sources.size() == 1,
+          "routing analysis: a source-dependent routing is weighted one source at a time");
+  begin(dest, routing_.source_dependent() ? sources[0].source : NodeId::invalid(), index, out);
+  for (const WeightedSource& w : sources) {
+    if (w.source != dest) seed(w.source, w.weight, out);
+  }
+  explore(out);
+}
+
+void DestinationPass::explore(PartialAnalysis& out) {
   // One VC and no dependencies to record are the common cases: their own code.
   auto expand_all = [&]<bool kCdg, bool kOneVc>() {
     // Room for the most steps one state can have, before each state is routed.

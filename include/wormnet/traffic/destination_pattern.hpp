@@ -33,6 +33,16 @@ class DestinationPattern {
   /// True when src never sends (fixed point of a permutation).
   [[nodiscard]] bool silent(NodeId src) const;
   [[nodiscard]] TrafficPattern pattern() const { return pattern_; }
+  /// A fixed permutation (transpose, neighbor, tornado, bit-complement): every source sends
+  /// all its messages to one node, fixed_destination() (itself when it is silent).
+  [[nodiscard]] bool is_permutation() const { return !permutation_.empty(); }
+  [[nodiscard]] NodeId fixed_destination(NodeId src) const {
+    return NodeId(permutation_[src.value()]);
+  }
+  /// What the random patterns draw from (traffic_matrix.hpp turns it into shares).
+  [[nodiscard]] double hotspot_fraction() const { return hotspot_fraction_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& hotspots() const { return hotspots_; }
+  [[nodiscard]] bool self_traffic() const { return self_traffic_; }
 
  private:
   [[nodiscard]] NodeId uniform(NodeId src, RandomStream& rng) const;

@@ -216,15 +216,20 @@ Command add_info_command(CLI::App& root) {
             }
             // The pattern options describe traffic for --load; with another pattern than
             // hotspot the hotspot ones are refused, as run refuses them.
+            SimConfig shown_config;
+            shown_config.traffic = opts->traffic;
+            const auto shown = [&](const char* option) {
+              return traffic_option_text(shown_config, option);
+            };
             for (const char* option : {"--traffic", "--hotspot-fraction", "--hotspot-nodes"}) {
               if (app->count(option) > 0 && !opts->load) {
-                throw InputError(option, "set", "is read with --load only");
+                throw InputError(option, shown(option), "is read with --load only");
               }
             }
             if (opts->traffic.pattern != TrafficPattern::kHotspot) {
               for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
                 if (app->count(option) > 0) {
-                  throw InputError(option, "set",
+                  throw InputError(option, shown(option),
                                    std::string("is read with --traffic hotspot only (the "
                                                "traffic is ") +
                                        to_string(opts->traffic.pattern) + ")");

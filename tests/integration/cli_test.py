@@ -413,6 +413,51 @@ class Info(unittest.TestCase):
         self.assertEqual((rc, err), (0, ""))
         self.assertRegex(out, r"pi = 16\.0+ ")
 
+    def test_pattern_ideal_hand_worked(self):
+        # Worked in tests/unit/verify/pattern_loads_test.cpp: tornado on torus:8x8 under dor
+        # (+3 per ring: 3 routes on every + channel), transpose on mesh:4x4 under xy (3 on the
+        # busiest channels, the 4 diagonal nodes silent: 12 / (16 x 3)) and on torus:4x4 under
+        # dor (2: 12 / (16 x 2)). The uniform figures stay those of all pairs.
+        for topo, routing, traffic, pi, rate, offered, senders, silent in (
+                ("torus:8x8", "dor", "tornado", 3.0, 1 / 3, 1 / 3, 64, 0),
+                ("mesh:4x4", "xy", "transpose", 3.0, 0.25, 1 / 3, 12, 4),
+                ("torus:4x4", "dor", "transpose", 2.0, 0.375, 0.5, 12, 4)):
+            j = run_json(self, "info", "--load", "-t", topo, "-r", routing, "--traffic", traffic)
+            p = j["pattern"]
+            self.assertEqual((p["traffic"], p["senders"], p["silent"], p["defect"]),
+                             (traffic, senders, silent, ""))
+            for key, value in (("pi", pi), ("saturation_rate", rate),
+                               ("offered_at_ideal", offered)):
+                self.assertAlmostEqual(p[key], value, places=12, msg=f"{traffic} {key}")
+            uniform = run_json(self, "info", "--load", "-t", topo, "-r", routing)
+            self.assertEqual(j["pi"], uniform["pi"])
+            self.assertNotIn("pattern", uniform)
+        # Uniform and all-to-all are the uniform analysis: no pattern of their own.
+        j = run_json(self, "info", "--load", "-t", "torus:4x4", "-r", "dor", "--traffic",
+                     "all-to-all")
+        self.assertNotIn("pattern", j)
+        rc, out, err = run("info", "--load", "-t", "mesh:4x4", "-r", "xy", "--traffic",
+                           "transpose")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"pattern ideal\s+0\.250000 flits/node/cycle accepted")
+
+    def test_pattern_bad_input(self):
+        base = ["info", "--load", "-t", "mesh:4x4", "-r", "xy"]
+        for args, named in (
+                ([*base, "--traffic", "hotspot", "--hotspot-fraction", "2"],
+                 ("--hotspot-fraction", "2", "[0, 1]")),
+                ([*base, "--traffic", "hotspot", "--hotspot-nodes", "16"],
+                 ("--hotspot-nodes", "16", "[0, 15]")),
+                ([*base, "--traffic", "tornado", "--hotspot-nodes", "3"],
+                 ("--hotspot-nodes", "3", "hotspot only")),
+                (["info", "--load", "-t", "mesh:4x3", "-r", "xy", "--traffic", "transpose"],
+                 ("--traffic", "transpose", "mesh:4x3"))):
+            rc, out, err = run(*args)
+            self.assertEqual((rc, out), (2, ""), f"{args}: {err}")
+            self.assertEqual(len(err.splitlines()), 1, err)
+            for word in named:
+                self.assertIn(word, err, args)
+
 
 class RunBadInput(BadInput):
     """Bad simulation options: the same one-line contract, and no results file is left
@@ -928,7 +973,11 @@ class Corpus(CorpusRunner):
                                                 "--load": [], "--json": [],
                                                 "--flow-control": ["none"],
                                                 "--ring-tie": ["north"],
-                                                "--tables": ["/no/such.h5"]}),
+                                                "--tables": ["/no/such.h5"],
+                                                # without --load (the base has none)
+                                                "--traffic": ["bursty", "tornado"],
+                                                "--hotspot-fraction": ["x", "0.5"],
+                                                "--hotspot-nodes": ["a", "3"]}),
         "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1", ""],
                                                                "--routing": ["xy", "angara-x", ""],
                                                                "--flow-control": ["none"],

@@ -504,6 +504,9 @@ void ResultWriter::end_point_unguarded(
   g.set_attribute("delivered_packets", s.delivered_packets);
   g.set_attribute("saturated", static_cast<std::int64_t>(s.saturated ? 1 : 0));
   g.set_attribute("saturation_reason", std::string_view(s.saturation_reason));
+  // Only in a run that asked for the early stop (files without it keep their layout).
+  if (run_.config->measure.early_stop())
+    g.set_attribute("stopped_early", static_cast<std::int64_t>(s.stopped_early ? 1 : 0));
   g.set_attribute("deadlock", static_cast<std::int64_t>(s.deadlock ? 1 : 0));
   g.set_attribute("cycles", static_cast<std::uint64_t>(s.cycles));
   g.set_attribute("flit_hops", s.flit_hops);

@@ -930,6 +930,9 @@ class Corpus(CorpusRunner):
                        "1:00:00:00", "99999999999999999999:00:00", ""],
         "--stop-at-cycle": ["-5", "x", "0", BIG],
         "--progress-interval": ["0", "-1", "x", "inf", "nan"],
+        "--progress": ["sometimes", ""],
+        "--stop-backlog": ["-1", "x", "nan", "inf"],
+        "--stop-latency": ["-1", "x", "4611686018427387905", "18446744073709551616"],
     }
     RUN_ONLY = {
         "--load": ["0", "-0.1", "1.5", "nan", "inf", "-inf", "abc", "1e-300", ""],

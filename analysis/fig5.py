@@ -17,9 +17,10 @@ normalization (one PNG each: PREFIX_vs_saturation.png, PREFIX_vs_bisection.png):
 
 The paper's own "maximum theoretical throughput" is not defined; see docs/figure5.md.
 Saturated points are hollow; points above --ymax (the paper's scale, 40 us) are off the
-chart. --table prints the saturation point of every curve as a Markdown table: the
-saturation throughput (the largest accepted traffic of the sweep) and the knee (accepted
-traffic where mean latency reaches 3x its lowest-load value).
+chart. --table prints the saturation point of every curve as a Markdown table: the peak
+accepted traffic (the largest accepted traffic of the sweep, a point flagged saturated
+included; wormnet_analysis.saturation_point's "peak", docs/simulator.md) and the knee
+(accepted traffic where mean latency reaches 3x its lowest-load value).
 """
 
 from __future__ import annotations
@@ -160,7 +161,7 @@ def save_small_png(fig, out: str) -> None:
 
 def table(panels: dict) -> str:
     rows = [
-        "| panel | curve | saturation throughput (flits/node/cycle) | % of (N-1)/pi | "
+        "| panel | curve | peak accepted (flits/node/cycle) | % of (N-1)/pi | "
         f"% of bisection bound | knee ({wa.KNEE_FACTOR:g} x low-load latency): "
         "accepted, % of (N-1)/pi, % of bisection |",
         "|---|---|---|---|---|---|",

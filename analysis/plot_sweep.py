@@ -7,7 +7,9 @@
 --x picks the x axis: accepted traffic in flits/node/cycle (default), or as a percentage of
 the routing's ideal saturation rate (N-1)/pi, or of the topology's uniform bisection bound.
 Latency is in microseconds (cycles / the file's flit rate) unless --cycles. Saturated points
-are drawn hollow. Reads only the HDF5 files; prints where each sweep saturates.
+are drawn hollow. Reads only the HDF5 files; prints where each sweep saturates: its saturation
+throughput (the largest accepted traffic of a point not flagged saturated) and, when a flagged
+point accepted more, its peak accepted traffic (docs/simulator.md, "Measurement").
 """
 
 from __future__ import annotations
@@ -48,13 +50,7 @@ def main(argv=None) -> int:
         print(f"plot_sweep: {e}", file=sys.stderr)
         return 2
     for s in sweeps:
-        p = wa.saturation_point(s)
-        state = "saturates at" if p["saturated"] else "did not saturate; reached"
-        print(
-            f"{s.label}: {state} {p['throughput']:.5f} flits/node/cycle "
-            f"({100 * p['throughput_vs_saturation']:.1f}% of (N-1)/pi, "
-            f"{100 * p['throughput_vs_bisection']:.1f}% of the bisection bound)"
-        )
+        print(f"{s.label}: {wa.describe_saturation(s)}")
     plot(sweeps, args.output, args.x, args.cycles, args.ymax, args.title)
     print(f"plot       {args.output}")
     return 0

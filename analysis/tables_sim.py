@@ -5,7 +5,7 @@
 
 OUTDIR holds sweep_<shape>_<algorithm>_<pattern>.h5 (wormnet sweep with --routing table) and
 table_<shape>_<algorithm>.h5 (wormnet tables). For every torus and pattern it reports, per
-table algorithm, the saturation throughput (the highest accepted load of the sweep,
+table algorithm, the peak accepted traffic (the highest accepted load of the sweep,
 flits/node/cycle), the first offered load the simulator marked saturated, the mean latency
 at the lowest load point and at the highest load that BFS still carried, and the table's pi;
 then each algorithm against BFS. The figure draws latency against offered load up to the
@@ -73,7 +73,8 @@ def shape_key(shape):
 
 
 def summarize(s):
-    """Saturation throughput, first saturated offered load, latency at the lowest load."""
+    """Peak accepted traffic (any point, a saturated one included: docs/simulator.md), first
+    saturated offered load, latency at the lowest load."""
     acc = s["accepted"]
     sat = s["saturated"].astype(bool) | s["deadlock"].astype(bool)
     first_sat = float(s["offered_load"][sat][0]) if sat.any() else float("nan")
@@ -93,7 +94,7 @@ def fmt(x, spec=".3f"):
 
 
 def report(runs, tables):
-    lines = ["# Table-driven simulation: saturation throughput and latency per table", ""]
+    lines = ["# Table-driven simulation: peak accepted traffic and latency per table", ""]
     shapes = sorted({k[0] for k in runs}, key=shape_key)
     for shape in shapes:
         lines.append(f"## torus {shape}")
@@ -104,7 +105,7 @@ def report(runs, tables):
         if pis:
             lines.append("Tables: " + ", ".join(pis) + ".")
             lines.append("")
-        lines.append("| pattern | algorithm | saturation throughput | vs BFS | first saturated "
+        lines.append("| pattern | algorithm | peak accepted | vs BFS | first saturated "
                      "offered | latency, lowest load | latency at BFS's last unsaturated load "
                      "|")
         lines.append("|---|---|---|---|---|---|---|")

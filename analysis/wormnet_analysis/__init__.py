@@ -18,7 +18,8 @@ from .layouts import LAYOUTS, Layout, LayoutError, layout
 from .loaders import load_any
 from .network import KINDS, BisectionCut, Network, from_spec
 from .results import (FINISHED, KNEE_FACTOR, NORMALIZATIONS, SCHEMA_VERSION, Point,
-                      ResultFileError, Sweep, load, require_load_sweep, saturation_point)
+                      ResultFileError, Sweep, describe_saturation, load, require_load_sweep,
+                      saturation_point)
 from .steady import Steadiness, point_steadiness, steadiness
 from .tables import RoutingTable, load_study, load_table, study_frame
 from .workload import Workload
@@ -28,7 +29,8 @@ __version__ = "0.1.0"
 __all__ = [
     "FileError", "LAYOUTS", "Layout", "LayoutError", "layout", "load_any", "KINDS",
     "BisectionCut", "Network", "from_spec", "FINISHED", "KNEE_FACTOR", "NORMALIZATIONS",
-    "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "load", "require_load_sweep",
+    "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "describe_saturation", "load",
+    "require_load_sweep",
     "saturation_point", "Workload",
     "Steadiness", "point_steadiness", "steadiness", "RoutingTable", "load_study", "load_table",
     "study_frame",

@@ -20,7 +20,7 @@ from . import heatmap as hm  # noqa: E402
 from . import plots  # noqa: E402
 from .channels import QUANTITIES  # noqa: E402
 from .layouts import LayoutError, layout  # noqa: E402
-from .results import Sweep, saturation_point  # noqa: E402
+from .results import Sweep, describe_saturation  # noqa: E402
 from .steady import point_steadiness  # noqa: E402
 
 #: At most this many points get a time-series panel (evenly spread, first and last kept).
@@ -161,11 +161,11 @@ def section_points(s: Sweep) -> str:
             "delivered/labelled", "saturated"]
     text = ""
     if len(sm["point"]):
-        p = saturation_point(s)
-        state = "saturates at" if p["saturated"] else "did not saturate; reached"
-        text = (f"<p>{_e(s.label)}: {state} {p['throughput']:.5f} flits/node/cycle "
-                f"({100 * p['throughput_vs_saturation']:.1f}% of (N-1)/\u03c0, "
-                f"{100 * p['throughput_vs_bisection']:.1f}% of the bisection bound).</p>")
+        text = (f"<p>{_e(s.label)}: {_e(describe_saturation(s))}.</p>"
+                '<p class="meta">Saturated: the simulator\'s flag (accepted traffic below 95% '
+                "of offered, the drain limit, or the early stop), which the steadiness table "
+                "below shows too. Saturation throughput: the largest accepted traffic of a point "
+                "not flagged; peak accepted: the largest of any point.</p>")
     return ('<h2 id="points">Load points</h2>' + text
             + _table(head, rows, numeric=set(range(10))))
 
@@ -192,12 +192,15 @@ def section_steady(s: Sweep) -> str:
     for p in s.points:
         st = point_steadiness(s, p)
         cls = "ok" if st.steady else "bad"
+        flagged = bool(int(p.attrs.get("saturated", 0)))
         rows.append((p.index, _fmt(float(p.attrs["offered_load"])), st.windows,
                      _fmt(st.backlog_growth, 3), f"{100 * st.occupancy_change:+.0f}%",
                      f"{100 * st.accepted_drift:+.0f}%",
+                     Markup('<span class="bad">saturated</span>' if flagged else
+                            '<span class="ok">no</span>'),
                      Markup(f'<span class="{cls}">{_e(st.verdict)}</span>')))
     table = _table(["point", "offered", "windows", "backlog growth (flits/node/cycle)",
-                    "occupancy change", "accepted drift", "verdict"], rows,
+                    "occupancy change", "accepted drift", "saturated", "verdict"], rows,
                    numeric={0, 1, 2, 3, 4, 5})
     chosen = _series_points(s.points)
     ncols = 2 if len(chosen) > 1 else 1
@@ -211,10 +214,11 @@ def section_steady(s: Sweep) -> str:
     fig.tight_layout()
     note = (f"<p class=\"meta\">Warm-up {warmup} cycles (grey), measurement window {measure} "
             "cycles, then the drain (blue) until every labelled packet is delivered. Each row "
-            "of the time series is one statistics window. Verdicts: "
-            "a least-squares trend over the measurement window's windows that is more than "
-            "4 standard errors from zero and large (backlog growth above 5% of the offered "
-            "load, occupancy +25%, accepted traffic \u00b110%).</p>")
+            "of the time series is one statistics window. Saturated: the simulator's flag, "
+            "as in the load points above; a flagged point is never steady. Verdicts: the "
+            "flag, then any least-squares trend over the measurement window's windows that "
+            "is more than 4 standard errors from zero and large (backlog growth above 5% of "
+            "the offered load, occupancy +25%, accepted traffic \u00b110%).</p>")
     return ('<h2 id="steady">Warm-up and measurement windows: is the run steady?</h2>' + note
             + table + _img(fig, "time series"))
 

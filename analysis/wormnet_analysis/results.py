@@ -268,29 +268,48 @@ KNEE_FACTOR = 3.0
 
 
 def saturation_point(sweep: Sweep) -> dict:
-    """Where a sweep saturates.
+    """Where a sweep saturates, by the one flag of a saturated point: the simulator's
+    `saturated` (accepted below 95% of offered, the drain limit, or the early stop;
+    docs/simulator.md, "Measurement"). Two figures, each named for what it is:
 
-    throughput: the largest accepted traffic of any point (flits/node/cycle), i.e. the
-    plateau the network reaches once offered load exceeds what it can carry; with its two
-    normalizations. knee: the accepted traffic at which mean latency reaches KNEE_FACTOR
-    times the latency of the lowest load point (linear interpolation between the two points,
-    in offered-load order, that straddle it; None if it never does). last_stable: the
-    highest offered load not flagged saturated, with its accepted traffic and mean latency
-    (us). saturated: whether any point saturated (if not, the sweep never reached saturation
-    and throughput is only a lower bound).
+    saturation_throughput: the largest accepted traffic (flits/node/cycle) of a point not
+    flagged saturated nor deadlocked, the steady throughput the network sustains (the
+    definition docs/duato.md and docs/honeycomb-tori.md use): a dict with accepted, its two
+    normalizations, point and offered; None when every point is flagged.
+    peak: the largest accepted traffic of any point, a flagged one included (the plateau past
+    saturation): the same keys and saturated (whether that point is flagged).
+    throughput, throughput_vs_saturation, throughput_vs_bisection: the peak's figures, under
+    the names older scripts read (the tools print them as "peak accepted").
+    knee: the accepted traffic at which mean latency reaches KNEE_FACTOR times the latency of
+    the lowest load point (linear interpolation between the two points, in offered-load order,
+    that straddle it; None if it never does). last_stable: the highest offered load not flagged
+    saturated, with its accepted traffic and mean latency (us). saturated: whether any point is
+    flagged (if not, the sweep never reached saturation and both figures are lower bounds).
     """
     require_load_sweep(sweep)
     s = sweep.summary
     if len(s.get("accepted", [])) == 0:
         raise ResultFileError(f"{sweep.path}: no finished load point")
+
+    def figures(i: int) -> dict:
+        return {"accepted": float(s["accepted"][i]),
+                "accepted_vs_saturation": float(s["accepted_vs_saturation"][i]),
+                "accepted_vs_bisection": float(s["accepted_vs_bisection"][i]),
+                "point": int(s["point"][i]), "offered": float(s["offered_load"][i])}
+
     peak = int(np.argmax(s["accepted"]))
     out = {
         "throughput": float(s["accepted"][peak]),
         "throughput_vs_saturation": float(s["accepted_vs_saturation"][peak]),
         "throughput_vs_bisection": float(s["accepted_vs_bisection"][peak]),
+        "peak": dict(figures(peak), saturated=bool(s["saturated"][peak] != 0)),
         "saturated": bool(np.any(s["saturated"] != 0)),
         "last_stable": None,
+        "saturation_throughput": None,
     }
+    steady = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
+    if len(steady):
+        out["saturation_throughput"] = figures(int(steady[np.argmax(s["accepted"][steady])]))
     order = np.argsort(s["offered_load"], kind="stable")
     lat = np.asarray(s["latency_mean"], dtype=float)[order]
     acc = np.asarray(s["accepted"], dtype=float)[order]
@@ -307,9 +326,8 @@ def saturation_point(sweep: Sweep) -> dict:
             "accepted_vs_saturation": knee / float(sweep.routing["saturation_rate"] or np.nan),
             "accepted_vs_bisection": knee / float(sweep.topology["bisection_bound"]),
         }
-    stable = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
-    if len(stable):
-        i = int(stable[np.argmax(s["offered_load"][stable])])
+    if len(steady):
+        i = int(steady[np.argmax(s["offered_load"][steady])])
         out["last_stable"] = {
             "offered": float(s["offered_load"][i]),
             "accepted": float(s["accepted"][i]),
@@ -318,3 +336,35 @@ def saturation_point(sweep: Sweep) -> dict:
             "latency_us": float(s["latency_mean_us"][i]),
         }
     return out
+
+
+def describe_saturation(sweep: Sweep) -> str:
+    """One sentence on where `sweep` saturates, both figures named (saturation_point), each as
+    a percentage of the ideal it is best compared with (Sweep.ideal_rate) and of the bisection
+    bound."""
+    p = saturation_point(sweep)
+    rate, what = sweep.ideal_rate()
+    bisection = float(sweep.topology.get("bisection_bound", 0) or 0)
+
+    def pct(x: float) -> str:
+        parts = []
+        if rate > 0:
+            parts.append(f"{100 * x / rate:.1f}% of {what}")
+        if bisection > 0:
+            parts.append(f"{100 * x / bisection:.1f}% of the bisection bound")
+        return ", ".join(parts)
+
+    st, pk = p["saturation_throughput"], p["peak"]
+    if st is None:
+        head = "every point is flagged saturated: no saturation throughput"
+    elif not p["saturated"]:
+        head = (f"did not saturate: saturation throughput at least {st['accepted']:.5f} "
+                f"flits/node/cycle ({pct(st['accepted'])})")
+    else:
+        head = (f"saturation throughput {st['accepted']:.5f} flits/node/cycle ({pct(st['accepted'])}; "
+                f"the largest accepted of a point not flagged saturated: point {st['point']}, "
+                f"offered {st['offered']:.5g})")
+    if pk["saturated"] or st is None:
+        head += (f"; peak accepted {pk['accepted']:.5f} (point {pk['point']}, offered "
+                 f"{pk['offered']:.5g}, flagged saturated)")
+    return head

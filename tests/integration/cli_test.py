@@ -117,6 +117,14 @@ class BadInput(unittest.TestCase):
                               "--traffic", "transpose", "--warmup", "10", "--measure", "10"],
                              "--traffic", "transpose", "honeycomb-rect:6x8")
 
+    def test_duato_whose_escape_needs_too_many_vcs(self):
+        # HReT(6, 10) has 6 dateline levels: double-xy-dateline needs 12 VCs, duato 13. The
+        # refusal named --routing 'double-xy-dateline', which the user never asked for.
+        for command in ("verify", "run"):
+            self.expect_one_line([command, "-t", "honeycomb-rect:6x10", "-r", "duato"],
+                                 "--routing 'duato'", "escape routing double-xy-dateline",
+                                 "12 VCs")
+
     def test_routing_that_does_not_fit_the_topology(self):
         self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "dor"], "--routing", "dor",
                              "honeycomb:3", "stojmenovic")

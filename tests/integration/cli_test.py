@@ -449,6 +449,11 @@ class Info(unittest.TestCase):
         self.assertEqual((rc, err), (0, ""))
         self.assertRegex(out, r"pattern ideal\s+0\.250000 flits/node/cycle accepted")
 
+    def test_tables_without_output_says_it_wrote_nothing(self):
+        rc, out, err = run("tables", "-t", "torus:4x4", "-a", "bfs")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"\nwritten\s+nothing: no -o FILE")
+
     def test_pattern_bad_input(self):
         base = ["info", "--load", "-t", "mesh:4x4", "-r", "xy"]
         for args, named in (

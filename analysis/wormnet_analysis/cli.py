@@ -1,6 +1,7 @@
 """The command-line tools of the package: `heatmap` and `report` (analysis/heatmap.py,
 analysis/report.py, `python3 -m wormnet_analysis heatmap|report`, or the wormnet-heatmap and
-wormnet-report commands of an installed package). Bad input: one line on stderr, exit 2."""
+wormnet-report commands of an installed package), and the dispatch to the others
+(wormnet_analysis/tools: plot-sweep, fig5, ...). Bad input: one line on stderr, exit 2."""
 
 from __future__ import annotations
 
@@ -142,11 +143,34 @@ def report_main(argv=None, prog: str | None = None) -> int:
     return 0
 
 
+#: The other tools (wormnet_analysis/tools): command name -> module. Each is also the script
+#: analysis/<module>.py of the checkout and the command wormnet-<name> of an installed package.
+TOOLS = {"plot-sweep": "plot_sweep", "fig5": "fig5", "compare-seeds": "compare_seeds",
+         "tables-sim": "tables_sim", "tables-study": "tables_study",
+         "honeycomb-tori": "honeycomb_tori", "workloads": "workloads"}
+
+
+def run_tool(name: str, argv) -> int:
+    """Runs tool `name` of TOOLS with arguments `argv` (its main() reads sys.argv)."""
+    import importlib
+
+    module = importlib.import_module(f"wormnet_analysis.tools.{TOOLS[name]}")
+    saved = sys.argv
+    sys.argv = [f"wormnet-{name}", *argv]
+    try:
+        return module.main() or 0
+    finally:
+        sys.argv = saved
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     tools = {"heatmap": heatmap_main, "report": report_main}
+    if argv and argv[0] in TOOLS:
+        return run_tool(argv[0], argv[1:])
     if not argv or argv[0] not in tools:
-        print("usage: python3 -m wormnet_analysis {heatmap|report} ... (--help for each)",
+        names = "|".join([*tools, *TOOLS])
+        print(f"usage: python3 -m wormnet_analysis {{{names}}} ... (--help for each)",
               file=sys.stderr)
         return 2
     return tools[argv[0]](argv[1:], prog=f"wormnet_analysis {argv[0]}")

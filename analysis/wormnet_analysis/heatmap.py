@@ -1,5 +1,6 @@
 """Channel heatmaps: every directed channel drawn on the network's layout (layouts.py) and
-coloured by a value, the busiest channels numbered, the bisection cut dashed; and the
+coloured by a value, the busiest channels numbered, the bisection cut dashed, failed channels
+(a network with faults: docs/faults.md) drawn black and failed nodes crossed out; and the
 partition map (nodes coloured by the rank that simulated them, the edge cut in black).
 
 The values come from a result file or a routing-table file: channels.channel_values.
@@ -29,6 +30,8 @@ STUB_WIDTH = 0.6
 #: Small networks are not blown up beyond this (inches per link length).
 MAX_INCHES_PER_LINK = 0.8
 CMAP = "YlOrRd"
+#: Failed channels and nodes: outside the colour map (whose darkest is a dark red).
+FAILED_COLOR = "black"
 
 
 @dataclasses.dataclass
@@ -43,9 +46,12 @@ class Heatmap:
     busiest: list  #: channel ids of the numbered channels, busiest first
     figure: matplotlib.figure.Figure
     ax: matplotlib.axes.Axes
+    failed: list = dataclasses.field(default_factory=list)  #: channel ids drawn as failed
 
     def color_of(self, channel: int) -> tuple:
-        """The RGBA colour channel `channel` is drawn in."""
+        """The RGBA colour channel `channel` is drawn in (FAILED_COLOR when it failed)."""
+        if channel in self.failed:
+            return matplotlib.colors.to_rgba(FAILED_COLOR)
         return self.cmap(self.norm(self.values[channel]))
 
 
@@ -91,20 +97,28 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
          vmax: float | None = None, cut: bool = True, width: float = 9.0,
          cmap: str = CMAP) -> Heatmap:
     """Draws `values` (one per channel id) on the layout; numbers the `top` busiest channels
-    (ties: lower channel id first); dashes the bisection cut."""
+    (ties: lower channel id first); dashes the bisection cut. The network's failed channels
+    are drawn black (left out of the colour scale and of the busiest), its failed nodes
+    crossed out, both named in the legend."""
     values = np.asarray(values, dtype=float)
     if values.shape != (lay.network.channels,):
         raise ValueError(f"{len(values)} values for {lay.network.channels} channels")
     fig, ax, ppu = figure_for(lay, width)
     lw = max(0.6, LANE_WIDTH * ppu)
-    drawn_values = values[lay.segment_channel]
-    hi = vmax if vmax is not None else (float(drawn_values.max()) if len(drawn_values) else 1.0)
+    net = lay.network
+    failed_set = set(int(c) for c in net.failed_channels)
+    segment_failed = np.isin(lay.segment_channel, net.failed_channels)
+    # Failed lanes are "bad" values of the colour map: drawn in FAILED_COLOR.
+    drawn_values = np.where(segment_failed, np.nan, values[lay.segment_channel])
+    working_values = drawn_values[~segment_failed]
+    hi = vmax if vmax is not None else (float(working_values.max()) if len(working_values)
+                                        else 1.0)
     norm = Normalize(vmin=0.0, vmax=hi if hi > 0 else 1.0)
-    colormap = plt.get_cmap(cmap)
+    colormap = plt.get_cmap(cmap).with_extremes(bad=FAILED_COLOR)
 
     order = np.argsort(-values, kind="stable")
     on_drawing = set(int(c) for c in lay.segment_channel)
-    busiest = [int(c) for c in order if int(c) in on_drawing][:top]
+    busiest = [int(c) for c in order if int(c) in on_drawing and int(c) not in failed_set][:top]
     if busiest:
         halo = np.isin(lay.segment_channel, busiest)
         widths = np.where(lay.segment_out_of_plane[halo], lw * STUB_WIDTH, lw) * 2.0
@@ -114,9 +128,29 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     coll = LineCollection(lay.segments, array=drawn_values, cmap=colormap, norm=norm,
                           linewidths=widths, capstyle="butt", zorder=3)
     ax.add_collection(coll)
+    if segment_failed.any():
+        # Hatched: a dotted white line along each failed lane (black alone could pass for the
+        # halo of a busy channel).
+        ax.add_collection(LineCollection(lay.segments[segment_failed], colors="white",
+                                         linewidths=widths[segment_failed] * 0.35,
+                                         linestyles=(0, (1, 2)), zorder=3.5))
     drawn = lay.drawn
     ax.scatter(lay.pos[drawn, 0], lay.pos[drawn, 1], s=(0.2 * ppu) ** 2, c="#d9d9d9",
                edgecolors="#707070", linewidths=max(0.3, 0.02 * ppu), zorder=5)
+    fault_handles = []
+    if net.faulty:
+        dead = np.zeros(net.nodes, dtype=bool)
+        dead[net.failed_nodes] = True
+        dead &= drawn
+        ax.scatter(lay.pos[dead, 0], lay.pos[dead, 1], s=(0.3 * ppu) ** 2, c=FAILED_COLOR,
+                   marker="x", linewidths=max(0.8, 0.05 * ppu), zorder=6)
+        links = len(net.failed_links)
+        fault_handles = [
+            plt.Line2D([], [], color=FAILED_COLOR, lw=2,
+                       label=f"failed channel ({links} failed link{'s' if links != 1 else ''}"
+                             f", {len(net.failed_channels)} channels)"),
+            plt.Line2D([], [], ls="none", marker="x", color=FAILED_COLOR,
+                       label=f"failed node ({len(net.failed_nodes)})")]
     for rank, c in enumerate(busiest, 1):
         seg = lay.segments[lay.segment_channel == c][0]
         mid = seg.mean(axis=0)
@@ -136,13 +170,14 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     bar.ax.tick_params(labelsize=7)
     if title:
         fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
-    if cut_lines is not None:
-        ax.legend(handles=[cut_lines], loc="lower left", fontsize=7, frameon=False,
-                  bbox_to_anchor=(0, -0.45 / (fh - 1.0)))
+    handles = ([cut_lines] if cut_lines is not None else []) + fault_handles
+    if handles:
+        ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False,
+                  bbox_to_anchor=(0, -0.45 / (fh - 1.0)), ncol=min(3, len(handles)))
     if lay.notes:
         fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
                  fontsize=7, color="#555555")
-    return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax)
+    return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax, sorted(failed_set))
 
 
 def draw_partition(lay: Layout, owner: np.ndarray, *, title: str = "",
@@ -194,5 +229,8 @@ def heatmap_of(source, quantity: str | None = None, point: int | None = None,
             p = source.point(default_point(source) if point is None else point)
             what += (f", point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
                      f"{p.attrs['accepted']:.4g} flits/node/cycle")
+    if source.network.faulty:
+        what += (f", failed: {len(source.network.failed_links)} links, "
+                 f"{len(source.network.failed_nodes)} nodes")
     title = f"{what} \u2014 max {values.max():.4g}"
     return draw(lay, values, label=label, title=title, top=top, width=width)

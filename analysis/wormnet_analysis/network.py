@@ -73,6 +73,21 @@ class Network:
     owner: np.ndarray | None = None  #: (N,) rank that simulated each node (result files)
     partition: dict | None = None  #: attributes of /partition (method, edge_cut, ...)
     attrs: dict = dataclasses.field(default_factory=dict)  #: attributes of /topology
+    #: Failed nodes and every failed channel (both directions of a failed link, every channel
+    #: of a failed node) by id, from the file's /faults (docs/faults.md); empty without faults.
+    failed_nodes: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64))
+    failed_channels: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: Failed links as links, each by its + channel id (the others failed with a node).
+    failed_links: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64))
+    faults: dict = dataclasses.field(default_factory=dict)  #: attributes of /faults
+
+    @property
+    def faulty(self) -> bool:
+        """Whether any node or channel has failed."""
+        return len(self.failed_nodes) > 0 or len(self.failed_channels) > 0
 
     @property
     def nodes(self) -> int:
@@ -125,23 +140,28 @@ class Network:
         """The balanced straight cut with the smallest uniform-traffic bound, chosen as
         `wormnet info` chooses it (topology_metrics.cpp): per coordinate the threshold that
         splits the nodes most evenly (first on ties), then the coordinate with the smallest
-        bound (first on ties). Its bound is the file's `bisection_bound`."""
-        n = self.nodes
+        bound (first on ties). Its bound is the file's `bisection_bound`. With faults, over
+        the working nodes and channels, as wormnet takes it."""
+        working = np.ones(self.nodes, dtype=bool)
+        working[self.failed_nodes] = False
+        usable = np.ones(self.channels, dtype=bool)
+        usable[self.failed_channels] = False
+        n = int(working.sum())
         best = None
         for i in range(self.coords.shape[1]):
             v = self.coords[:, i]
-            values, counts = np.unique(v, return_counts=True)
+            values, counts = np.unique(v[working], return_counts=True)
             below = np.cumsum(counts)
             if len(values) < 2:
                 continue
             gaps = np.abs(2 * below[:-1] - n)
             split = int(values[int(np.argmin(gaps))])  # argmin: the first of equal gaps
             in_a = v <= split
-            a = int(in_a.sum())
+            a = int((in_a & working).sum())
             src_a = in_a[self.channel_source]
             dst_a = in_a[self.channel_dest]
-            ab = int(np.sum(src_a & ~dst_a))
-            ba = int(np.sum(~src_a & dst_a))
+            ab = int(np.sum(src_a & ~dst_a & usable))
+            ba = int(np.sum(~src_a & dst_a & usable))
             ch = min(ab, ba)
             cut = BisectionCut(i, split, a, n - a, ch, ch * (n - 1) / (a * (n - a)))
             if best is None or cut.bound < best.bound:
@@ -175,8 +195,25 @@ class Network:
         return frame
 
 
+def read_faults(f, net: Network) -> Network:
+    """`net` with the faults of an open result or table file (its /faults group, written when
+    the run had faults: docs/faults.md); unchanged without one."""
+    if "faults" not in f:
+        return net
+    g = f["faults"]
+    net.faults = attrs(g)
+    net.failed_nodes = g["nodes"][()].astype(np.int64)
+    net.failed_links = g["links"][()].astype(np.int64)
+    net.failed_channels = g["channels"][()].astype(np.int64)
+    for name, ids, bound in (("nodes", net.failed_nodes, net.nodes),
+                             ("channels", net.failed_channels, net.channels)):
+        if len(ids) and (ids.min() < 0 or ids.max() >= bound):
+            raise FileError(f"/faults/{name}: ids outside the network's {bound} {name}")
+    return net
+
+
 def read_network(f) -> Network:
-    """The network of an open result file (/topology, /partition)."""
+    """The network of an open result file (/topology, /partition, /faults)."""
     t = f["topology"]
     a = attrs(t)
     owner = part = None
@@ -184,7 +221,7 @@ def read_network(f) -> Network:
         part = attrs(f["partition"])
         if "owner" in f["partition"]:
             owner = f["partition/owner"][()].astype(np.int64)
-    return Network(
+    return read_faults(f, Network(
         spec=str(a.get("spec", "")),
         kind=str(a.get("kind", "")),
         coords=t["coords"][()].astype(np.int64),
@@ -195,7 +232,7 @@ def read_network(f) -> Network:
         owner=owner,
         partition=part,
         attrs=a,
-    )
+    ))
 
 
 def _channels(coords: np.ndarray, nports: int, neighbor) -> tuple:

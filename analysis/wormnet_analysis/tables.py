@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 
 from ._h5 import FileError, attrs, open_h5, read_table
-from .network import Network, from_spec
+from .network import Network, from_spec, read_faults
 
 TABLE_CONTENT = "angara-routing-table"
 STUDY_CONTENT = "angara-table-study"
@@ -63,7 +63,7 @@ def load_table(path: str) -> RoutingTable:
         if a.get("content") != TABLE_CONTENT:
             raise FileError(f"{path}: not a wormnet routing-table file")
         _check_version(path, a)
-        net = from_spec(str(a["topology"]))
+        net = read_faults(f, from_spec(str(a["topology"])))
         loads = f["loads"][()]
         if loads.shape != (net.channels,):
             raise FileError(

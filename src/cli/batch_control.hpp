@@ -90,7 +90,8 @@ class BatchControl final : public RunHooks, public ResultSink {
  public:
   /// `checkpoint`: DIR/checkpoint.h5 when claimed up front (checkpoints planned, or a
   /// restart); otherwise it is claimed at the first checkpoint a signal asks for. `nodes`:
-  /// the network's, for the accepted traffic of the progress line (per node).
+  /// the traffic's (the working ones of a network with faults), for the accepted traffic
+  /// of the progress line (per node).
   BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
                io::ResultWriter* writer, bool quiet, Cycle planned_cycles,
                std::optional<io::OutputFile> checkpoint, std::uint64_t nodes);

@@ -6,10 +6,13 @@
 
 #include "choice_option.hpp"
 #include "commands.hpp"
+#include "fault_options.hpp"
 #include "json_writer.hpp"
+#include "option_rules.hpp"
 #include "rank_analysis.hpp"
 #include "sim_options.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/driver/network_faults.hpp"
 #include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -23,6 +26,7 @@ namespace wormnet::cli {
 namespace {
 
 struct InfoOptions {
+  FaultConfig faults;
   std::string topology;
   std::string routing;
   FlowControl flow = FlowControl::kCredit;
@@ -102,19 +106,55 @@ void print_pattern_text(const PatternInfo& p, std::uint64_t nodes) {
       p.seconds, static_cast<unsigned long long>(l.states), static_cast<unsigned long long>(nodes));
 }
 
-void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
-                const PatternInfo* pi) {
-  std::printf("topology          %s\n", topo.spec().c_str());
-  std::printf("nodes             %llu\n", static_cast<unsigned long long>(m.nodes));
-  std::printf("links             %llu\n", static_cast<unsigned long long>(m.links));
-  std::printf("channels          %llu (directed)\n", static_cast<unsigned long long>(m.channels));
+/// The working network's lines (a topology with faults): counts, connectivity, distances.
+void print_faulty_text(const Topology& topo, const TopologyMetrics& m, const std::string& faults,
+                       const std::string& no_distances) {
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::printf("faults            %s\n", faults.c_str());
+  std::printf("nodes             %llu working of %u\n", u(m.nodes), topo.num_nodes());
+  std::printf("links             %llu working of %u\n", u(m.links), topo.num_links());
+  std::printf("channels          %llu working (directed)\n", u(m.channels));
   std::printf("degree histogram ");
-  for (const auto& [deg, count] : m.degree_histogram) {
-    std::printf(" %d:%llu", deg, static_cast<unsigned long long>(count));
+  for (const auto& [deg, count] : m.degree_histogram) std::printf(" %d:%llu", deg, u(count));
+  std::printf(" (working nodes, working links)\n");
+  const WorkingConnectivity& c = m.connectivity;
+  if (c.connected()) {
+    std::printf("connectivity      connected: every working node reaches every other\n");
+  } else {
+    std::printf(
+        "connectivity      NOT connected: %u groups of working nodes, the largest of %u; "
+        "%s cannot reach %s\n",
+        c.components, c.largest, topo.node_label(c.from).c_str(),
+        topo.node_label(c.unreachable).c_str());
   }
-  std::printf("\n");
-  std::printf("diameter          %d hops\n", m.diameter);
-  std::printf("average distance  %.6f hops (ordered pairs s != d)\n", m.average_distance);
+  if (!m.distances_known) {
+    std::printf("diameter          not computed: %s\n", no_distances.c_str());
+    std::printf("average distance  not computed\n");
+    return;
+  }
+  std::printf("diameter          %d hops (over the working links)\n", m.diameter);
+  std::printf("average distance  %.6f hops (%llu ordered working pairs s != d%s)\n",
+              m.average_distance, u(m.distance_pairs),
+              c.connected() ? "" : " that reach each other");
+}
+
+void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
+                const PatternInfo* pi, const std::string& faults, const std::string& no_distances) {
+  std::printf("topology          %s\n", topo.spec().c_str());
+  if (m.faulty) {
+    print_faulty_text(topo, m, faults, no_distances);
+  } else {
+    std::printf("nodes             %llu\n", static_cast<unsigned long long>(m.nodes));
+    std::printf("links             %llu\n", static_cast<unsigned long long>(m.links));
+    std::printf("channels          %llu (directed)\n", static_cast<unsigned long long>(m.channels));
+    std::printf("degree histogram ");
+    for (const auto& [deg, count] : m.degree_histogram) {
+      std::printf(" %d:%llu", deg, static_cast<unsigned long long>(count));
+    }
+    std::printf("\n");
+    std::printf("diameter          %d hops\n", m.diameter);
+    std::printf("average distance  %.6f hops (ordered pairs s != d)\n", m.average_distance);
+  }
   std::printf("bisection cut     %s: %llu | %llu nodes, %llu channels each way\n",
               m.bisection.description.c_str(), static_cast<unsigned long long>(m.bisection.side_a),
               static_cast<unsigned long long>(m.bisection.side_b),
@@ -128,11 +168,24 @@ void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
 }
 
 void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
-                const PatternInfo* pi) {
+                const PatternInfo* pi, const std::string& faults) {
   JsonWriter j;
   j.begin_object();
   j.field("topology", topo.spec());
   j.field("nodes", m.nodes).field("links", m.links).field("channels", m.channels);
+  if (m.faulty) {
+    // nodes, links, channels, degrees, distances and the cut above are the working network's.
+    const WorkingConnectivity& c = m.connectivity;
+    j.key("faults").begin_object();
+    j.field("description", faults);
+    j.field("failed_nodes", m.failed_nodes).field("failed_links", m.failed_links);
+    j.field("topology_nodes", static_cast<std::uint64_t>(topo.num_nodes()));
+    j.field("topology_links", static_cast<std::uint64_t>(topo.num_links()));
+    j.field("connected", c.connected()).field("components", c.components);
+    j.field("largest_component", c.largest);
+    j.field("distances_known", m.distances_known).field("distance_pairs", m.distance_pairs);
+    j.end_object();
+  }
   j.key("degree_histogram").begin_object();
   for (const auto& [deg, count] : m.degree_histogram) j.field(std::to_string(deg), count);
   j.end_object();
@@ -178,6 +231,40 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
   std::printf("%s\n", j.str().c_str());
 }
 
+/// The metrics of `topo` with `faults`: without faults the closed forms; with them the
+/// working network's, its distances searched from every working node split over the ranks
+/// (skipped, with `why`, when the search would take more than about two minutes per rank).
+TopologyMetrics faulty_metrics_on_ranks(const Topology& topo, const FaultSet& faults,
+                                        const Communicator& comm, std::string& why) {
+  if (faults.empty()) return compute_metrics(topo);
+  TopologyMetrics m = compute_metrics(topo, faults, false);
+  // Node visits of the all-pairs search: one per working source and node reached.
+  const auto working = static_cast<std::uint64_t>(faults.working_nodes());
+  const std::uint64_t visits = working * working;
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  if (visits > kExactLoadStatesPerRank * ranks) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "a search from every working node visits about %.3g nodes, more than %.3g per "
+                  "rank on %d rank%s; run on at least %llu ranks",
+                  static_cast<double>(visits), static_cast<double>(kExactLoadStatesPerRank),
+                  comm.size(), ranks > 1 ? "s" : "",
+                  static_cast<unsigned long long>((visits + kExactLoadStatesPerRank - 1) /
+                                                  kExactLoadStatesPerRank));
+    why = buf;
+    return m;
+  }
+  DistanceTotals d = working_distance_totals(topo, faults, static_cast<std::uint32_t>(comm.rank()),
+                                             static_cast<std::uint32_t>(comm.size()));
+  std::uint64_t sums[2] = {d.sum, d.pairs};
+  comm.sum(std::span<std::uint64_t>(sums, 2));
+  d.sum = sums[0];
+  d.pairs = sums[1];
+  d.diameter = static_cast<int>(comm.max(static_cast<std::uint64_t>(d.diameter)));
+  set_distances(m, d);
+  return m;
+}
+
 }  // namespace
 
 Command add_info_command(CLI::App& root) {
@@ -206,8 +293,12 @@ Command add_info_command(CLI::App& root) {
                   "hotspot node ids (--traffic hotspot; default 0)")
       ->delimiter(',');
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
+  add_fault_options(*app, opts->faults);
   return {app, [opts, app] {
+            check_fault_options(opts->faults, given_options(*app));
             const auto topo = make_topology(opts->topology);
+            const Communicator comm = Communicator::world();
+            const auto faults = build_faults(*topo, opts->faults, comm);
             if (opts->load && opts->routing.empty()) {
               throw InputError("--load", "set", "needs --routing");
             }
@@ -251,20 +342,28 @@ Command add_info_command(CLI::App& root) {
             }
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
-              routing = load_routing(opts->routing, opts->tables, *topo, opts->flow,
-                                     Communicator::world(), opts->tie)
+              routing = load_routing(opts->routing, opts->tables, *topo, opts->flow, comm,
+                                     opts->tie, faults.get())
                             .routing;
             }
-            const TopologyMetrics m = compute_metrics(*topo);
-            const DestinationPattern traffic(*topo, opts->traffic);  // InputError if undefined
+            std::string no_distances;
+            const TopologyMetrics m = faulty_metrics_on_ranks(*topo, *faults, comm, no_distances);
+            // InputError when the pattern is not defined on the topology (or its faults).
+            const DestinationPattern traffic(*topo, opts->traffic, faults.get());
             LoadInfo li;
             if (opts->load) {
               AnalysisOptions ao;
               ao.cdg = false;
-              const Communicator comm = Communicator::world();
+              ao.faults = faults.get();
               require_affordable(plan_analysis(*topo, *routing, ao), comm, "--load", "set");
               TimedAnalysis t = timed_analysis(*topo, *routing, ao, comm);
               RoutingAnalysis& a = t.analysis;
+              if (!faults->empty() && !a.delivery.ok) {
+                throw InputError("--routing", routing->name(),
+                                 "cannot run on this network with faults: " + a.delivery.defect +
+                                     " (wormnet verify with the same faults shows it; "
+                                     "docs/faults.md)");
+              }
               li.seconds = t.seconds;
               li.plan = a.plan.summary(*topo);
               li.states = a.states_explored;
@@ -276,10 +375,10 @@ Command add_info_command(CLI::App& root) {
             const TrafficMatrix matrix(*topo, traffic);
             const bool pattern = opts->load && !matrix.uniform();
             if (pattern) {
-              const Communicator comm = Communicator::world();
               require_affordable(pattern_states(*topo, *routing, matrix), comm, "--traffic",
                                  to_string(opts->traffic.pattern));
-              TimedPatternAnalysis pa = timed_pattern_analysis(*topo, *routing, matrix, 0, comm);
+              TimedPatternAnalysis pa =
+                  timed_pattern_analysis(*topo, *routing, matrix, 0, comm, faults.get());
               pi.name = to_string(opts->traffic.pattern);
               pi.fixed = matrix.fixed();
               pi.silent = matrix.silent();
@@ -288,11 +387,12 @@ Command add_info_command(CLI::App& root) {
             }
             const LoadInfo* lp = opts->load ? &li : nullptr;
             const PatternInfo* pp = pattern ? &pi : nullptr;
-            if (!Communicator::world().is_root()) {
+            const std::string described = describe_faults(*topo, *faults, opts->faults);
+            if (!comm.is_root()) {
             } else if (opts->json) {
-              print_json(*topo, m, lp, pp);
+              print_json(*topo, m, lp, pp, described);
             } else {
-              print_text(*topo, m, lp, pp);
+              print_text(*topo, m, lp, pp, described, no_distances);
             }
             return 0;
           }};

@@ -57,31 +57,55 @@ std::vector<InputFile> input_files(const SimOptions& o) {
   if (o.workload.name == "trace" && !o.workload.trace.empty()) {
     add("--trace", "trace", o.workload.trace);
   }
+  if (!n.faults.file.empty()) add("--faults", "faults", n.faults.file);
   return files;
 }
 
-void digest_inputs(const Communicator& comm, std::vector<InputFile>& files) {
+void stamp_inputs(const Communicator& comm, std::vector<InputFile>& files) {
+  if (!comm.is_root()) return;
+  for (InputFile& f : files) f.stamp = io::stamp_of(f.path);
+}
+
+void digest_inputs(const Communicator& comm, std::vector<InputFile>& files, const StopCheck& stop) {
   // Root reads; every rank gets "<bytes> <sha256>" per file ("-" for none) and the index and
-  // reason of a file that changed while it was read.
+  // reason of a file that changed while it was read, or "stop" when a stop signal ended the
+  // reading (every rank then ends its setup alike).
   std::string wire;
   std::string changed;
   if (comm.is_root()) {
-    for (std::size_t i = 0; i < files.size() && changed.empty(); ++i) {
-      InputFile& f = files[i];
-      // Stamped before reading: a write while it is read leaves another stamp.
-      f.stamp = io::stamp_of(f.path);
-      std::string problem;
-      f.digest = digest_file(f.path, problem);
-      if (f.digest && io::stamp_of(f.path) != f.stamp) {
-        changed = std::to_string(i);
-        break;
+    try {
+      for (std::size_t i = 0; i < files.size() && changed.empty(); ++i) {
+        InputFile& f = files[i];
+        // Stamped before reading: a write while it is read leaves another stamp; so does one
+        // since stamp_inputs() stamped it before its loader read it.
+        const io::FileStamp before = io::stamp_of(f.path);
+        std::string problem;
+        f.digest = digest_file(f.path, problem, stop);
+        if (f.stamp != io::FileStamp{} && f.stamp != before) {
+          changed = "loaded " + std::to_string(i);  // since its loader read it
+          break;
+        }
+        if (f.digest && io::stamp_of(f.path) != before) {
+          changed = std::to_string(i);
+          break;
+        }
+        f.stamp = before;
+        wire += f.digest ? std::to_string(f.digest->bytes) + " " + f.digest->sha256 + "\n" : "-\n";
       }
-      wire += f.digest ? std::to_string(f.digest->bytes) + " " + f.digest->sha256 + "\n" : "-\n";
+    } catch (const Interrupted&) {
+      changed = "stop";
     }
   }
   if (comm.size() > 1) {
     comm.broadcast(changed, 0);
     comm.broadcast(wire, 0);
+  }
+  if (changed == "stop") throw Interrupted("reading the input files was interrupted by a signal");
+  if (changed.rfind("loaded ", 0) == 0) {
+    const InputFile& f = files[std::stoul(changed.substr(7))];
+    throw InputError(f.option, f.path,
+                     "the file was written or replaced while the run read it: what was loaded "
+                     "may not be what was recorded; run again");
   }
   if (!changed.empty()) {
     const InputFile& f = files[std::stoul(changed)];

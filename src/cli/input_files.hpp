@@ -1,9 +1,9 @@
 // The input files a simulation reads whose contents its configuration does not hold: the
-// routing table (--tables) and the trace (--trace). The configuration names them by path
-// only, so a run records what they held (their size and SHA-256, core/content_digest.hpp) in
-// its checkpoints and its results file, and a restart refuses files whose contents changed:
-// a table or trace other than the one the checkpoint's packets were routed and issued by
-// crashed the restart or gave other results. The --config file needs no digest: its
+// routing table (--tables), the trace (--trace) and the fault file (--faults). The configuration
+// names them by path only, so a run records what they held (their size and SHA-256,
+// core/content_digest.hpp) in its checkpoints and its results file, and a restart refuses files
+// whose contents changed: a table or trace other than the one the checkpoint's packets were routed
+// and issued by crashed the restart or gave other results. The --config file needs no digest: its
 // effective contents are the configuration, which a restart compares whole.
 #pragma once
 
@@ -30,13 +30,22 @@ struct InputFile {
 };
 
 /// The input files `o` makes the run read: --tables with --routing table, --trace with
-/// --workload trace (those given with another routing or workload are refused elsewhere).
+/// --workload trace (those given with another routing or workload are refused elsewhere),
+/// --faults.
 std::vector<InputFile> input_files(const SimOptions& o);
 
+/// Root notes each file's stamp (device, inode, size, time) before its loader reads it: a run
+/// that is no restart digests its inputs after loading them (a broken file is refused by its
+/// loader at once, before a digest reads all of it), and the stamp tells that the file
+/// digested is the file loaded.
+void stamp_inputs(const Communicator& comm, std::vector<InputFile>& files);
+
 /// Collective: root reads and digests every file; every rank receives the digests. A file
-/// that changes while it is read (its stamp before and after differ) is an InputError
-/// naming its option.
-void digest_inputs(const Communicator& comm, std::vector<InputFile>& files);
+/// that changes while it is read (its stamp before and after differ), or since
+/// stamp_inputs() stamped it, is an InputError naming its option. Interrupted on every rank
+/// when `stop` ends the reading on root.
+void digest_inputs(const Communicator& comm, std::vector<InputFile>& files,
+                   const StopCheck& stop = {});
 
 /// The digests as TOML, one line per file (schema::kInputsAttr), "" for none:
 ///   tables = { bytes = 18368, sha256 = "9f86d0...", path = "tb.h5" }

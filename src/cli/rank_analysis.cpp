@@ -74,7 +74,7 @@ TimedAnalysis timed_analysis(const Topology& topo, const RoutingFunction& routin
 
 TimedPatternAnalysis timed_pattern_analysis(const Topology& topo, const RoutingFunction& routing,
                                             const TrafficMatrix& matrix, int vcs,
-                                            const Communicator& comm) {
+                                            const Communicator& comm, const FaultSet* faults) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<SourceShare> column;
   const PatternColumn of = [&](NodeId dest, std::vector<PairShare>& out) {
@@ -84,7 +84,7 @@ TimedPatternAnalysis timed_pattern_analysis(const Topology& topo, const RoutingF
   };
   TimedPatternAnalysis t{
       analyze_pattern_loads(topo, routing, of, vcs, AnalysisShare{comm.rank(), comm.size()},
-                            RankReduction(comm)),
+                            RankReduction(comm), faults),
       0.0};
   t.seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

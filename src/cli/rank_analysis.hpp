@@ -52,7 +52,8 @@ struct TimedPatternAnalysis {
 };
 TimedPatternAnalysis timed_pattern_analysis(const Topology& topo, const RoutingFunction& routing,
                                             const TrafficMatrix& matrix, int vcs,
-                                            const Communicator& comm);
+                                            const Communicator& comm,
+                                            const FaultSet* faults = nullptr);
 /// Routing states the pattern analysis of `matrix` explores, about (for the limits above).
 std::uint64_t pattern_states(const Topology& topo, const RoutingFunction& routing,
                              const TrafficMatrix& matrix);

@@ -1,6 +1,7 @@
 #include "run_support.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -8,9 +9,11 @@
 
 #include "batch_control.hpp"
 #include "build_version.hpp"
+#include "fault_options.hpp"
 #include "rank_analysis.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/verify/extended_dependency_graph.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet::cli {
@@ -74,7 +77,8 @@ void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
                          sci(static_cast<double>(kReportLoadStates));
     return;
   }
-  TimedPatternAnalysis a = timed_pattern_analysis(*s.topology, *s.routing, matrix, 0, comm);
+  TimedPatternAnalysis a =
+      timed_pattern_analysis(*s.topology, *s.routing, matrix, 0, comm, s.faults.get());
   const PatternLoadReport& l = a.loads;
   if (!l.defect.empty() || l.pi <= 0) {
     s.pattern_analysis = std::string(name) + ": no ideal (" +
@@ -101,6 +105,40 @@ void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
       "; " + fixed(a.seconds, 3) + " s";
 }
 
+/// The fault option a refusal names: the file, or the first random count given.
+struct FaultOption {
+  std::string option;
+  std::string value;
+};
+FaultOption fault_option(const FaultConfig& f) {
+  if (!f.file.empty()) return {"--faults", f.file};
+  if (f.links > 0) return {"--fail-links", std::to_string(f.links)};
+  return {"--fail-nodes", std::to_string(f.nodes)};
+}
+
+/// A routing that cannot run on the network with faults is refused before anything runs:
+/// the delivery check names a working pair whose route takes a failed channel (or another
+/// defect the faults caused), and an adaptive routing with escape channels must still meet
+/// Duato's condition on the faulty network (its filtered choices may have lost the escape).
+void refuse_on_faults(const SimSetup& s, const DeliveryReport& delivery) {
+  const std::string name = s.routing->name();
+  if (!delivery.ok) {
+    throw InputError("--routing", name,
+                     "cannot run on this network with faults: " + delivery.defect +
+                         " (wormnet verify with the same faults shows it; docs/faults.md)");
+  }
+  if (s.routing->escape_vcs() == 0) return;
+  const DuatoReport dr = check_duato(*s.topology, *s.routing, s.plan.vcs, s.faults.get());
+  if (dr.holds()) return;
+  throw InputError(
+      "--routing", name,
+      "Duato's condition fails on this network with faults: " +
+          (dr.connected()
+               ? std::string("the extended channel dependency graph has a cycle")
+               : "the escape sub-function is not connected, no escape step " + dr.disconnected) +
+          " (wormnet verify with the same faults shows it; docs/faults.md)");
+}
+
 }  // namespace
 
 SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_saturation) {
@@ -114,9 +152,28 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
       return workload_lengths(*s.workload, o.workload);
     };
   }
+  if (o.workload.active() && o.config.network.faults.any()) {
+    throw InputError("--workload", o.workload.name,
+                     "does not run on a network with faults yet (--faults, --fail-links, "
+                     "--fail-nodes): its processes would be placed on failed nodes "
+                     "(docs/faults.md)");
+  }
   static_cast<SimNetwork&>(s) = build_network(o.config, comm, lengths_of);
-  s.bounds.bisection = compute_metrics(*s.topology).bisection.bound;
-  const bool need = need_saturation || o.config.traffic.load_fraction > 0.0;
+  const auto [walk_block, walk_skew] = walk_options(o);
+  if (walk_block > 0) {
+    // Test only (--walk-block-routers): blocks of that many routers on every rank, lagging.
+    s.walk.blocked_min = 0;
+    s.walk.skewed_min = 0;
+    s.walk.block_shift = std::countr_zero(walk_block);
+  }
+  if (walk_skew > 0) s.walk.skew = walk_skew;
+  // With faults: the working network's cut; its distances are not needed here.
+  const bool faulty = !s.faults->empty();
+  s.bounds.bisection = faulty ? compute_metrics(*s.topology, *s.faults, false).bisection.bound
+                              : compute_metrics(*s.topology).bisection.bound;
+  // On a network with faults the analysis is the delivery check that refuses a routing
+  // which would route a working pair over a failed channel: never skipped.
+  const bool need = need_saturation || o.config.traffic.load_fraction > 0.0 || faulty;
   if (s.table_saturation_rate > 0.0) {
     // A table's loads come with it (the table check): no per-pair routing analysis needed.
     s.bounds.saturation_rate = s.table_saturation_rate;
@@ -128,16 +185,23 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     // the rank count, so results files are the same on any number of ranks.
     AnalysisOptions ao;
     ao.cdg = false;
+    ao.faults = s.faults.get();
     const AnalysisPlan plan = plan_analysis(*s.topology, *s.routing, ao);
     if (need) {
       const bool fraction = o.config.traffic.load_fraction > 0.0;
       char value[64];
       std::snprintf(value, sizeof value, "%g", o.config.traffic.load_fraction);
-      require_affordable(plan, comm, fraction ? "--load-fraction" : "--relative",
-                         fraction ? value : "set");
+      if (faulty && !fraction && !need_saturation) {
+        const FaultOption f = fault_option(o.config.network.faults);
+        require_affordable(plan, comm, f.option, f.value);
+      } else {
+        require_affordable(plan, comm, fraction ? "--load-fraction" : "--relative",
+                           fraction ? value : "set");
+      }
     }
     if (need || plan.estimated_states <= kReportLoadStates) {
       TimedAnalysis a = timed_analysis(*s.topology, *s.routing, ao, comm);
+      if (faulty) refuse_on_faults(s, a.analysis.delivery);
       s.bounds.saturation_rate = a.analysis.loads.saturation_rate;
       s.bounds_from_loads = true;
       s.analysis = "(N-1)/pi " + fixed(s.bounds.saturation_rate, 5) + " from " +
@@ -182,6 +246,8 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
     d.pattern_ideal = *setup.pattern_ideal;
     d.pattern_ideal->channel_load = &setup.pattern_channel_load;  // where the setup keeps it
   }
+  d.faults = setup.faults.get();
+  d.silenced_sources = setup.pattern->silenced();
   return d;
 }
 
@@ -219,7 +285,17 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
                 c.network.vc_bandwidth == VcBandwidth::kPerVc ? " (a flit per cycle per VC)" : "",
                 traffic.c_str(), setup.plan.lengths.shortest, setup.plan.lengths.longest,
                 static_cast<unsigned long long>(c.measure.seed));
-  return buf;
+  std::string line = buf;
+  std::string faults = fault_line(*setup.topology, *setup.faults, c.network.faults);
+  if (!faults.empty() && setup.pattern->silenced() > 0) {
+    faults.pop_back();
+    const std::uint32_t silent = setup.pattern->silenced();
+    faults += "; " + std::to_string(silent) +
+              (silent == 1 ? " working source sends nothing (the pattern maps it"
+                           : " working sources send nothing (the pattern maps them") +
+              " onto failed nodes)\n";
+  }
+  return line + faults;
 }
 
 std::string format_summary(const RunSummary& s, const SimSetup& setup, bool workload) {

@@ -1,10 +1,12 @@
 #include "sim_options.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <map>
 
 #include "choice_option.hpp"
 #include "commands.hpp"
+#include "fault_options.hpp"
 #include "toml_string.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
@@ -142,6 +144,7 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->transform(choice_of(kPartitions))
       ->default_str(to_string(n.partition))
       ->group("Network");
+  add_fault_options(app, n.faults);
 
   app.add_option("--traffic", t.pattern,
                  "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
@@ -226,6 +229,15 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->group("Output");
   app.add_option("--output,-o", o.output, "HDF5 results file")->group("Output");
   app.add_flag("--quiet,-q", o.quiet, "no progress or summary on stdout")->group("Output");
+  // Test-only (an empty group hides them from --help): the differential harness compares the
+  // skewed walk on small networks with the level walk (docs/differential-testing.md).
+  app.add_option("--walk-block-routers", o.walk_block_routers,
+                 "test only: ranks of more than N routers walk them in blocks of N (a power of "
+                 "two >= 64) in lagging layers")
+      ->group("");
+  app.add_option("--walk-skew", o.walk_skew,
+                 "test only: cycles between the catch-ups of the skewed walk's layers (1..64)")
+      ->group("");
 }
 
 std::string traffic_option_text(const SimConfig& c, std::string_view option) {
@@ -294,6 +306,7 @@ std::string to_toml(const SimOptions& o) {
   str("ring-tie", to_string(n.ring_tie));
   if (!o.preset.empty()) str("preset", o.preset);
   str("partition", to_string(n.partition));
+  s += fault_toml(n.faults);
   // A workload's messages and run length are its own: the open-loop traffic keys, which it
   // refuses, are left out.
   const bool traffic = !o.workload.active();
@@ -367,6 +380,7 @@ void finish_sim_options(SimOptions& o) {
   }
   const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
   check_workload_options(o.workload, o.given, shown);
+  check_fault_options(o.config.network.faults, o.given);
   // Options that only one traffic pattern reads are refused with another (they were ignored
   // silently); the effective configuration writes them for that pattern only.
   if (o.config.traffic.pattern != TrafficPattern::kHotspot) {
@@ -403,6 +417,27 @@ void finish_sim_options(SimOptions& o) {
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   validate_values(o.config);
+  static_cast<void>(walk_options(o));
+}
+
+std::pair<std::uint32_t, std::uint32_t> walk_options(const SimOptions& o) {
+  // A whole number in [low, high], or 0 when not given.
+  const auto number = [](const char* option, const std::string& text, std::uint32_t low,
+                         std::uint32_t high, const std::string& rule) -> std::uint32_t {
+    if (text.empty()) return 0;
+    if (text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(text) < low || std::stoull(text) > high) {
+      throw InputError(option, text, rule);
+    }
+    return static_cast<std::uint32_t>(std::stoull(text));
+  };
+  const std::uint32_t block = number("--walk-block-routers", o.walk_block_routers, 64, 1U << 30,
+                                     "a power of two from 64 to 2^30 routers per block");
+  if (block != 0 && !std::has_single_bit(block)) {
+    throw InputError("--walk-block-routers", o.walk_block_routers,
+                     "a power of two from 64 to 2^30 routers per block");
+  }
+  return {block, number("--walk-skew", o.walk_skew, 1, 64, "1 to 64 cycles")};
 }
 
 }  // namespace wormnet::cli

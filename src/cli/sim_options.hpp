@@ -3,10 +3,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "workload_options.hpp"
 #include "wormnet/config/sim_config.hpp"
@@ -30,6 +32,15 @@ struct SimOptions {
   std::set<std::string> given;
   /// Closed-loop workload (run only; inactive unless --workload is given).
   WorkloadOptions workload;
+  /// Test-only, hidden from --help (docs/differential-testing.md): --walk-block-routers N
+  /// makes every rank of more than N routers walk them in blocks of N in lagging layers (the
+  /// skewed walk of rank_model.hpp, otherwise reserved for ranks of 262,144 routers or more),
+  /// --walk-skew S sets the cycles between its catch-ups. Kept as text and checked by
+  /// check_walk_options() (CLI11 names no hidden option in its own errors); empty: not given,
+  /// the default walk. They never change a result, so the effective configuration leaves
+  /// them out.
+  std::string walk_block_routers;
+  std::string walk_skew;
 };
 
 /// Declares the network, traffic and measurement options on `app`; --load and
@@ -42,6 +53,10 @@ void apply_preset(SimOptions& o);
 
 /// Applies derived settings after parsing (--length) and checks value rules.
 void finish_sim_options(SimOptions& o);
+
+/// The test-only walk options as numbers, 0 where not given: (routers per block, skew).
+/// InputError naming the option for a value out of range. Called by finish_sim_options().
+std::pair<std::uint32_t, std::uint32_t> walk_options(const SimOptions& o);
 
 /// The effective configuration as TOML, one key per option (read back by --config).
 std::string to_toml(const SimOptions& o);

@@ -46,7 +46,7 @@ void refuse_silent_loads(const SimOptions& o, const SimSetup& setup,
                          const SimulationRequest& request) {
   const TrafficConfig& t = o.config.traffic;
   const double window = static_cast<double>(setup.plan.window.length);
-  const double nodes = static_cast<double>(setup.topology->num_nodes());
+  const double nodes = static_cast<double>(setup.plan.traffic_nodes);
   const double mean_length = 0.5 * (t.length_min + t.length_max);
   for (const double point : request.points) {
     const double rate = offered_rate(o, setup, point, request.relative);
@@ -173,10 +173,19 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   // ... and the same contents of the files the configuration names by path (a table or trace
   // other than the checkpoint's crashed the restart or gave other results): checked before
   // anything is claimed or written, and their digests recorded in checkpoints and results.
+  // A run that is no restart digests them after loading them (stamped now, so that the file
+  // digested is the file loaded): a broken file is refused by its loader at once.
   std::vector<InputFile> inputs = input_files(o);
-  digest_inputs(comm, inputs);
-  const std::string inputs_text = inputs_toml(inputs);
-  if (restart) refuse_changed_inputs(restart->inputs, inputs, batch.restart);
+  try {
+    if (restart) {
+      digest_inputs(comm, inputs, stop_signalled);
+      refuse_changed_inputs(restart->inputs, inputs, batch.restart);
+    } else {
+      stamp_inputs(comm, inputs);
+    }
+  } catch (const Interrupted&) {
+    return interrupted_during_setup(comm, restart, batch.restart);  // on every rank alike
+  }
   if (restart && o.output.empty()) o.output = restart->output;
   const BatchPlan plan = plan_batch(batch, o.output);
   refuse_overlaps(comm, simulation_outputs(o, plan), simulation_inputs(o, batch));
@@ -222,7 +231,13 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     refuse_silent_loads(o, setup, request);
   }
   // What was loaded is what was digested: neither file was written or replaced since.
+  try {
+    if (!restart) digest_inputs(comm, inputs, stop_signalled);
+  } catch (const Interrupted&) {
+    return interrupted_during_setup(comm, restart, batch.restart);
+  }
   refuse_inputs_changed_since_digest(comm, inputs);
+  const std::string inputs_text = inputs_toml(inputs);
   if (stop_requested(comm)) return interrupted_during_setup(comm, restart, batch.restart);
 
   // The checkpoint's model is read (and checked) before the results file is touched.
@@ -282,7 +297,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   base.version = build_version();
   base.output = o.output;
   BatchControl control(comm, plan, base, writer.get(), o.quiet, setup.plan.window.end(),
-                       std::move(checkpoint), setup.topology->num_nodes());
+                       std::move(checkpoint), setup.plan.traffic_nodes);
   Simulation sim = make_simulation(o.config, setup, comm, setup.bounds);
   sim.set_hooks(&control);
   if (loop) {

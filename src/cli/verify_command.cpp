@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "fault_options.hpp"
 #include "json_writer.hpp"
+#include "option_rules.hpp"
 #include "rank_analysis.hpp"
+#include "wormnet/driver/network_faults.hpp"
 #include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -21,6 +24,7 @@ namespace wormnet::cli {
 namespace {
 
 struct VerifyOptions {
+  FaultConfig faults;
   std::string topology;
   std::string routing;
   FlowControl flow = FlowControl::kCredit;
@@ -136,13 +140,15 @@ void print_duato_text(const Topology& topo,
 
 int run_verify(const VerifyOptions& o) {
   const auto topo = make_topology(o.topology);
-  const auto routing =
-      load_routing(o.routing, o.tables, *topo, o.flow, Communicator::world(), o.tie).routing;
-  // Every rank explores its share of the destinations; all get the whole graph.
   const Communicator comm = Communicator::world();
+  const auto faults = build_faults(*topo, o.faults, comm);
+  const auto routing =
+      load_routing(o.routing, o.tables, *topo, o.flow, comm, o.tie, faults.get()).routing;
+  // Every rank explores its share of the destinations; all get the whole graph.
   const auto t0 = std::chrono::steady_clock::now();
   AnalysisOptions ao;
   ao.loads = false;
+  ao.faults = faults.get();
   const RoutingAnalysis a = analyze_on_ranks(*topo, *routing, ao, comm);
   auto cycle = a.cdg.shortest_cycle();
   // With rings set aside, a cycle can still run along a ring between two turns; bubble flow
@@ -152,7 +158,7 @@ int run_verify(const VerifyOptions& o) {
   // plain CDG is cyclic by design).
   const bool duato = routing->escape_vcs() != 0;
   DuatoReport dr;
-  if (duato) dr = check_duato(*topo, *routing);
+  if (duato) dr = check_duato(*topo, *routing, 0, faults.get());
   const double seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   const bool free = duato ? dr.holds() : cycle.empty();
@@ -163,6 +169,13 @@ int run_verify(const VerifyOptions& o) {
     JsonWriter j;
     j.begin_object();
     j.field("topology", topo->spec()).field("routing", routing->name());
+    if (o.faults.any()) {
+      j.key("faults").begin_object();
+      j.field("description", describe_faults(*topo, *faults, o.faults));
+      j.field("failed_nodes", static_cast<std::uint64_t>(faults->failed_nodes().size()));
+      j.field("failed_links", static_cast<std::uint64_t>(faults->failed_links().size()));
+      j.end_object();
+    }
     j.field("vcs", routing->vcs_required());
     j.field("deadlock_free", free);
     j.field("rings_set_aside", a.cdg.rings_set_aside());
@@ -192,6 +205,7 @@ int run_verify(const VerifyOptions& o) {
     std::printf("routing    %s on %s, %d VC%s per channel\n", routing->name().c_str(),
                 topo->spec().c_str(), routing->vcs_required(),
                 routing->vcs_required() > 1 ? "s" : "");
+    std::printf("%s", fault_line(*topo, *faults, o.faults).c_str());
     if (d.ok) {
       std::printf(
           "delivery   ok: %llu pairs, every allowed choice arrives; max path %d hops, "
@@ -244,7 +258,11 @@ Command add_verify_command(CLI::App& root) {
   add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
   app->add_flag("--json", opts->json, "Print one JSON object");
-  return {app, [opts] { return run_verify(*opts); }};
+  add_fault_options(*app, opts->faults);
+  return {app, [opts, app] {
+            check_fault_options(opts->faults, given_options(*app));
+            return run_verify(*opts);
+          }};
 }
 
 }  // namespace wormnet::cli

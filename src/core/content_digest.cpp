@@ -69,30 +69,28 @@ std::string sha256_hex(std::span<const std::byte> bytes) {
   return h.finish();
 }
 
-std::optional<ContentDigest> digest_file(const std::string& path, std::string& problem) {
+std::optional<ContentDigest> digest_file(const std::string& path, std::string& problem,
+                                         const StopCheck& stop) {
   const auto fail = [&](const std::string& why) {
     problem = why;
     return std::nullopt;
   };
-  // What is not a regular file is not even opened: opening a FIFO would block without a
-  // writer, or take a reader from one that has.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return fail("cannot be read: " + std::string(std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) return fail("is not a regular file");
-  // O_NONBLOCK, and the type checked again on what was opened: a FIFO put in the file's place
-  // meanwhile is refused at once too (the flag does nothing to a regular file's reads).
-  Descriptor in{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-  if (in.fd < 0 || ::fstat(in.fd, &st) != 0) {
-    return fail("cannot be read: " + std::string(std::strerror(errno)));
+  // What is not a regular file is not read: opening a FIFO would block without a writer, or
+  // take a reader from one that has.
+  std::string why;
+  Descriptor in{open_regular_file(path, why)};
+  if (in.fd < 0) {
+    return fail(why.rfind("this is ", 0) == 0 ? "is not a regular file (" + why + ")"
+                                              : "cannot be read: " + why);
   }
-  if (!S_ISREG(st.st_mode)) return fail("is not a regular file");
   Sha256 h;
   ContentDigest d;
   std::vector<std::byte> buffer(kChunk);
   while (true) {
+    // Asked between reads: a stop signal ends the digest of a large file at once.
+    if (stop && stop()) throw Interrupted("reading '" + path + "' was interrupted by a signal");
     const ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;  // a stop signal's handler ran: read on
+    if (n < 0 && errno == EINTR) continue;  // a signal's handler ran: the stop check decides
     if (n < 0) return fail("cannot be read: " + std::string(std::strerror(errno)));
     if (n == 0) break;
     h.update(std::span(buffer.data(), static_cast<std::size_t>(n)));

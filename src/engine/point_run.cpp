@@ -40,7 +40,7 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
       // the drain limit; a load point has its warm-up, measurement window and drain.
       plan_(context.script != nullptr ? context.plan.closed_loop() : context.plan),
       model_(context.config, plan_, context.topo, context.routing, context.pattern,
-             context.partition, context.comm.rank(), rate) {
+             context.partition, context.comm.rank(), rate, context.walk) {
   model_.set_script(c_.script);
   if (c_.comm.size() > 1) {
     transport_ = std::make_unique<MpiTransport>(c_.comm, model_, plan_.lookahead);
@@ -245,7 +245,8 @@ RunSummary PointRun::finish() {
     created[1] += r.flits;
   }
   c_.comm.sum(std::span<std::uint64_t>(created, 2));
-  const double nodes = static_cast<double>(c_.topo.num_nodes());
+  // Per node of the traffic: every node, or the working ones of a network with faults.
+  const double nodes = static_cast<double>(plan_.traffic_nodes);
   // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
   // A point stopped early inside its measurement window measured up to there.
   const Cycle measured =

@@ -29,6 +29,7 @@ struct PointContext {
   /// labels everything from cycle 0 and the point ends when its messages are all delivered.
   MessageScript* script;
   Cycle check_every;  ///< cycles between control checks
+  WalkLayout walk;    ///< how the rank walks its routers (never changes a result)
 };
 
 class PointRun {

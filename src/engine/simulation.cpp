@@ -29,8 +29,8 @@ Cycle Simulation::check_interval() const {
 }
 
 RunSummary Simulation::run(double rate, ResultSink& sink, int point_index, const Resume* resume) {
-  const PointContext context{config_, plan_,    topo_,  routing_, partition_,      comm_,
-                             bounds_, pattern_, hooks_, script_,  check_interval()};
+  const PointContext context{config_, plan_,    topo_,  routing_, partition_,       comm_,
+                             bounds_, pattern_, hooks_, script_,  check_interval(), walk_};
   PointRun point(context, rate, sink, point_index, resume);
   do {
     point.run_to_check();

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/fault_record.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_schema.hpp"
 #include "wormnet/io/row_distribution.hpp"
@@ -344,6 +345,10 @@ void ResultWriter::write_network(const RunDescription& run) {
   t.write_distributed<std::uint32_t>("channel_dest", channel_rows, dst);
   t.write_distributed<std::uint8_t>("channel_port", channel_rows, port);
 
+  if (run.faults != nullptr) {
+    write_faults(root, topo, *run.faults, run.config->network.faults, run.silenced_sources);
+  }
+
   const H5Group p = root.create_group("partition");
   p.set_attribute("method", std::string_view(part.method()));
   p.set_attribute("ranks", static_cast<std::int64_t>(part.parts()));
@@ -458,8 +463,9 @@ void ResultWriter::window(const WindowRow& row) {
 
 void ResultWriter::window_unguarded(const WindowRow& row) {
   const TrafficCounters& c = row.counters;
+  // Per node of the traffic: every node, or the working ones of a network with faults.
   const double node_cycles =
-      static_cast<double>(run_.topology->num_nodes()) * static_cast<double>(row.cycles);
+      static_cast<double>(run_.plan->traffic_nodes) * static_cast<double>(row.cycles);
   const auto i64 = [](std::uint64_t v) { return Cell{static_cast<std::int64_t>(v)}; };
   series_->append(
       {i64(row.cycle_end), i64(row.cycles), i64(c.created_flits), i64(c.injected_flits),

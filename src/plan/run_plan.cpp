@@ -83,8 +83,10 @@ MessageLengths traffic_lengths(const TrafficConfig& traffic) {
 }
 
 RunPlan make_run_plan(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
-                      const MessageLengths& lengths) {
+                      const MessageLengths& lengths, const FaultSet* faults) {
   RunPlan plan = derive(config, routing, lengths);
+  plan.traffic_nodes =
+      faults != nullptr && !faults->empty() ? faults->working_nodes() : topo.num_nodes();
   check(plan, config, topo);
   return plan;
 }

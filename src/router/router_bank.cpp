@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -14,6 +15,13 @@ RouterBank::RouterBank(const RouterParams& params, const Topology& topo,
   const int vcs = params_.vcs;
   const auto routers = static_cast<std::uint32_t>(nodes_.size());
   const int terminal_ports = ports + 1;
+  // VCs are numbered port * vcs + vc (the terminal port last) in 64-bit masks and 64-entry
+  // tables (port_of_, vc_of_, the VC allocator's requests), and VC sets are 8-bit masks. The
+  // run plan refuses larger routers as bad input (make_run_plan); a bank built past these
+  // bounds anyway would index past those tables, so it is refused here, once.
+  require(
+      vcs >= 1 && vcs <= kMaxVcs && ports >= 1 && ports <= kMaxPorts && terminal_ports * vcs <= 64,
+      "RouterBank: (ports + 1) x VCs must be at most 64, VCs at most kMaxVcs");
 
   ring_port_.assign(static_cast<std::size_t>(ports), 0);
   if (topo.kind() == TopologyKind::kTorus) {

@@ -3,12 +3,28 @@
 // those the VC rules allow). Output stage: the VcAllocator grants each requested output VC to
 // one head, round robin.
 #include <bit>
+#include <limits>
 
 #include "wormnet/core/rng.hpp"
 #include "wormnet/router/router_bank.hpp"
 #include "wormnet/router/vc_rules.hpp"
 
 namespace wormnet {
+
+namespace {
+
+/// Heads that request in one call: one per bit of the 64-bit mask InputUnit::requesting()
+/// returns (an input VC port * vcs + vc < 64, which RouterBank's constructor checks).
+constexpr int kMostRequests = std::numeric_limits<std::uint64_t>::digits;
+/// Output VCs one head may be offered: each routing option adds at most one per VC of its
+/// channel (w < vcs <= kMaxVcs), and a routing offers at most RouteOptions::kCapacity
+/// options (RouteOptions::add() refuses more). Two options on one port with different next
+/// states may offer the same output VC twice, so the port * vcs + vc <= 64 bound does not
+/// hold here; this one does by construction, with no check in the loop.
+constexpr int kMostCandidates = RouteOptions::kCapacity * kMaxVcs;
+static_assert(RouteOptions::kCapacity <= 256, "an option's number fits VcAllocator::Request");
+
+}  // namespace
 
 bool RouterBank::bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
                                const Packet& p) const {
@@ -42,8 +58,8 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   const VcMask escape_vcs = params_.escape_vcs;
   // With priority selection and no escape VCs the first free VC ends the search.
   const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
-  VcAllocator::Request requests[64];
-  RouteState next_state[64];
+  VcAllocator::Request requests[kMostRequests];
+  RouteState next_state[kMostRequests];
   int n = 0;
   RouteOptions options;
   std::uint64_t parks = 0;  // heads refused because every VC they may take is owned
@@ -59,8 +75,8 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     const int in_vc = vc_of_[lv];
     const Packet& p = packets_[inputs_.front(i).packet()];
     routing_options(r, in_port, in_vc, p, options);
-    int candidates[64];
-    int candidate_option[64];
+    int candidates[kMostCandidates];
+    int candidate_option[kMostCandidates];
     int found = 0;
     int adaptive = 0;          // candidates on adaptive VCs (routings with escape VCs)
     bool for_credits = false;  // a free VC refused for its credits: they return without a tail
@@ -116,7 +132,7 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   }
   if (parks != 0) inputs_.park(r, parks);
   if (n == 0) return 0;
-  bool granted[64];
+  bool granted[kMostRequests];
   std::uint64_t granted_vcs = 0;
   const std::uint32_t first_out = outputs_.index(r, 0);
   VcAllocator::arbitrate(requests, n, granted, [&](std::uint8_t o) -> std::uint8_t& {

@@ -6,6 +6,7 @@
 #include "stopwatch.hpp"
 #include "wormnet/tables/direction.hpp"
 #include "wormnet/tables/source_partition.hpp"
+#include "wormnet/topology/working_network.hpp"
 #include "wormnet/verify/channel_dependency_graph.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
@@ -53,8 +54,11 @@ const char* angara_rule_defect(const Torus& topo, const TurnSet& turns, NodeId s
   return nullptr;
 }
 
-TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm) {
+TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm,
+                        const FaultSet* fault_set) {
   const Stopwatch clock;
+  const FaultSet none;
+  const FaultSet& faults = fault_set != nullptr ? *fault_set : none;
   const Torus& topo = table.topology();
   const std::uint32_t n = topo.num_nodes();
   const std::size_t channels = topo.num_channels();
@@ -73,8 +77,10 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
   };
   for (std::uint32_t si = block.begin; si < block.end; ++si) {
     const NodeId s(si);
+    if (faults.node_failed(s)) continue;  // sends nothing: its row is not used
     for (std::uint32_t di = 0; di < n; ++di) {
       const NodeId d(di);
+      if (faults.node_failed(d)) continue;
       const RouteWord w = table.word(s, d);
       if (si == di) {
         if (w != 0) {
@@ -105,7 +111,17 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
       tally[3] += static_cast<std::uint64_t>(plan.hops);
       tally[4] = std::max(tally[4], static_cast<std::uint64_t>(plan.hops));
       ChannelId prev = ChannelId::invalid();
+      bool crossed = false;
       for_each_channel(topo, s, plan, [&](ChannelId c) {
+        if (!crossed && faults.channel_failed(c)) {
+          crossed = true;
+          ++tally[0];
+          if (defect.empty()) {
+            defect = "route " + topo.node_label(s) + " -> " + topo.node_label(d) + ": takes " +
+                     topo.channel_label(c) + " -> " + topo.node_label(topo.channel_dest(c)) +
+                     ", a failed channel";
+          }
+        }
         ++report.loads[c.value()];
         if (prev.valid()) {
           deps[prev.value()] =
@@ -160,20 +176,32 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
   for (const auto& x : cycle) v.cycle += (v.cycle.empty() ? "" : " -> ") + cdg.describe(x);
 
   TableMetrics& m = report.metrics;
-  m.pairs = static_cast<std::uint64_t>(n) * (n - 1);
+  const std::uint64_t working = faults.empty() ? n : faults.working_nodes();
+  m.pairs = working * (working - 1);
   long double distance_sum = 0;
-  for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));
-  distance_sum *= n;  // a torus looks the same from every node
-  std::vector<double> gamma(report.loads.begin(), report.loads.end());
+  if (faults.empty()) {
+    for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));
+    distance_sum *= n;  // a torus looks the same from every node
+  } else {
+    // No symmetry left: the working distances, searched from every working node.
+    distance_sum = static_cast<long double>(working_distance_totals(topo, faults).sum);
+  }
+  // The loads over the channels that can carry traffic (all, or the working ones).
+  std::vector<double> gamma;
+  for (std::size_t c = 0; c < channels; ++c) {
+    if (!faults.channel_failed(ChannelId(static_cast<std::uint32_t>(c)))) {
+      gamma.push_back(static_cast<double>(report.loads[c]));
+    }
+  }
+  const auto usable = static_cast<long double>(gamma.size());
   long double total = 0;
   for (double g : gamma) total += g;
   m.pi = gamma.empty() ? 0.0 : *std::max_element(gamma.begin(), gamma.end());
   m.min_load = gamma.empty() ? 0.0 : *std::min_element(gamma.begin(), gamma.end());
-  m.mean_load = channels ? static_cast<double>(total / static_cast<long double>(channels)) : 0.0;
-  m.perfect_load =
-      channels ? static_cast<double>(distance_sum / static_cast<long double>(channels)) : 0.0;
+  m.mean_load = usable > 0 ? static_cast<double>(total / usable) : 0.0;
+  m.perfect_load = usable > 0 ? static_cast<double>(distance_sum / usable) : 0.0;
   m.sigma4 = load_deviation(gamma, m.perfect_load, 4);
-  m.saturation_rate = m.pi > 0 ? static_cast<double>(n - 1) / m.pi : 0.0;
+  m.saturation_rate = m.pi > 0 ? static_cast<double>(working - 1) / m.pi : 0.0;
   m.max_route_length = static_cast<int>(max_hops);
   m.mean_route_length =
       m.pairs ? static_cast<double>(tally[3]) / static_cast<double>(m.pairs) : 0.0;

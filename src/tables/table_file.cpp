@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/fault_record.hpp"
 #include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_error.hpp"
 #include "wormnet/io/h5_file.hpp"
@@ -70,6 +71,16 @@ void write_report(const io::H5Group& metrics, const io::H5Group& proof, const Ta
   proof.set_attribute("check_seconds", r.seconds);
 }
 
+/// "(a, b)": a dataset's shape as the messages print it.
+std::string shape_text(const io::Shape& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + ")";
+}
+
 [[noreturn]] void bad(std::string_view option, const std::string& path, const std::string& why) {
   throw InputError(std::string(option), path, why);
 }
@@ -122,6 +133,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   write_report(root.create_group(table_schema::kMetrics), root.create_group(table_schema::kProof),
                *c.report);
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
+  if (c.faults != nullptr) io::write_faults(root, topo, *c.faults, c.fault_config);
   io::set_run_status(file, io::RunStatus::kComplete, io::StringStorage::kFixed);
   file.close();
 }
@@ -149,7 +161,7 @@ void write_table_file(io::OutputFile& out, const TableFileContents& c, const Com
 }
 
 LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,
-                            const Communicator& comm) {
+                            const Communicator& comm, const FaultSet& faults) {
   // The whole file is checked before HDF5 parses any of it (file_seal.hpp): HDF5 does not
   // validate the metadata of a damaged file, and crashed on some. Root reads it.
   const io::SealVerdict seal = io::check_seal(comm, path);
@@ -197,11 +209,19 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
       bad(option, path, "the table was made for " + made_for + ", not for " + topo.spec());
     }
     out.algorithm = root.fixed_string_attribute("algorithm");
+    // One route word per ordered pair, at (source, destination): a file that lists a pair
+    // twice (a source's row or a destination's column repeated, or a flat list of entries)
+    // has another shape, and is refused before any route is read.
     const io::H5DataSet routes = root.open_dataset(table_schema::kRoutes);
-    if (routes.shape() != io::Shape{n, n} || routes.element_type() != io::ElementType::kUInt32) {
+    if (routes.shape() != io::Shape{n, n}) {
       bad(option, path,
-          "dataset routes must be uint32 of shape (" + std::to_string(n) + ", " +
-              std::to_string(n) + ")");
+          "dataset routes has shape " + shape_text(routes.shape()) + ", it must be (" +
+              std::to_string(n) + ", " + std::to_string(n) +
+              "): one route word per (source, destination) pair of the " + std::to_string(n) +
+              " nodes");
+    }
+    if (routes.element_type() != io::ElementType::kUInt32) {
+      bad(option, path, "dataset routes must hold uint32 route words");
     }
     const io::H5DataSet turns = root.open_dataset(table_schema::kTurns);
     if (turns.shape() != io::Shape{n, dirs} || turns.element_type() != io::ElementType::kUInt32) {
@@ -211,6 +231,22 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     }
     words = routes.read<std::uint32_t>();
     masks = turns.read<std::uint32_t>();
+    const io::RecordedFaults recorded = io::read_faults(root);
+    if (!io::same_faults(recorded, faults)) {
+      const auto count = [](std::size_t links, std::size_t nodes) {
+        return std::to_string(links) + " failed link" + (links == 1 ? "" : "s") + " and " +
+               std::to_string(nodes) + " failed node" + (nodes == 1 ? "" : "s");
+      };
+      bad(option, path,
+          "the table was made for a network with " +
+              count(recorded.links.size(), recorded.nodes.size()) + ", this one has " +
+              count(faults.failed_links().size(), faults.failed_nodes().size()) +
+              (recorded.links.size() == faults.failed_links().size() &&
+                       recorded.nodes.size() == faults.failed_nodes().size()
+                   ? " (other ones)"
+                   : "") +
+              ": give the faults the table was made with (its group /faults)");
+    }
   } catch (const io::H5Error& e) {
     bad(option, path, std::string("not a readable routing-table file: ") + e.what());
   }
@@ -231,7 +267,7 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     if (masks[i] >> dirs) bad(option, path, "turn mask with a direction the torus does not have");
     out.turns.masks()[i] = static_cast<std::uint16_t>(masks[i]);
   }
-  out.report = check_table(*table, out.turns, comm);
+  out.report = check_table(*table, out.turns, comm, &faults);
   const TableVerdict& v = out.report.verdict;
   if (!v.complete || !v.minimal || !v.angara_rules) bad(option, path, v.defect);
   if (!v.deadlock_free) {

@@ -8,7 +8,11 @@
 namespace wormnet {
 
 Topology::Topology(std::uint32_t num_nodes, int num_ports)
-    : num_nodes_(num_nodes), num_ports_(num_ports) {}
+    : num_nodes_(num_nodes), num_ports_(num_ports) {
+  // The routings' port buffers (minimal_ports(), the switch stage's per-port arrays,
+  // NetworkSymmetry) hold kMaxPorts ports: a topology with more is a bug, refused once here.
+  require(num_ports >= 1 && num_ports <= kMaxPorts, "topology: 1 to kMaxPorts ports a router");
+}
 
 const char* Topology::dim_name(int dim) {
   static constexpr std::array<const char*, 6> kNames{"X", "Y", "Z", "K", "L", "M"};

@@ -100,13 +100,32 @@ bool is_permutation_pattern(TrafficPattern p) {
 
 }  // namespace
 
-DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig& traffic)
+DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig& traffic,
+                                       const FaultSet* faults)
     : topo_(topo),
       pattern_(traffic.pattern),
       hotspot_fraction_(traffic.hotspot_fraction),
-      self_traffic_(traffic.self_traffic) {
+      self_traffic_(traffic.self_traffic),
+      faults_(faults != nullptr && !faults->empty() ? faults : nullptr) {
   for (int h : traffic.hotspot_nodes) hotspots_.push_back(static_cast<std::uint32_t>(h));
   if (hotspots_.empty()) hotspots_.push_back(0);
+  if (faults_ != nullptr) {
+    rank_.assign(topo.num_nodes(), ~std::uint32_t{0});
+    for (std::uint32_t v = 0; v < topo.num_nodes(); ++v) {
+      if (faults_->node_failed(NodeId(v))) continue;
+      rank_[v] = static_cast<std::uint32_t>(working_.size());
+      working_.push_back(v);
+    }
+    if (pattern_ == TrafficPattern::kHotspot) {
+      for (const std::uint32_t h : hotspots_) {
+        if (h >= topo.num_nodes() || !faults_->node_failed(NodeId(h))) continue;
+        throw InputError("--hotspot-nodes", std::to_string(h),
+                         "node " + topo.node_label(NodeId(h)) +
+                             " has failed: a hotspot must be a working node" +
+                             (traffic.hotspot_nodes.empty() ? " (node 0 is the default)" : ""));
+      }
+    }
+  }
   if (!is_permutation_pattern(pattern_)) return;
 
   if (pattern_ == TrafficPattern::kTranspose &&
@@ -153,13 +172,30 @@ DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig
       }
     }
   }
+  if (faults_ != nullptr) {
+    // Nothing goes to a failed node: a working source mapped onto one falls silent.
+    for (std::uint32_t n = 0; n < topo.num_nodes(); ++n) {
+      const std::uint32_t d = permutation_[n];
+      if (d == n || !faults_->node_failed(NodeId(d))) continue;
+      if (!faults_->node_failed(NodeId(n))) ++silenced_;
+      permutation_[n] = n;
+    }
+  }
 }
 
 bool DestinationPattern::silent(NodeId src) const {
+  if (faults_ != nullptr && faults_->node_failed(src)) return true;
   return !permutation_.empty() && permutation_[src.value()] == src.value();
 }
 
 NodeId DestinationPattern::uniform(NodeId src, RandomStream& rng) const {
+  if (faults_ != nullptr) {
+    // The same draws over the W working nodes (src is one of them).
+    const auto w = static_cast<std::uint64_t>(working_.size());
+    if (self_traffic_) return NodeId(working_[rng.uniform_int(0, w - 1)]);
+    const auto r = static_cast<std::uint32_t>(rng.uniform_int(0, w - 2));
+    return NodeId(working_[r >= rank_[src.value()] ? r + 1 : r]);
+  }
   // With self-traffic uniform over all N nodes, the source included (BookSim's uniform).
   if (self_traffic_) {
     return NodeId(static_cast<std::uint32_t>(rng.uniform_int(0, topo_.num_nodes() - 1)));
@@ -181,6 +217,10 @@ NodeId DestinationPattern::destination(NodeId src, RandomStream& rng, std::uint6
       return uniform(src, rng);
     }
     case TrafficPattern::kAllToAll: {
+      if (faults_ != nullptr) {
+        const std::uint64_t w = working_.size();
+        return NodeId(working_[(rank_[src.value()] + 1 + index % (w - 1)) % w]);
+      }
       const std::uint64_t n = topo_.num_nodes();
       return NodeId(static_cast<std::uint32_t>((src.value() + 1 + index % (n - 1)) % n));
     }

@@ -8,11 +8,13 @@ TrafficMatrix::TrafficMatrix(const Topology& topo, const DestinationPattern& pat
   const TrafficPattern p = pattern.pattern();
   uniform_ = p == TrafficPattern::kUniform || p == TrafficPattern::kAllToAll;
   if (pattern.is_permutation()) {
-    // The preimages of every node, by counting sort (sources in node order).
+    // The preimages of every node, by counting sort (sources in node order). A silent source
+    // (a fixed point; with faults a failed node, or one mapped onto a failed node) sends
+    // nothing.
     first_.assign(n + 1, 0);
     for (std::uint32_t s = 0; s < n; ++s) {
       const std::uint32_t d = pattern.fixed_destination(NodeId(s)).value();
-      if (d == s) {
+      if (d == s || pattern.silent(NodeId(s))) {
         ++silent_;
       } else {
         ++first_[d + 1];
@@ -24,14 +26,19 @@ TrafficMatrix::TrafficMatrix(const Topology& topo, const DestinationPattern& pat
     std::vector<std::uint32_t> at(first_.begin(), first_.end() - 1);
     for (std::uint32_t s = 0; s < n; ++s) {
       const std::uint32_t d = pattern.fixed_destination(NodeId(s)).value();
-      if (d != s) by_dest_[at[d]++] = s;
+      if (d != s && !pattern.silent(NodeId(s))) by_dest_[at[d]++] = s;
     }
     return;
   }
-  const std::uint64_t all = static_cast<std::uint64_t>(n) * (n > 0 ? n - 1 : 0);
+  // The random patterns draw among the working nodes (all of them without faults; a failed
+  // node is silent, and no destination).
+  for (std::uint32_t v = 0; v < n; ++v) working_ += pattern.silent(NodeId(v)) ? 0 : 1;
+  silent_ = n - working_;
+  const std::uint64_t w = working_;
+  const std::uint64_t all = w * (w > 0 ? w - 1 : 0);
   pairs_ = all;
   if (p != TrafficPattern::kHotspot) return;
-  std::uint64_t hot = 0;  // distinct hotspots
+  std::uint64_t hot = 0;  // distinct hotspots (working ones: a failed hotspot is refused)
   hot_draws_.assign(n, 0);
   for (const std::uint32_t h : pattern.hotspots()) {
     if (h < n && hot_draws_[h]++ == 0) ++hot;
@@ -39,7 +46,7 @@ TrafficMatrix::TrafficMatrix(const Topology& topo, const DestinationPattern& pat
   // Below a fraction of 1 the uniform part reaches every pair. At 1 only the pairs into a
   // hotspot, and those out of one (its draws of itself go uniformly), have a share: the pairs
   // between two nodes that are neither are left out.
-  if (pattern.hotspot_fraction() >= 1.0) pairs_ = all - (n - hot) * (n - hot - (n > hot ? 1 : 0));
+  if (pattern.hotspot_fraction() >= 1.0) pairs_ = all - (w - hot) * (w - hot - (w > hot ? 1 : 0));
 }
 
 void TrafficMatrix::sources_of(NodeId dest, std::vector<SourceShare>& out) const {
@@ -51,18 +58,19 @@ void TrafficMatrix::sources_of(NodeId dest, std::vector<SourceShare>& out) const
     }
     return;
   }
-  if (n < 2) return;
-  const double uniform = 1.0 / (pattern_.self_traffic() ? n : n - 1);
+  const std::uint32_t w = working_;
+  if (w < 2 || pattern_.silent(dest)) return;
+  const double uniform = 1.0 / (pattern_.self_traffic() ? w : w - 1);
   if (pattern_.pattern() != TrafficPattern::kHotspot) {
     for (std::uint32_t s = 0; s < n; ++s) {
-      if (s != d) out.push_back(SourceShare{NodeId(s), uniform});
+      if (s != d && !pattern_.silent(NodeId(s))) out.push_back(SourceShare{NodeId(s), uniform});
     }
     return;
   }
   const double f = pattern_.hotspot_fraction();
   const auto entries = static_cast<double>(pattern_.hotspots().size());
   for (std::uint32_t s = 0; s < n; ++s) {
-    if (s == d) continue;
+    if (s == d || pattern_.silent(NodeId(s))) continue;
     const double share =
         f * hot_draws_[d] / entries + (1.0 - f + f * hot_draws_[s] / entries) * uniform;
     if (share > 0.0) out.push_back(SourceShare{NodeId(s), share});

@@ -5,6 +5,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/topology/working_network.hpp"
 
 namespace wormnet {
 
@@ -13,6 +14,11 @@ CoordinateDistances::CoordinateDistances(const Topology& topo)
       separable_(topo.distance_separable()),
       dims_(separable_ ? topo.coords(NodeId(0)).n : 1),
       all_pairs_sum_(all_pairs_distance_sum(topo)) {
+  index_nodes();
+}
+
+void CoordinateDistances::index_nodes() {
+  const Topology& topo = topo_;
   const std::uint32_t n = topo.num_nodes();
   if (!separable_) {
     // One "coordinate", the node id, whose row toward a destination holds the distances of
@@ -52,10 +58,32 @@ CoordinateDistances::CoordinateDistances(const Topology& topo)
   }
 }
 
+CoordinateDistances::CoordinateDistances(const Topology& topo, const FaultSet& faults)
+    : topo_(topo),
+      faults_(faults.empty() ? nullptr : &faults),
+      separable_(faults.empty() && topo.distance_separable()),
+      dims_(separable_ ? topo.coords(NodeId(0)).n : 1),
+      all_pairs_sum_(faults.empty() ? all_pairs_distance_sum(topo) : 0) {
+  // With faults: one "coordinate", the node id, as for the honeycomb tori (not separable);
+  // its rows come from a search.
+  index_nodes();
+}
+
+std::uint64_t CoordinateDistances::all_pairs_sum() const {
+  require(faults_ == nullptr,
+          "coordinate distances: no closed-form pair sum on a network with faults");
+  return all_pairs_sum_;
+}
+
 CoordinateDistances::To CoordinateDistances::to(NodeId dest) const {
   To t;
   t.coords_ = coords_.data();
   t.dims_ = static_cast<std::size_t>(dims_);
+  if (faults_ != nullptr) {
+    std::vector<std::uint32_t> queue;
+    working_distances(topo_, *faults_, dest, t.rows_, queue);
+    return t;
+  }
   if (!separable_) {
     t.rows_.resize(static_cast<std::size_t>(topo_.num_nodes()));
     for (std::uint32_t v = 0; v < topo_.num_nodes(); ++v)

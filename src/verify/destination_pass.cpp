@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <span>
+#include <unordered_set>
 
 #include "wormnet/core/error.hpp"
 
@@ -20,10 +21,12 @@ unsigned bits_for(std::uint64_t count) {
 }  // namespace
 
 DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& routing, int vcs,
-                                 ArrivalScope scope, const CoordinateDistances& distances)
+                                 ArrivalScope scope, const CoordinateDistances& distances,
+                                 const FaultSet& faults)
     : topo_(topo),
       routing_(routing),
       distances_(distances),
+      faults_(faults),
       vcs_(vcs),
       ports_(topo.num_ports()),
       state_count_(static_cast<std::uint32_t>(routing.state_count())) {
@@ -64,6 +67,10 @@ DestinationPass::DestinationPass(const Topology& topo, const RoutingFunction& ro
   for (std::size_t i = 0; i < class_.size(); ++i) {
     class_key_[i] = static_cast<std::uint32_t>(class_[i]) << (state_bits_ + node_bits_);
   }
+  port_masks_.resize(topo.num_nodes());
+  for (std::uint32_t v = 0; v < topo.num_nodes(); ++v) {
+    port_masks_[v] = faults.working_ports(topo, NodeId(v));
+  }
   links_.resize(static_cast<std::size_t>(topo.num_nodes()) * static_cast<std::size_t>(ports_));
   for (std::uint32_t v = 0; v < topo.num_nodes(); ++v) {
     for (int p = 0; p < ports_; ++p) {
@@ -87,6 +94,11 @@ void DestinationPass::note(std::string text, PartialAnalysis& out) {
 }
 
 void DestinationPass::illegal_step(std::uint32_t i, const RouteOption& o, PartialAnalysis& out) {
+  const NodeId n = key_node(entries_[i].key);
+  if (o.port < ports_ && topo_.has_port(n, o.port) && faults_.port_failed(n, o.port)) {
+    note(failed_step(i, o), out);
+    return;
+  }
   note("illegal step (port " + std::to_string(o.port) + ", vcs " + std::to_string(o.vcs) + ") " +
            describe(i),
        out);
@@ -105,6 +117,66 @@ std::string DestinationPass::describe(std::uint32_t i) const {
   }
   return text + " (state " + std::to_string(key_state(e.key)) + ", bound for " +
          topo_.node_label(dest_) + ")";
+}
+
+std::string DestinationPass::failed_step(std::uint32_t i, const RouteOption& o) const {
+  const NodeId at = key_node(entries_[i].key);
+  const ChannelId failed = topo_.channel(at, o.port);
+  const std::string channel = topo_.channel_label(failed) + " -> " +
+                              topo_.node_label(topo_.channel_dest(failed)) + ", a failed channel";
+  // Each source's own routes, arrival by arrival (no states merged), until one takes a step
+  // over a failed channel: rare (a refusal), so plain and unhurried.
+  struct Visit {
+    std::uint32_t node;
+    PortId in_port;
+    VcId in_vc;
+    RouteState state;
+  };
+  const auto key_of = [&](const Visit& v) {
+    return ((static_cast<std::uint64_t>(v.node) * 256 + v.in_port) * 256 + v.in_vc) * state_count_ +
+           v.state;
+  };
+  RouteOptions options;
+  for (std::uint32_t s = 0; s < topo_.num_nodes(); ++s) {
+    if (s == dest_.value() || faults_.node_failed(NodeId(s))) continue;
+    if (source_.valid() && NodeId(s) != source_) continue;
+    std::vector<Visit> queue;
+    std::unordered_set<std::uint64_t> seen;
+    for (int c = 0; c < routing_.initial_choices(); ++c) {
+      queue.push_back(
+          Visit{s, kInjectionPort, 0, routing_.chosen_initial_state(NodeId(s), dest_, c)});
+    }
+    for (std::size_t head = 0; head < queue.size() && head < 100000; ++head) {
+      const Visit v = queue[head];
+      const std::uint64_t k = key_of(v);
+      if (!seen.insert(k).second) continue;
+      if (v.node == dest_.value() || v.state >= state_count_) continue;
+      RouteRequest request;
+      request.node = NodeId(v.node);
+      request.source = NodeId(s);
+      request.dest = dest_;
+      request.in_port = v.in_port;
+      request.in_vc = v.in_vc;
+      request.state = v.state;
+      options.clear();
+      routing_.route(request, options);
+      for (const RouteOption& step : options) {
+        if (step.port >= ports_ || !topo_.has_port(request.node, step.port)) continue;
+        if (faults_.port_failed(request.node, step.port)) {
+          const ChannelId c = topo_.channel(request.node, step.port);
+          return "the route " + topo_.node_label(NodeId(s)) + " -> " + topo_.node_label(dest_) +
+                 " takes " + topo_.channel_label(c) + " -> " +
+                 topo_.node_label(topo_.channel_dest(c)) + ", a failed channel";
+        }
+        for (unsigned rest = step.vcs; rest != 0; rest &= rest - 1) {
+          queue.push_back(Visit{topo_.neighbor(request.node, step.port).value(),
+                                Topology::reverse_port(step.port),
+                                static_cast<VcId>(std::countr_zero(rest)), step.next_state});
+        }
+      }
+    }
+  }
+  return "a step over " + channel + " " + describe(i);
 }
 
 // Routes state i (its place in the order found) once: its steps become edges (one per option, or
@@ -133,7 +205,7 @@ inline void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
     note("dead end " + describe(i), out);
   const double* option_share = &share_[static_cast<std::size_t>(options_.size() * (kMaxVcs + 1))];
   const unsigned legal = all_vcs(vcs_);
-  const unsigned port_mask = topo_.port_mask(n);
+  const unsigned port_mask = port_masks_[n.value()];
   const Link* links =
       &links_[static_cast<std::size_t>(n.value()) * static_cast<std::size_t>(ports_)];
   std::uint64_t successors = 0;
@@ -181,7 +253,8 @@ inline void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
   if constexpr (kCdg) successors_[i] = successors;
 }
 
-void DestinationPass::begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
+void DestinationPass::begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out,
+                            bool sum_minimal) {
   dest_ = dest;
   source_ = source;
   index_ = index;
@@ -194,7 +267,19 @@ void DestinationPass::begin(NodeId dest, NodeId source, std::uint64_t index, Par
   cdg_ = out.cdg != nullptr;
   if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
   check_minimal_ = out.flows && out.all_minimal;
-  if (check_minimal_) distance_ = distances_.to(dest_);
+  if (distances_.faulty() && sum_minimal) {
+    // No closed form for the pairs' distances: this destination's row, summed over the
+    // working sources that can reach it.
+    distance_ = distances_.to(dest);
+    const std::uint32_t first = source.valid() ? source.value() : 0;
+    const std::uint32_t last = source.valid() ? source.value() + 1 : topo_.num_nodes();
+    for (std::uint32_t s = first; s < last; ++s) {
+      const int d = distance_(NodeId(s));
+      if (d > 0 && !faults_.node_failed(NodeId(s))) out.minimal_sum += static_cast<unsigned>(d);
+    }
+  } else if (check_minimal_) {
+    distance_ = distances_.to(dest);
+  }
 }
 
 bool DestinationPass::seed(NodeId s, double weight, PartialAnalysis& out) {
@@ -220,9 +305,27 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   const std::uint32_t n = topo_.num_nodes();
   const std::uint32_t first = source.valid() ? source.value() : 0;
   const std::uint32_t last = source.valid() ? source.value() + 1 : n;
-  for (std::uint32_t s = first; s < last; ++s) {
-    if (s != dest.value()) seed(NodeId(s), 1.0, out);
-  }
+  const int choices = routing_.initial_choices();
+  const double share = 1.0 / choices;
+  // With faults the failed sources send nothing; without, no test per source.
+  auto add_roots = [&]<bool kFaulty>() {
+    for (std::uint32_t s = first; s < last; ++s) {
+      if (s == dest.value()) continue;
+      if constexpr (kFaulty) {
+        if (faults_.node_failed(NodeId(s))) continue;
+      }
+      for (int c = 0; c < choices; ++c) {
+        const RouteState st = choices == 1 ? routing_.initial_state(NodeId(s), dest)
+                                           : routing_.chosen_initial_state(NodeId(s), dest, c);
+        if (st >= state_count_) [[unlikely]] {
+          note("initial state out of range at " + topo_.node_label(NodeId(s)), out);
+          break;
+        }
+        entries_[reach(NodeId(s), kInjectionPort, 0, st)].flow += share;
+      }
+    }
+  };
+  faults_.empty() ? add_roots.operator()<false>() : add_roots.operator()<true>();
   explore(out);
 }
 
@@ -230,9 +333,11 @@ void DestinationPass::run_weighted(NodeId dest, std::span<const WeightedSource> 
                                    std::uint64_t index, PartialAnalysis& out) {
   require(!routing_.source_dependent() || sources.size() == 1,
           "routing analysis: a source-dependent routing is weighted one source at a time");
-  begin(dest, routing_.source_dependent() ? sources[0].source : NodeId::invalid(), index, out);
+  begin(dest, routing_.source_dependent() ? sources[0].source : NodeId::invalid(), index, out,
+        false);
   for (const WeightedSource& w : sources) {
-    if (w.source != dest) seed(w.source, w.weight, out);
+    // A failed node sends nothing (with faults).
+    if (w.source != dest && !faults_.node_failed(w.source)) seed(w.source, w.weight, out);
   }
   explore(out);
 }

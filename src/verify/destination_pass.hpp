@@ -41,16 +41,22 @@ struct PartialAnalysis {
   std::uint64_t defect_at = ~std::uint64_t{0};
   std::string defect;
   ChannelDependencyGraph* cdg = nullptr;  ///< dependencies are added here when not null
+  /// On a network with faults: the sum of the working distances of the explored pairs (the
+  /// closed forms do not hold there), 0 otherwise.
+  std::uint64_t minimal_sum = 0;
 };
 
 class DestinationPass {
  public:
+  /// On a network with `faults` (which must outlive the pass): packets start at working
+  /// nodes only, and a step over a failed channel is a defect naming a pair and the channel.
   DestinationPass(const Topology& topo, const RoutingFunction& routing, int vcs, ArrivalScope scope,
-                  const CoordinateDistances& distances);
+                  const CoordinateDistances& distances, const FaultSet& faults);
 
   /// Explores the states bound for `dest` from every source (or from `source` only, when
   /// valid) and adds their loads, dependencies and path figures to `out`; `index` is the
-  /// destination's position in the plan (orders the defects).
+  /// destination's position in the plan (orders the defects). With faults, `dest` and
+  /// `source` are working nodes and the failed sources send nothing.
   void run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out);
 
   /// A source of a weighted pass and its weight: the flow it injects toward the destination
@@ -113,8 +119,10 @@ class DestinationPass {
     }
     return slot.at;
   }
-  /// Starts a pass toward `dest` (its stamps, counters and distances).
-  void begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out);
+  /// Starts a pass toward `dest` (its stamps, counters and distances); with faults and
+  /// `sum_minimal`, adds the minimal distances of its sources to out.minimal_sum.
+  void begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out,
+             bool sum_minimal = true);
   /// The roots of `s`: one injection per initial choice, `weight` split evenly over them.
   /// False after an initial state out of range (noted).
   bool seed(NodeId s, double weight, PartialAnalysis& out);
@@ -129,6 +137,9 @@ class DestinationPass {
   [[gnu::cold, gnu::noinline]] void illegal_step(std::uint32_t i, const RouteOption& o,
                                                  PartialAnalysis& out);
   [[nodiscard]] std::string describe(std::uint32_t i) const;
+  /// A step over a failed channel from state i: the first working source (in id order)
+  /// whose packets to the destination take such a step, named with the channel.
+  [[nodiscard]] std::string failed_step(std::uint32_t i, const RouteOption& o) const;
   [[nodiscard]] ChannelId channel(NodeId n, PortId p) const {
     const unsigned below = topo_.port_mask(n) & ((1U << p) - 1U);
     return ChannelId(topo_.first_channel(n) + bits_[below]);
@@ -137,6 +148,7 @@ class DestinationPass {
   const Topology& topo_;
   const RoutingFunction& routing_;
   const CoordinateDistances& distances_;
+  const FaultSet& faults_;
   int vcs_;
   int ports_;
   std::uint32_t state_count_;  // routing.state_count()
@@ -153,6 +165,9 @@ class DestinationPass {
   };
   std::vector<Link> links_;
   std::vector<std::uint8_t> bits_;  // [mask]: number of set bits (port and VC masks)
+  /// [node]: the ports a step may take, the working ones (Topology::port_mask() without
+  /// faults); a step on another port is a defect.
+  std::vector<std::uint16_t> port_masks_;
   /// [options * (kMaxVcs + 1) + VCs]: (1 / options) / VCs, a step's share of the flow.
   std::vector<double> share_;
 

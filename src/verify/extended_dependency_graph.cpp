@@ -12,7 +12,11 @@ constexpr std::uint32_t kNone = graph::kNoVertex;
 
 }  // namespace
 
-DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, int vcs) {
+DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, int vcs,
+                        const FaultSet* faults) {
+  const auto failed = [&](std::uint32_t v) {
+    return faults != nullptr && faults->node_failed(NodeId(v));
+  };
   if (vcs <= 0) vcs = routing.vcs_required();
   DuatoReport report;
   report.escape_vcs = routing.escape_vcs();
@@ -34,7 +38,7 @@ DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, in
   std::vector<DuatoReport::Step> adaptive;  // meta of appended vertices
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
 
-  RouteStateGraph graph(topo, routing, vcs);
+  RouteStateGraph graph(topo, routing, vcs, faults);
   std::vector<std::uint32_t> local;  // state -> vertex id of an adaptive state, or kNone
   std::vector<std::uint32_t> queue;
   const std::uint32_t n = topo.num_nodes();
@@ -81,9 +85,10 @@ DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, in
     require(escape_ids + adaptive.size() < kNone, "check_duato: extended graph too large");
   };
   for (std::uint32_t d = 0; d < n; ++d) {
+    if (failed(d)) continue;
     if (routing.source_dependent()) {
       for (std::uint32_t s = 0; s < n; ++s) {
-        if (s == d) continue;
+        if (s == d || failed(s)) continue;
         graph.explore(NodeId(d), NodeId(s));
         explore_dest(NodeId(d));
       }

@@ -24,15 +24,17 @@ std::uint64_t estimate_pattern_states(const Topology& topo, const RoutingFunctio
 
 PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunction& routing,
                                         const PatternColumn& column, int vcs, AnalysisShare share,
-                                        const ShareReduction& reduction) {
+                                        const ShareReduction& reduction, const FaultSet* faults) {
   const int v = vcs > 0 ? vcs : routing.vcs_required();
   const std::uint32_t n = topo.num_nodes();
   const std::uint32_t channels = topo.num_channels();
   // Loads need the ports only, but merging arrivals by the routing's port classes is what the
   // uniform analysis proves safe only together with its other checks: the whole result
   // (kOptions) is always exact.
-  const CoordinateDistances distances(topo);
-  detail::DestinationPass pass(topo, routing, v, ArrivalScope::kOptions, distances);
+  const CoordinateDistances distances(topo);  // no minimality check: not read
+  const FaultSet none;
+  detail::DestinationPass pass(topo, routing, v, ArrivalScope::kOptions, distances,
+                               faults != nullptr ? *faults : none);
   detail::PartialAnalysis part;
   part.loads.resize(channels);
   part.all_minimal = false;  // no minimality check: no distances per destination
@@ -105,8 +107,11 @@ PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunct
   }
   for (const std::uint64_t w : sends) r.senders += static_cast<std::uint64_t>(std::popcount(w));
   r.offered_at_ideal = r.pi > 0 ? 1.0 / r.pi : 0.0;
-  r.saturation_rate =
-      r.pi > 0 ? static_cast<double>(r.senders) / (static_cast<double>(n) * r.pi) : 0.0;
+  // Accepted traffic is counted per node, per working node with faults (docs/faults.md).
+  const double nodes = faults != nullptr && !faults->empty()
+                           ? static_cast<double>(faults->working_nodes())
+                           : static_cast<double>(n);
+  r.saturation_rate = r.pi > 0 ? static_cast<double>(r.senders) / (nodes * r.pi) : 0.0;
   return r;
 }
 

@@ -6,9 +6,11 @@
 
 namespace wormnet {
 
-RouteStateGraph::RouteStateGraph(const Topology& topo, const RoutingFunction& routing, int vcs)
+RouteStateGraph::RouteStateGraph(const Topology& topo, const RoutingFunction& routing, int vcs,
+                                 const FaultSet* faults)
     : topo_(topo),
       routing_(routing),
+      faults_(faults != nullptr && !faults->empty() ? faults : nullptr),
       vcs_(vcs),
       states_(static_cast<std::uint64_t>(routing.state_count())),
       channel_states_(static_cast<std::uint64_t>(topo.num_channels()) *
@@ -68,7 +70,9 @@ void RouteStateGraph::add_root(NodeId source) {
 void RouteStateGraph::explore(NodeId dest) {
   begin(dest);
   for (std::uint32_t s = 0; s < topo_.num_nodes(); ++s) {
-    if (s != dest.value()) add_root(NodeId(s));
+    if (s != dest.value() && (faults_ == nullptr || !faults_->node_failed(NodeId(s)))) {
+      add_root(NodeId(s));
+    }
   }
   run();
 }
@@ -132,6 +136,12 @@ void RouteStateGraph::run() {
     for (const RouteOption& o : options) {
       const ChannelId c =
           o.port < topo_.num_ports() ? topo_.channel(s.node, o.port) : ChannelId::invalid();
+      if (c.valid() && faults_ != nullptr && faults_->channel_failed(c)) {
+        if (defect_.empty()) {
+          defect_ = "a step over the failed channel " + topo_.channel_label(c) + " " + describe(i);
+        }
+        continue;
+      }
       if (!c.valid() || o.vcs == 0 || (o.vcs & ~legal) != 0 || o.next_state >= states_) {
         if (defect_.empty()) {
           defect_ = "illegal step (port " + std::to_string(o.port) + ", vcs " +

@@ -172,6 +172,7 @@ std::string AnalysisPlan::summary(const Topology& topo) const {
   const std::uint32_t n = topo.num_nodes();
   std::string s =
       std::to_string(destinations.size()) + " of " + std::to_string(n) + " destinations";
+  if (faulty) s += " (the working ones; faults: no symmetry used)";
   switch (coverage) {
     case Coverage::kEveryDestination:
       break;
@@ -202,8 +203,10 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
   plan.scope = !options.cdg && port_classes_ignore_vcs(topo, routing, vcs) ? ArrivalScope::kPorts
                                                                            : ArrivalScope::kOptions;
   plan.merge = scope_text(topo, routing, plan.scope, vcs);
+  // Faults break the translations and symmetries: every working destination is explored.
+  plan.faulty = options.faults != nullptr && !options.faults->empty();
   const Translation tr = routing.translation_invariance();
-  const bool symmetric = !routing.source_dependent() &&
+  const bool symmetric = !plan.faulty && !routing.source_dependent() &&
                          (tr == Translation::kOptions ||
                           (tr == Translation::kPorts && plan.scope == ArrivalScope::kPorts));
   std::optional<TranslationClasses> translations =
@@ -213,7 +216,8 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
     plan.destinations = std::move(translations->representatives);
     plan.scale = static_cast<double>(translations->translations);
   } else if (std::vector<NetworkSymmetry> group =
-                 options.symmetries && !routing.source_dependent() && !routing.needs_bubble()
+                 options.symmetries && !plan.faulty && !routing.source_dependent() &&
+                         !routing.needs_bubble()
                      ? routing.symmetries(options.cdg ? ArrivalScope::kOptions
                                                       : ArrivalScope::kPorts)
                      : std::vector<NetworkSymmetry>{};
@@ -226,7 +230,11 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
     plan.coverage = routing.source_dependent() ? AnalysisPlan::Coverage::kEveryPair
                                                : AnalysisPlan::Coverage::kEveryDestination;
     plan.destinations.reserve(n);
-    for (std::uint32_t v = 0; v < n; ++v) plan.destinations.push_back(NodeId(v));
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (!plan.faulty || !options.faults->node_failed(NodeId(v))) {
+        plan.destinations.push_back(NodeId(v));
+      }
+    }
   }
   // Work: every pass reaches about every node; a per-pair pass only the route's nodes.
   const std::uint64_t per_pass =
@@ -245,6 +253,7 @@ namespace {
 bool split_pays(const Topology& topo, const RoutingFunction& routing,
                 const AnalysisOptions& options) {
   if (!options.cdg || !options.symmetries) return false;
+  if (options.faults != nullptr && !options.faults->empty()) return false;
   if (plan_analysis(topo, routing, options).coverage != AnalysisPlan::Coverage::kEveryDestination) {
     return false;
   }
@@ -294,7 +303,8 @@ RoutingAnalysis analyze_split(const Topology& topo, const RoutingFunction& routi
       }
     }
   } else {
-    detail::DestinationPass pass(topo, routing, vcs, ArrivalScope::kOptions, distances);
+    const FaultSet none;
+    detail::DestinationPass pass(topo, routing, vcs, ArrivalScope::kOptions, distances, none);
     for (auto d = static_cast<std::uint32_t>(share.part); d < n;
          d += static_cast<std::uint32_t>(share.parts)) {
       pass.run(NodeId(d), NodeId::invalid(), d, part);
@@ -335,13 +345,17 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   }
   const std::uint32_t n = topo.num_nodes();
   const std::uint32_t channels = topo.num_channels();
+  const FaultSet none;
+  const FaultSet& faults = plan.faulty ? *options.faults : none;
+  // The traffic's nodes: all of them, or the working ones.
+  const std::uint32_t working = plan.faulty ? faults.working_nodes() : n;
 
   // This share's destinations.
-  const CoordinateDistances distances(topo);
+  const CoordinateDistances distances(topo, faults);
   detail::PartialAnalysis part;
   if (options.loads) part.loads.resize(channels);
   part.cdg = options.cdg ? &out.cdg : nullptr;
-  detail::DestinationPass pass(topo, routing, vcs, plan.scope, distances);
+  detail::DestinationPass pass(topo, routing, vcs, plan.scope, distances, faults);
   // Under symmetries: the representatives grouped by the symmetries that fix them (their
   // orbits are alike), each group's figures kept apart until they are moved onto the orbits.
   struct OrbitKind {
@@ -366,7 +380,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
       pass.run(d, NodeId::invalid(), i, kind->part);
     } else if (plan.coverage == AnalysisPlan::Coverage::kEveryPair) {
       for (std::uint32_t s = 0; s < n; ++s) {
-        if (s != d.value()) pass.run(d, NodeId(s), i, part);
+        if (s != d.value() && !faults.node_failed(NodeId(s))) pass.run(d, NodeId(s), i, part);
       }
     } else {
       pass.run(d, NodeId::invalid(), i, part);
@@ -410,7 +424,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
       }
     }
   }
-  std::vector<std::uint64_t> counts{part.states};
+  std::vector<std::uint64_t> counts{part.states, part.minimal_sum};
   reduction.sum(counts);
   out.states_explored = counts[0];
   std::vector<std::uint64_t> maxima{static_cast<std::uint64_t>(part.max_path),
@@ -445,10 +459,11 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   DeliveryReport& d = out.delivery;
   d.ok = defect.empty();
   d.defect = defect;
-  d.pairs = static_cast<std::uint64_t>(n) * (n - 1);
+  d.pairs = static_cast<std::uint64_t>(working) * (working - 1);
   d.max_path = static_cast<int>(maxima[0]);
   d.all_minimal = maxima[1] == 0;
-  const auto minimal_sum = static_cast<long double>(distances.all_pairs_sum());
+  const auto minimal_sum =
+      static_cast<long double>(plan.faulty ? counts[1] : distances.all_pairs_sum());
   d.average_minimal = d.pairs ? static_cast<double>(minimal_sum / d.pairs) : 0.0;
 
   // From the explored destinations to all of them.
@@ -505,15 +520,24 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   if (options.loads) {
     LoadReport& l = out.loads;
     l.gamma = std::move(gamma);
+    // The channels that can carry traffic: all of them, or the working ones (a failed
+    // channel's gamma is 0 and stays in gamma, for the files and the heatmaps).
+    std::vector<double> kept;
+    if (plan.faulty) {
+      for (std::uint32_t c = 0; c < channels; ++c) {
+        if (!faults.channel_failed(ChannelId(c))) kept.push_back(l.gamma[c]);
+      }
+    }
+    const std::vector<double>& usable = plan.faulty ? kept : l.gamma;
     long double total = 0;
-    for (double g : l.gamma) total += g;
-    const auto count = static_cast<long double>(l.gamma.size());
-    l.pi = l.gamma.empty() ? 0.0 : *std::max_element(l.gamma.begin(), l.gamma.end());
-    l.min_load = l.gamma.empty() ? 0.0 : *std::min_element(l.gamma.begin(), l.gamma.end());
+    for (double g : usable) total += g;
+    const auto count = static_cast<long double>(usable.size());
+    l.pi = usable.empty() ? 0.0 : *std::max_element(usable.begin(), usable.end());
+    l.min_load = usable.empty() ? 0.0 : *std::min_element(usable.begin(), usable.end());
     l.mean_load = count > 0 ? static_cast<double>(total / count) : 0.0;
     l.perfect_load = count > 0 ? static_cast<double>(minimal_sum / count) : 0.0;
-    l.sigma4 = load_deviation(l.gamma, l.perfect_load, 4);
-    l.saturation_rate = l.pi > 0 ? static_cast<double>(n - 1) / l.pi : 0.0;
+    l.sigma4 = load_deviation(usable, l.perfect_load, 4);
+    l.saturation_rate = l.pi > 0 ? static_cast<double>(working - 1) / l.pi : 0.0;
   }
   return out;
 }

@@ -11,25 +11,56 @@ picks a new list (a greedy cover, cheapest configurations first) to paste into G
 Outcomes (a deadlock, a saturated point) are only known after the runs: OUTCOMES are checked
 at the end.
 """
+import honeycomb_tori as hct
 import option_space as space
 
-# Seeds whose reference runs deadlock (stojmenovic and minimal-adaptive on H_3 at high
-# loads; also in CI_SEEDS), so that deadlock reports are compared too: --pick-golden keeps them.
-DEADLOCK_SEEDS = [176, 185]
-# Picked by `harness.py --pick-golden 3000` with the option space of commit b47bb78.
-GOLDEN_SEEDS = [3, 37, 42, 45, 76, 79, 91, 100, 124, 131, 133, 175, 176, 185, 195, 272, 310, 415,
-                460, 511, 663, 1269, 2435]
+# Seeds whose reference runs deadlock (minimal-adaptive on H_3 at a high load, stojmenovic on
+# H_3 under a halo2d workload; also in CI_SEEDS), so that deadlock reports are compared too:
+# --pick-golden keeps them.
+DEADLOCK_SEEDS = [125, 176]
+# Picked by `harness.py --pick-golden 3000` with the option space of issue 36 (workloads,
+# traces, random honeycomb tori, Duato's selections, the skewed walk).
+GOLDEN_SEEDS = [1, 55, 56, 79, 91, 100, 108, 124, 125, 133, 175, 176, 195, 205, 219, 230, 292,
+                368, 514, 587, 937, 1075, 1326, 1672, 2016, 2132, 2194, 2276, 2362, 2665, 2786]
 
 KIND_FAMILY = {"honeycomb": "honeycomb", "mesh": "mesh", "torus": "torus",
                "honeycomb-torus": "honeycomb-tori", "honeycomb-rect": "honeycomb-tori",
                "honeycomb-rhombic": "honeycomb-tori"}
 
 
-def features(cfg, plan):
-    """What one configuration and its check plan exercise, as a set of short names."""
+def features(cfg, plan, walk_plan=None):
+    """What one configuration and its check plan exercise, as a set of short names
+    (`walk_plan`: harness.walk_plan, whether the plan's skewed walk reaches the network)."""
     kind = space.topology_kind(cfg)
     f = {f"topology {kind}", f"routing {KIND_FAMILY[kind]}/{cfg['routing']}",
          f"command {cfg['_command']}"}
+    if cfg["routing"] == "duato":
+        f.add(f"duato {KIND_FAMILY[kind]} selection {cfg.get('selection', 'priority')}")
+    if space.honeycomb_torus(cfg):
+        _, a, b = hct.parse(cfg["topology"])
+        if kind != "honeycomb-torus" and max(a, b) >= 5 * min(a, b):
+            f.add("honeycomb torus of extreme aspect ratio")
+        if hct.lattice_facts(cfg["topology"])["levels"] > 3:
+            f.add("honeycomb torus with more than 3 dateline levels")
+    w = space.workload(cfg)
+    if w:
+        f.add(f"workload {w}")
+        if space.bubble(cfg):
+            f.add("workload with bubble flow control")
+        if space.largest_message(cfg) > space.LENGTH_MAX_DEFAULT:
+            f.add("workload messages above --length-max")
+        if w == "trace" and any(m[6] for m in cfg["_trace"]):
+            f.add("trace with dependencies")
+        if w != "trace":
+            f.add(f"mapping {cfg.get('mapping', 'linear')}")
+            if cfg.get("iterations", 1) > 1:
+                f.add("workload of several iterations")
+            if "grid" in cfg:
+                f.add("workload --grid")
+    if walk_plan and walk_plan(plan, cfg):
+        f.add("skewed walk")
+        if plan["walk_stop"]:
+            f.add("skewed walk stopped and restarted")
     if cfg["routing"] == "table":
         f.add(f"table {cfg['_table_algorithm']}")
     if cfg.get("flow-control") == "bubble" and cfg["routing"] == "dor":
@@ -93,32 +124,41 @@ REQUIRED = (
        "partition blocks", "2 ranks", "3 or more ranks", "periodic checkpoints",
        "stopped twice", "restart from the checkpoint alone", "restart on another rank count"}
     | {f"traffic {p}" for p in space.PATTERNS}
+    | {f"duato {family} selection {sel}" for family in set(KIND_FAMILY.values())
+       for sel in ("priority", "random", "least-occupied")}
+    | {"honeycomb torus of extreme aspect ratio",
+       "honeycomb torus with more than 3 dateline levels"}
+    | {f"workload {w}" for w in space.MOTIFS + ("trace",)}
+    | {f"mapping {m}" for m in space.MAPPINGS}
+    | {"workload with bubble flow control", "workload messages above --length-max",
+       "trace with dependencies", "workload of several iterations", "workload --grid",
+       "skewed walk", "skewed walk stopped and restarted"}
 )
 # Outcomes of the reference runs the set must include (known only after running).
 OUTCOMES = {"complete", "saturated", "deadlock"}
 
 
-def coverage(seeds, plan_for):
+def coverage(seeds, plan_for, walk_plan=None):
     """The union of the features of `seeds` and what REQUIRED misses."""
     covered = set()
     for s in seeds:
         cfg = space.draw(s)
-        covered |= features(cfg, plan_for(s, cfg))
+        covered |= features(cfg, plan_for(s, cfg), walk_plan)
     return covered, REQUIRED - covered
 
 
-def pick(max_seed, plan_for, keep=()):
+def pick(max_seed, plan_for, keep=(), walk_plan=None):
     """A greedy cover of REQUIRED by seeds 1..max_seed, starting from `keep`: each step takes
     the seed that adds the most missing features, the smaller network among equals. Networks
     of 12 to 216 nodes come first (a hexagon or a 2-node torus exercises little, and METIS
     cannot split the smallest over several ranks); smaller ones only for what they alone
     cover."""
     chosen = list(keep)
-    covered, missing = coverage(chosen, plan_for)
+    covered, missing = coverage(chosen, plan_for, walk_plan)
     table = {}
     for s in range(1, max_seed + 1):
         cfg = space.draw(s)
-        table[s] = (features(cfg, plan_for(s, cfg)) & REQUIRED, space.nodes(cfg))
+        table[s] = (features(cfg, plan_for(s, cfg), walk_plan) & REQUIRED, space.nodes(cfg))
     for sizeable in (True, False):
         candidates = [s for s in table if not sizeable or 12 <= table[s][1] <= 216]
         while missing:

@@ -84,9 +84,13 @@ def segments_cross(seg, line):
     return orient(a, b, c) * orient(a, b, d) < 0 and orient(c, d, a) * orient(c, d, b) < 0
 
 
+def info_json(wormnet, spec, routing=None, extra=None):
+    return _info_json(wormnet, spec, routing, tuple(extra or ()))
+
+
 @functools.lru_cache(maxsize=None)
-def info_json(wormnet, spec, routing=None):
-    cmd = [wormnet, "info", "-t", spec, "--json"]
+def _info_json(wormnet, spec, routing, extra):
+    cmd = [wormnet, "info", "-t", spec, "--json", *extra]
     if routing:
         cmd += ["--load", "-r", routing]
     return json.loads(run(cmd).stdout)
@@ -335,6 +339,55 @@ def main():
     run([sys.executable, os.path.join(args.analysis, "heatmap.py"), ht, "-o",
          os.path.join(out, "ht3.png")], env=dict(os.environ,
                                                   MPLCONFIGDIR=os.path.join(out, "mpl")))
+
+    # A network with faults (docs/faults.md): mesh:5x4 without its east corners (5 - 1, 0) and
+    # (4, 3), on two ranks. The package reads /faults; the failed channels (the corners' 2 + 2
+    # links, both ways: 8) are drawn black, left out of the colour scale and of the busiest, the
+    # failed nodes crossed out, both in the legend; the cut and its bound are over the working
+    # network (`wormnet info --faults` prints the same).
+    fault_file = os.path.join(out, "corners.txt")
+    with open(fault_file, "w") as f:
+        f.write("node (4,0)\nnode (4,3)\n")
+    faulty = os.path.join(out, "faulty.h5")
+    run([args.mpiexec, "-n", "2", "--oversubscribe", w, "run", "-t", "mesh:5x4", "-r",
+         "west-first", "--faults", fault_file, "--load", "0.1", *quick, "-o", faulty])
+    fs = wa.load(faulty)
+    coords, src, dst, port, _ = raw_channels(faulty)
+    corners = [4 + 5 * 0, 4 + 5 * 3]
+    expect_failed = sorted(c for c in range(len(src)) if src[c] in corners or dst[c] in corners)
+    check(list(fs.network.failed_nodes) == corners, f"faults: nodes {fs.network.failed_nodes}")
+    check(list(fs.network.failed_channels) == expect_failed and len(expect_failed) == 8,
+          f"faults: channels {fs.network.failed_channels}, expected {expect_failed}")
+    fh = hm.heatmap_of(fs, "utilization", 0)
+    check(fh.failed == expect_failed, "heatmap: the failed channels are the drawn-as-failed ones")
+    check(not set(fh.busiest) & set(expect_failed), "heatmap: no failed channel numbered")
+    for c in expect_failed:
+        check(fh.color_of(c) == (0.0, 0.0, 0.0, 1.0), f"failed channel {c} not drawn black")
+    with h5py.File(faulty, "r") as f:
+        util = f["points/000/channel_utilization"][()]
+    working = [c for c in range(len(src)) if c not in expect_failed]
+    check(fh.norm.vmax == util[working].max(), "the colour scale ends at the busiest working "
+          "channel")
+    fh.figure.canvas.draw()
+    img = np.asarray(fh.figure.canvas.buffer_rgba())
+    for c in expect_failed:
+        seg = fh.layout.segments[fh.layout.segment_channel == c][0]
+        x, y = fh.ax.transData.transform(seg.mean(axis=0) * 0.7 + seg[0] * 0.3)
+        px = img[int(round(img.shape[0] - y)), int(round(x)), :3].astype(int)
+        # Black, or a white dot of the hatching: no colour of the colour map.
+        check(px.max() <= 40 or px.min() >= 215, f"failed channel {c} drawn {px.tolist()}")
+    labels = [t.get_text() for t in fh.ax.get_legend().get_texts()]
+    check(any("failed channel (0 failed links, 8 channels)" in t for t in labels) and
+          any("failed node (2)" in t for t in labels), f"heatmap legend: {labels}")
+    info = info_json(w, "mesh:5x4", None, ["--faults", fault_file])
+    cut = fs.network.bisection()
+    check(math.isclose(cut.bound, info["bisection_bound"], rel_tol=1e-12) and
+          cut.description == info["bisection"]["cut"] and
+          cut.channels_each_way == info["bisection"]["channels_each_way"],
+          f"faulty cut {cut} against wormnet info {info['bisection']}")
+    with h5py.File(faulty, "r") as f:
+        check(math.isclose(cut.bound, float(f["topology"].attrs["bisection_bound"]),
+                           rel_tol=1e-12), "faulty cut: the file's bisection_bound")
 
     # The partition map counts the file's edge cut.
     with h5py.File(torus, "r") as f:

@@ -855,6 +855,147 @@ class WorkloadBadInput(CorpusRunner):
         ])
 
 
+class FaultBadInput(CorpusRunner):
+    """Failed links and nodes (docs/faults.md): malformed fault files (one line naming the
+    file and the line), options only faults read given without faults, fault sets a routing
+    cannot run on (refused at setup naming the pair and the failed channel), faults that
+    split the network, a table made for other faults. Exit code 2, one line, nothing
+    written."""
+
+    RUN = ["run", "-t", "torus:4x4", "-r", "dor", "--warmup", "50", "--measure", "200"]
+    MESH = ["run", "-t", "mesh:4x4", "-r", "west-first", "--warmup", "50", "--measure", "200"]
+
+    def file_case(self, text, *words, label):
+        return Case([*self.RUN, "--faults", "f.txt"], "--faults", "f.txt", *words,
+                    files={"f.txt": text}, label=label)
+
+    def test_malformed_fault_files(self):
+        self.run_corpus([
+            self.file_case("link (0,0) (2,0)\n", "line 1", "not neighbours",
+                           label="a link that does not exist"),
+            self.file_case("link (0,0) (1,0)\nlink (1,0) X-\n", "line 2", "listed twice",
+                           label="a link listed twice, once by direction"),
+            self.file_case("node (1,1)\nnode (1,1)\n", "line 2", "listed twice",
+                           label="a node listed twice"),
+            self.file_case("node (4,0)\n", "line 1", "(4,0)", "not a node", "X in 0..3",
+                           label="a node out of range"),
+            self.file_case("node (-1,0)\n", "line 1", "not a node", label="a negative node"),
+            self.file_case("node (1,1,1)\n", "line 1", "3 coordinates",
+                           label="coordinates of another dimension count"),
+            self.file_case("node (1,1)\nlink (1,1) Y+\n", "line 2", "failed already",
+                           label="a link of a failed node"),
+            self.file_case("link (0,0) W+\n", "line 1", "'W+'", "X+, X-, Y+, Y-",
+                           label="a direction the torus does not have"),
+            self.file_case("remove (0,0)\n", "line 1", "'remove'", label="an unknown word"),
+            self.file_case("node (1;1)\n", "line 1", "not a list of integer coordinates",
+                           label="a bad separator"),
+            self.file_case("node (1,1) extra\n", "line 1", "unexpected", label="trailing words"),
+            self.file_case(b"node (1,1)\x00\n", "line 1", "NUL", label="a NUL byte"),
+            self.file_case(b"\xff\xfe\x00garbage\n", "line 1", label="binary garbage"),
+            self.file_case("#" * 5000 + "\n", "line 1", "longer than 4096",
+                           label="a line too long"),
+            self.file_case("".join(f"node ({x},{y})\n" for x in range(4) for y in (0, 2)),
+                           "fall apart into 2 groups", "(0,1) cannot reach (0,3)",
+                           "--allow-disconnected", label="a file that splits the torus"),
+            Case(["info", "-t", "mesh:2x2", "--faults", "f.txt"], "--faults", "f.txt",
+                 "two must stay", files={"f.txt": "node (0,0)\nnode (1,0)\nnode (0,1)\n"},
+                 label="a file that leaves one working node", output=False),
+        ])
+
+    def test_options_and_refusals(self):
+        self.run_corpus([
+            Case([*self.RUN, "--fault-seed", "3"], "--fault-seed", "3", "--fail-links",
+                 label="--fault-seed without a random draw"),
+            Case([*self.RUN, "--fault-seed", "3", "--faults", "f.txt"], "--fault-seed",
+                 files={"f.txt": "node (1,1)\n"}, label="--fault-seed with a file only"),
+            Case([*self.RUN, "--allow-disconnected"], "--allow-disconnected",
+                 label="--allow-disconnected without faults"),
+            Case(["verify", "-t", "torus:4x4", "-r", "dor", "--allow-disconnected"],
+                 "--allow-disconnected", label="verify: --allow-disconnected without faults",
+                 output=False),
+            Case([*self.RUN, "--fail-links", "1"], "--routing", "dor", "failed channel",
+                 label="dor refused on a torus with a failed link"),
+            Case([*self.RUN, "--faults", "f.txt"], "--routing", "dor",
+                 "the route (1,0) -> (0,0) takes (1,0) X- -> (0,0), a failed channel",
+                 files={"f.txt": "link (0,0) (1,0)\n"},
+                 label="dor refused naming the pair and the channel"),
+            Case(["sweep", *self.RUN[1:], "--loads", "0.1", "--faults", "f.txt"], "--routing",
+                 "failed channel", files={"f.txt": "node (2,2)\n"},
+                 label="sweep: dor refused on a torus with a failed node"),
+            Case(["run", "-t", "torus:4x4", "-r", "duato", "--faults", "f.txt", "--measure",
+                  "200"], "--routing", "duato", "failed channel",
+                 files={"f.txt": "link (0,0) X+\n"}, label="duato: the failed link's own pair"),
+            Case(["run", "-t", "mesh:3x3", "-r", "duato", "--faults", "f.txt", "--measure",
+                  "200"], "--routing", "duato", "Duato's condition", "no escape step",
+                 files={"f.txt": "node (0,0)\n"},
+                 label="duato: the escape step into a failed corner is gone"),
+            Case(["info", "-t", "torus:4x4", "-r", "angara", "--load", "--fail-nodes", "1"],
+                 "--routing", "angara", "failed channel", output=False,
+                 label="info --load refuses like run"),
+            Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--workload", "halo2d",
+                  "--faults", "f.txt"], "--workload",
+                 "halo2d", "faults", files={"f.txt": "node (3,0)\n"},
+                 label="a workload on a network with faults"),
+            Case([*self.MESH, "--traffic", "hotspot", "--hotspot-nodes", "3", "--faults",
+                  "f.txt"], "--hotspot-nodes", "3", "has failed",
+                 files={"f.txt": "node (3,0)\n"}, label="a failed hotspot"),
+            Case(["run", "-t", "torus:70x70x14", "-r", "dor", "--fail-links", "1", "--measure",
+                  "100"], "--fail-links", "1", "needs the exact load analysis",
+                 "run on at least 2 ranks", label="the delivery check of a large faulty torus"),
+            Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-nodes", "15"],
+                 "--fail-nodes", "15", "at most 14", label="too many random nodes"),
+            Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-links", "10"],
+                 "--fail-links", "10", "only 9 links", "--allow-disconnected",
+                 label="random links that would split the mesh"),
+        ])
+
+    def test_restart_with_a_changed_fault_file(self):
+        # The fault file is an input a restart checks by its contents (SHA-256), as --tables
+        # and --trace: another failed corner is another network.
+        import tempfile
+        run_ = [*self.MESH[:-4], "--faults", "f.txt", "--load", "0.1", "--warmup", "100",
+                "--measure", "2000"]
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "f.txt"), "w") as f:
+                f.write("node (3,0)\n")
+            p = subprocess.run([WORMNET, *run_, "--stop-at-cycle", "500", "--checkpoint-dir",
+                                "ck", "-q", "-o", "r.h5"], cwd=d, capture_output=True, text=True,
+                               timeout=300, check=False, env=ENV)
+            self.assertEqual(p.returncode, 5, p.stderr)
+            with open(os.path.join(d, "ck/checkpoint.h5"), "rb") as f:
+                ck = f.read()
+            with open(os.path.join(d, "r.h5"), "rb") as f:
+                results = f.read()
+        self.run_corpus([
+            Case([*run_, "--restart", "ck", "-o", "r.h5"], "--faults", "f.txt",
+                 "contents changed since the checkpoint", output=False,
+                 files={"f.txt": "node (3,3)\n", "ck/checkpoint.h5": ck, "r.h5": results},
+                 label="restart: the other east corner failed instead"),
+            Case(["run", "--restart", "ck"], "--faults", "f.txt", "contents changed",
+                 output=False,
+                 files={"f.txt": "node (3,0)  # the same node, another text\n",
+                        "ck/checkpoint.h5": ck, "r.h5": results},
+                 label="restart alone: a comment added to the fault file"),
+        ])
+
+    def test_a_table_made_for_other_faults(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run([WORMNET, "tables", "-t", "torus:4x4x2", "-a", "bfs", "-o",
+                                "tb.h5", "-q"], cwd=d, capture_output=True, text=True,
+                               timeout=300, check=False, env=ENV)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "tb.h5"), "rb") as f:
+                table = f.read()
+        self.run_corpus([
+            Case(["run", "-t", "torus:4x4x2", "-r", "table", "--tables", "tb.h5", "--length",
+                  "8", "--buffer", "16", "--faults", "f.txt"], "--tables", "tb.h5",
+                 "made for a network with 0 failed links and 0 failed nodes",
+                 "1 failed link", files={"tb.h5": table, "f.txt": "link (0,0,0) X+\n"},
+                 label="a fault-free table on a network with a failed link"),
+        ])
+
+
 def lock_line(pid):
     """A lock file's line as wormnet writes it: process, host, job, since, boot, pid
     namespace (include/wormnet/io/lock_file.hpp)."""
@@ -876,6 +1017,32 @@ def can_make_devices():
             return True
         except OSError:
             return False
+
+
+def table_listing_a_pair_twice():
+    """The bytes of a routing-table file of torus:4x4x2 (32 nodes) whose routes dataset says
+    it has 33 rows of 32: one route word per (source, destination) pair, a source listed
+    twice. Made from a table `wormnet tables` wrote, by rewriting the dataset's dimensions in
+    its dataspace message (HDF5 layout: the current and the maximum dimensions, 8 bytes
+    each, (32, 32, 32, 32)) and sealing it again (wormnet_seal), standard library only."""
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import wormnet_seal
+    with tempfile.TemporaryDirectory(prefix="wormnet-table-") as d:
+        path = os.path.join(d, "t.h5")
+        rc, _, err = run("tables", "-t", "torus:4x4x2", "-a", "bfs", "-q", "-o", path)
+        assert rc == 0, err
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+        dims = (32).to_bytes(8, "little")
+        assert data.count(dims * 4) == 1, "the routes dataspace is not where it was"
+        at = data.find(dims * 4)
+        data[at:at + 32] = ((33).to_bytes(8, "little") + dims) * 2
+        with open(path, "wb") as f:
+            f.write(data)
+        wormnet_seal.reseal(path)
+        with open(path, "rb") as f:
+            return f.read()
 
 
 class Corpus(CorpusRunner):
@@ -946,6 +1113,13 @@ class Corpus(CorpusRunner):
         "--progress": ["sometimes", ""],
         "--stop-backlog": ["-1", "x", "nan", "inf"],
         "--stop-latency": ["-1", "x", "4611686018427387905", "18446744073709551616"],
+        # Faults (docs/faults.md; the fault file's own corpus: FaultBadInput). H_2 has 24
+        # nodes and 30 links.
+        "--faults": ["/no/such/faults.txt", "", "{d}", "/dev/null"],
+        "--fail-links": ["-1", "x", "31", "1.5", BIG],
+        "--fail-nodes": ["-1", "x", "23", "0.5"],
+        "--fault-seed": ["-1", "x", "5", "18446744073709551616"],
+        "--allow-disconnected": [],  # a flag; refused without faults (FaultBadInput)
     }
     RUN_ONLY = {
         "--load": ["0", "-0.1", "1.5", "nan", "inf", "-inf", "abc", "1e-300", ""],
@@ -981,6 +1155,9 @@ class Corpus(CorpusRunner):
         "--max-generations": ["-1"],
         "--quiet": [],
     }
+    # The fault options of info, verify and tables (torus:4x4: 16 nodes, 32 links).
+    FAULTS = {"--faults": ["/no/such/faults.txt", "{d}"], "--fail-links": ["33", "-2"],
+              "--fail-nodes": ["15", "y"], "--fault-seed": ["7"], "--allow-disconnected": []}
     STUDY = ["tables-study", "--dims", "2", "--systems", "1", "--max-size", "3", "--algorithms",
              "bfs", "-q", "-o", "study.h5"]
     OTHER = {
@@ -993,17 +1170,18 @@ class Corpus(CorpusRunner):
                                                 # without --load (the base has none)
                                                 "--traffic": ["bursty", "tornado"],
                                                 "--hotspot-fraction": ["x", "0.5"],
-                                                "--hotspot-nodes": ["a", "3"]}),
+                                                "--hotspot-nodes": ["a", "3"], **FAULTS}),
         "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1", ""],
                                                                "--routing": ["xy", "angara-x", ""],
                                                                "--flow-control": ["none"],
                                                                "--ring-tie": ["x"],
                                                                "--json": [],
-                                                               "--tables": ["/no/such.h5"]}),
+                                                               "--tables": ["/no/such.h5"],
+                                                               **FAULTS}),
         "tables": (TABLES, {"--topology": ["torus:4x", "mesh:4x4", "honeycomb:2"],
                             "--algorithm": ["dfs", ""],
                             "--output": ["/no/such/dir/t.h5", "/dev/full", "{d}", ""],
-                            "--json": [], **GENERATOR}),
+                            "--json": [], **GENERATOR, **FAULTS}),
         "tables-study": (STUDY, {"--dims": ["7", "0", "x", "2,,3"],
                                  "--systems": ["-1", "1,2", "x"],
                                  "--min-size": ["1", "x"], "--max-size": ["1", "65"],
@@ -1066,11 +1244,38 @@ class Corpus(CorpusRunner):
     def test_every_sweep_option(self):
         self.run_corpus(self.table_cases(self.SWEEP, {**self.SIM, **self.SWEEP_ONLY}, "sweep"))
 
+    def test_test_only_walk_options(self):
+        # Hidden from --help (so not in the tables above): the differential harness's skewed
+        # walk on small networks (docs/differential-testing.md).
+        cases = []
+        for base in (self.RUN, self.SWEEP):
+            for value in ("63", "0", "-1", "x", "100", "2147483648", "99999999999999999999"):
+                cases.append(Case([*base, "--walk-block-routers", value],
+                                  "--walk-block-routers", value, "power of two"))
+            for value in ("0", "65", "-1", "x"):
+                cases.append(Case([*base, "--walk-skew", value], "--walk-skew", value))
+        self.run_corpus(cases)
+
     def test_every_option_of_the_other_commands(self):
         cases = []
         for command, (base, table) in self.OTHER.items():
             cases += self.table_cases(base, table, command)
         self.run_corpus(cases)
+
+    def test_a_routing_table_that_lists_a_pair_twice(self):
+        # A table holds one route word per (source, destination) pair (docs/tables.md); a
+        # file listing a pair twice is refused by every command that reads it, before any
+        # route is.
+        files = {"dup.h5": table_listing_a_pair_twice()}
+        words = ("--tables", "dup.h5", "(33, 32)", "must be (32, 32)",
+                 "one route word per (source, destination) pair")
+        table = ["-t", "torus:4x4x2", "-r", "table", "--tables", "dup.h5"]
+        self.run_corpus([
+            Case(["run", *table, "--buffer", "40", "--length", "20", "--warmup", "50",
+                  "--measure", "100"], *words, files=files),
+            Case(["verify", *table], *words, files=files),
+            Case(["info", "--load", *table], *words, files=files),
+        ])
 
     def test_status_of_what_is_not_a_wormnet_output(self):
         self.run_corpus([
@@ -1458,6 +1663,131 @@ class InputFiles(unittest.TestCase):
                 self.assertLess(elapsed, 15)
         self.refused([*self.RUN, "--config", "big.csv"], "--config", "'big.csv'", "1 MiB",
                      prefix=cap)
+
+
+class Faults(unittest.TestCase):
+    """Networks with failed links and nodes (docs/faults.md), end to end: what info reports
+    (the hand-worked torus:4x4 without the link (0,0)-(1,0): the link's two ends 3 hops apart,
+    every other pair as before, 516 hops over 240 pairs), a split network reported as such,
+    verify's verdict naming the failed channel, a run on the working nodes."""
+
+    def write(self, d, name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_info_of_a_torus_without_one_link(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "# one link\nlink (0,0) (1,0)\n")
+            j = run_json(self, "info", "-t", "torus:4x4", "--faults", f)
+        self.assertEqual((j["nodes"], j["links"], j["channels"]), (16, 31, 62))
+        self.assertEqual(j["diameter"], 4)
+        self.assertAlmostEqual(j["average_distance"], 516 / 240, places=12)
+        self.assertEqual(j["degree_histogram"], {"3": 2, "4": 14})
+        self.assertEqual(j["faults"]["failed_links"], 1)
+        self.assertEqual(j["faults"]["failed_nodes"], 0)
+        self.assertTrue(j["faults"]["connected"])
+        self.assertEqual(j["faults"]["distance_pairs"], 240)
+
+    def test_info_of_a_split_network(self):
+        # mesh:3x3 without its middle column: two columns of three, 6 working nodes in 2
+        # groups; within a column the distances of a 3-node path (1, 1, 2 hops each way).
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "node (1,0)\nnode (1,1)\nnode (1,2)\n")
+            rc, out, err = run("info", "-t", "mesh:3x3", "--faults", f)
+            self.assertEqual(rc, 2)
+            self.assertIn("--allow-disconnected", err)
+            j = run_json(self, "info", "-t", "mesh:3x3", "--faults", f, "--allow-disconnected")
+        self.assertEqual(j["nodes"], 6)
+        self.assertEqual(j["links"], 4)
+        self.assertFalse(j["faults"]["connected"])
+        self.assertEqual(j["faults"]["components"], 2)
+        self.assertEqual(j["faults"]["largest_component"], 3)
+        self.assertEqual(j["faults"]["distance_pairs"], 12)
+        self.assertEqual(j["diameter"], 2)
+        self.assertAlmostEqual(j["average_distance"], 16 / 12, places=12)
+
+    def test_fault_options_in_a_config_file(self):
+        # The keys are the option names; the effective configuration writes them back; the
+        # command line wins over the file, and what it leaves unread is refused.
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "node (3,0)\n")
+            c = self.write(d, "c.toml", 'topology = "mesh:4x4"\nrouting = "west-first"\n'
+                           f'faults = "{f}"\nallow-disconnected = true\nmeasure = 500\n')
+            out_file = os.path.join(d, "r.h5")
+            rc, out, err = run("run", "--config", c, "-o", out_file, "-q")
+            self.assertEqual((rc, err), (0, ""))
+            probe = subprocess.run(
+                ["/usr/bin/python3", "-c", "import h5py, sys; f = h5py.File(sys.argv[1]); "
+                 "print(f.attrs['config']); print(list(f['faults/nodes'][()]))", out_file],
+                capture_output=True, text=True, check=False)
+            if probe.returncode != 0:
+                self.skipTest("no h5py for /usr/bin/python3")
+            self.assertIn(f'faults = "{f}"', probe.stdout)
+            self.assertIn("allow-disconnected = true", probe.stdout)
+            self.assertIn("[3]", probe.stdout)
+            r = self.write(d, "r.toml", 'topology = "mesh:4x4"\nrouting = "west-first"\n'
+                           "fail-nodes = 1\nfault-seed = 2\nmeasure = 500\n")
+            rc, out, err = run("run", "--config", r, "--fail-nodes", "0")
+            self.assertEqual(rc, 2)
+            self.assertIn("--fault-seed '2': is read with --fail-links or --fail-nodes only", err)
+
+    def test_info_skips_the_all_pairs_search_past_its_budget(self):
+        # torus:300x300 with a failed link: a search from each of the 90000 working nodes
+        # visits 8.1e9 nodes, past 4e9 on one rank; the counts and the cut are still given.
+        j = run_json(self, "info", "-t", "torus:300x300", "--fail-links", "1")
+        self.assertFalse(j["faults"]["distances_known"])
+        self.assertEqual(j["links"], 2 * 90000 - 1)
+        self.assertTrue(j["faults"]["connected"])
+        rc, out, err = run("info", "-t", "torus:300x300", "--fail-links", "1")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("diameter          not computed: a search from every working node "
+                      "visits about 8.1e+09 nodes", out)
+        self.assertIn("run on at least 3 ranks", out)
+
+    def test_verify_names_the_failed_channel(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "link (1,0) X-\n")
+            j = run_json(self, "verify", "-t", "torus:4x4", "-r", "dor", "--faults", f, code=1)
+            self.assertFalse(j["delivery"]["ok"])
+            self.assertEqual(j["delivery"]["defect"],
+                             "the route (1,0) -> (0,0) takes (1,0) X- -> (0,0), a failed channel")
+            self.assertEqual(j["faults"]["failed_links"], 1)
+            # West-first on mesh:4x4 without its south-east corner delivers and is proven.
+            f = self.write(d, "g.txt", "node (3,0)\n")
+            j = run_json(self, "verify", "-t", "mesh:4x4", "-r", "west-first", "--faults", f)
+            self.assertTrue(j["deadlock_free"])
+            self.assertEqual(j["delivery"]["pairs"], 15 * 14)
+
+    def test_run_on_the_working_nodes(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            f = self.write(d, "f.txt", "node (3,0)\n")
+            rc, out, err = run("run", "-t", "mesh:4x4", "-r", "west-first", "--faults", f,
+                               "--load", "0.1", "--warmup", "500", "--measure", "4000")
+            self.assertEqual((rc, err), (0, ""))
+            self.assertIn("faults     0 failed links, 1 failed node", out)
+            self.assertIn("15 of 16 nodes and 22 of 24 links work", out)
+            accepted = float(re.search(r"^accepted +([0-9.]+)", out, re.M).group(1))
+            # Per working node: about the offered load below saturation.
+            self.assertAlmostEqual(accepted, 0.1, delta=0.02)
+            # The progress line too: mesh:3x3 without both east corners has 7 working nodes
+            # of 9, so a rate per node of the topology would read 7/9 of the summary's.
+            f = self.write(d, "g.txt", "node (2,0)\nnode (2,2)\n")
+            rc, out, err = run("run", "-t", "mesh:3x3", "-r", "west-first", "--faults", f,
+                               "--load", "0.1", "--warmup", "1000", "--measure", "40000",
+                               "--stats-window", "1000", "--progress-interval", "0.000001")
+            self.assertEqual((rc, err), (0, ""))
+            summary = float(re.search(r"^accepted +([0-9.]+)", out, re.M).group(1))
+            figures = [float(m) for m in
+                       re.findall(r"^progress .* accepted ([0-9.]+) ", out, re.M)][5:-5]
+            self.assertGreater(len(figures), 10, out)
+            self.assertAlmostEqual(sum(figures) / len(figures) / summary, 1.0, delta=0.08)
 
 
 class ConfigFiles(unittest.TestCase):

@@ -66,6 +66,14 @@ CASES = {
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),
+    # A network with faults (docs/faults.md): one node of mesh:8x8 fails, drawn from
+    # --fault-seed 9 (one west-first still routes around), and transpose traffic sends
+    # nothing from the working node mapped onto it: the same on every rank count.
+    "faults_west_first_transpose": ("run", ["-t", "mesh:8x8", "-r", "west-first",
+                                            "--fail-nodes", "1", "--fault-seed", "9",
+                                            "--traffic", "transpose", "--load", "0.1",
+                                            "--length", "6", "--warmup", "300", "--measure",
+                                            "2000"], 0),
     # Closed-loop workloads: a delivery on one rank issues the next message on the same rank
     # (docs/workloads.md), so the per-message times match at any rank count.
     "workload_halo3d_random": ("run", ["-t", "torus:4x4x2", "-r", "dor-dateline", "--workload",

@@ -531,7 +531,7 @@ class TraceRestart(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         lines = r.stderr.splitlines()
         self.assertEqual(len(lines), 1, r.stderr)
-        for word in ("--trace", fifo, "not a regular file"):
+        for word in ("--trace", fifo, "a regular file", "a FIFO"):
             self.assertIn(word, lines[0])
         self.assertFalse(os.path.exists(out))
         self.assertFalse(os.path.exists(out + ".partial"))

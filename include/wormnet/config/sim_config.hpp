@@ -54,6 +54,20 @@ enum class PartitionMethod : std::uint8_t {
   kMetis,      ///< a METIS k-way graph partition (when built with libmetis-dev)
 };
 
+/// Failed links and nodes (docs/faults.md): listed in a file, drawn at random, or both (the
+/// file's first, then the random nodes, then the random links).
+struct FaultConfig {
+  std::string file;         ///< --faults: a fault file; empty = none
+  std::uint64_t links = 0;  ///< --fail-links: working links to fail at random
+  std::uint64_t nodes = 0;  ///< --fail-nodes: working nodes to fail at random
+  std::uint64_t seed = 1;   ///< --fault-seed: the random draw's seed (not --seed's)
+  /// --allow-disconnected: the working nodes may fall apart (random draws may split them, a
+  /// fault file that splits them is accepted).
+  bool allow_disconnected = false;
+  /// Whether any fault is asked for.
+  [[nodiscard]] bool any() const { return !file.empty() || links > 0 || nodes > 0; }
+};
+
 struct NetworkConfig {
   std::string topology = "honeycomb:4";
   std::string routing = "double-xy";
@@ -78,6 +92,7 @@ struct NetworkConfig {
   VcBandwidth vc_bandwidth = VcBandwidth::kShared;
   /// Which rank simulates which router: never changes the results, only the speed.
   PartitionMethod partition = PartitionMethod::kGeometric;
+  FaultConfig faults;
 };
 
 struct TrafficConfig {

@@ -18,6 +18,8 @@
 #include <span>
 #include <string>
 
+#include "wormnet/core/text_input.hpp"
+
 namespace wormnet {
 
 /// An incremental SHA-256.
@@ -49,7 +51,9 @@ struct ContentDigest {
 
 /// The digest of the regular file at `path`, read from its start to its end; std::nullopt,
 /// with the reason in `problem`, when it cannot be opened or read or is not a regular file (a
-/// device, FIFO or directory is never read: a FIFO without a writer would block).
-std::optional<ContentDigest> digest_file(const std::string& path, std::string& problem);
+/// device, FIFO or directory is never read: a FIFO without a writer would block). Interrupted
+/// when `stop` says so (asked before every read of 1 MiB).
+std::optional<ContentDigest> digest_file(const std::string& path, std::string& problem,
+                                         const StopCheck& stop = {});
 
 }  // namespace wormnet

@@ -9,6 +9,7 @@
 #include "wormnet/config/routing_choices.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -23,9 +24,11 @@ struct LoadedRouting {
 
 /// Builds routing `name` for `topo`. For "table", loads the table file `tables` (collective
 /// over `comm`) and checks it; `tables` given with another routing is bad input (InputError
-/// naming --tables).
+/// naming --tables). On a network with `faults` (which must outlive the routing) the routing
+/// is wrapped in FaultAvoidingRouting, and a table must have been made for the same faults
+/// (its file records them; InputError naming --tables otherwise).
 LoadedRouting load_routing(const std::string& name, const std::string& tables, const Topology& topo,
-                           FlowControl flow, const Communicator& comm,
-                           RingTie tie = RingTie::kPlus);
+                           FlowControl flow, const Communicator& comm, RingTie tie = RingTie::kPlus,
+                           const FaultSet* faults = nullptr);
 
 }  // namespace wormnet

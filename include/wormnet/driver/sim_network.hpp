@@ -14,6 +14,7 @@
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/destination_pattern.hpp"
 
@@ -21,6 +22,10 @@ namespace wormnet {
 
 struct SimNetwork {
   std::unique_ptr<Topology> topology;
+  /// The failed links and nodes (--faults, --fail-links, --fail-nodes; empty: none). The
+  /// routing and the pattern refer to it: it stays where it is when the network moves.
+  std::unique_ptr<FaultSet> faults;
+  /// The routing, wrapped in FaultAvoidingRouting when the network has faults.
   std::unique_ptr<RoutingFunction> routing;
   RunPlan plan;                                 ///< settings derived once from the configuration
   std::unique_ptr<DestinationPattern> pattern;  ///< the traffic's destinations on this network
@@ -28,6 +33,9 @@ struct SimNetwork {
   /// (N-1)/pi and gamma_c per channel of a routing table (routing "table"); 0 and empty else.
   double table_saturation_rate = 0.0;
   std::vector<double> table_loads;
+  /// How each rank walks its routers (rank_model.hpp): the default, unless a test asks for
+  /// small blocks. Never changes a result.
+  WalkLayout walk;
 };
 
 /// The packet lengths of a run whose messages are known only once its topology is built (a

@@ -91,6 +91,11 @@ class Simulation {
   /// Batch-job control (checkpoints, stops); none by default.
   void set_hooks(RunHooks* hooks) { hooks_ = hooks; }
 
+  /// How each rank walks its routers (rank_model.hpp; the default suits today's caches).
+  /// Never changes a result: tests take small blocks to bring the skewed walk to small
+  /// networks.
+  void set_walk_layout(const WalkLayout& walk) { walk_ = walk; }
+
   /// Cycles between control checks (deadlock, drain, hooks): a pure function of the
   /// configuration, so every rank and every restart checks at the same cycles.
   [[nodiscard]] Cycle check_interval() const;
@@ -106,6 +111,7 @@ class Simulation {
   ThroughputBounds bounds_;
   RunHooks* hooks_ = nullptr;
   MessageScript* script_ = nullptr;
+  WalkLayout walk_;
 };
 
 }  // namespace wormnet

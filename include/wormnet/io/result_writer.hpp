@@ -20,6 +20,7 @@
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/stats/result_sink.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/workload/completion_report.hpp"
 
@@ -57,6 +58,10 @@ struct RunDescription {
   const std::vector<double>* channel_load = nullptr;
   /// The traffic pattern's own ideal; none for uniform traffic, or when not computed.
   std::optional<PatternIdealRecord> pattern_ideal;
+  /// The network's failed links and nodes (group /faults when the configuration asks for
+  /// faults), and the working sources a permutation left silent.
+  const FaultSet* faults = nullptr;
+  std::uint64_t silenced_sources = 0;
 };
 
 /// A closed-loop workload's results (group /workload), identical on every rank.

@@ -9,6 +9,7 @@
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/core/ids.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -64,6 +65,10 @@ struct RunPlan {
   RoutingTraits routing;
   /// The packets' lengths: the router's bubble reserve is `lengths.longest`.
   MessageLengths lengths;
+  /// The nodes that send and receive traffic: every node, or on a network with faults the
+  /// working ones (docs/faults.md). Rates per node (offered, accepted: flits/node/cycle) are
+  /// per these nodes.
+  std::uint32_t traffic_nodes = 0;
 
   /// The plan of a closed-loop run (an application workload): every packet labelled from
   /// cycle 0, and the run ends within --drain-limit cycles (the window, with no drain after).
@@ -80,7 +85,7 @@ struct RunPlan {
 /// ids inside the network, at least two nodes, a run whose router-cycles fit in 64 bits. Each
 /// broken rule is an InputError naming the option, the value and what is allowed.
 RunPlan make_run_plan(const SimConfig& config, const Topology& topo, const RoutingFunction& routing,
-                      const MessageLengths& lengths);
+                      const MessageLengths& lengths, const FaultSet* faults = nullptr);
 
 /// The plan for the open-loop traffic's packets: lengths = traffic_lengths(config.traffic).
 RunPlan make_run_plan(const SimConfig& config, const Topology& topo,

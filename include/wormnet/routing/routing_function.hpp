@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,17 +39,27 @@ struct RouteOption {
 };
 
 /// The allowed steps, in the routing function's priority order (the first is preferred).
+/// At most kCapacity of them: two per port (Duato's adaptive step on a port and an escape
+/// step on it with another next state), which no routing of the registry exceeds. A routing
+/// that adds more is a bug in that routing: add() refuses it with an InvariantError rather
+/// than write past the array (and the callers' arrays sized from kCapacity, such as the VC
+/// allocator's candidates). The check is a compare of a register with a constant and a
+/// branch never taken, once per step offered (no measurable cost: docs/simulator.md).
 class RouteOptions {
  public:
   static constexpr int kCapacity = 2 * kMaxPorts;
   void clear() { size_ = 0; }
   void add(PortId port, VcMask vcs, RouteState next_state = 0) {
+    if (size_ >= kCapacity) [[unlikely]] {
+      too_many();
+    }
     items_[static_cast<std::size_t>(size_++)] = RouteOption{port, vcs, next_state};
   }
   [[nodiscard]] int size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
-  /// Adds VCs to option i (same port, same next state).
+  /// Adds VCs to option i (same port, same next state); i < size().
   void add_vcs(int i, VcMask vcs) {
+    assert(i >= 0 && i < size_);
     auto& o = items_[static_cast<std::size_t>(i)];
     o.vcs = static_cast<VcMask>(o.vcs | vcs);
   }
@@ -59,6 +70,9 @@ class RouteOptions {
   [[nodiscard]] const RouteOption* end() const { return items_.data() + size_; }
 
  private:
+  /// Throws the InvariantError of a routing that offers more than kCapacity steps.
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_many();
+
   std::array<RouteOption, kCapacity> items_;  // only [0, size_) is meaningful
   int size_ = 0;
 };

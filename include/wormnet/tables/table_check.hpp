@@ -20,6 +20,7 @@
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/turn_set.hpp"
+#include "wormnet/topology/fault_set.hpp"
 
 namespace wormnet::tables {
 
@@ -56,8 +57,14 @@ struct TableReport {
 };
 
 /// Collective: checks every pair of `table` (sources split over the ranks); every rank
-/// gets the same report.
-TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm);
+/// gets the same report. On a network with `faults` (docs/faults.md) the pairs are the
+/// working ones (a pair with a failed end may hold any word: it carries no traffic), a route
+/// over a failed channel leaves its pair incomplete (the defect names the pair and the
+/// channel), and the metrics are over the working pairs and channels: (W-1)/pi, the perfect
+/// load from the distances over the working links. `minimal` still compares a route with the
+/// fault-free distance.
+TableReport check_table(const RouteTable& table, const TurnSet& turns, const Communicator& comm,
+                        const FaultSet* faults = nullptr);
 
 /// The reason route (s, d) breaks the Angara rules with `turns`, or nullptr. Checks only the
 /// FS and LS steps: an ok plan's direction-order part keeps the order and the direction-bit

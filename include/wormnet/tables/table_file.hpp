@@ -11,12 +11,14 @@
 #include <string>
 #include <string_view>
 
+#include "wormnet/config/sim_config.hpp"
 #include "wormnet/io/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/table_check.hpp"
 #include "wormnet/tables/table_generator.hpp"
 #include "wormnet/tables/turn_set.hpp"
+#include "wormnet/topology/fault_set.hpp"
 
 namespace wormnet::tables {
 
@@ -48,6 +50,10 @@ struct TableFileContents {
   GeneratorOptions options;
   std::string version;  ///< wormnet version
   std::string git_sha;
+  /// The network's faults and the options that made them (group /faults, written when the
+  /// options ask for faults; docs/faults.md).
+  const FaultSet* faults = nullptr;
+  FaultConfig fault_config;
 };
 
 /// Collective: writes `contents` to `path` (InputError naming `option` when the file cannot
@@ -70,8 +76,9 @@ struct LoadedTable {
 };
 
 /// Collective: reads the table in `path` for `topo` (which must outlive the table) and
-/// checks it. Every problem is an InputError naming `option` and `path`.
+/// checks it on the network with `faults`, which must be the faults the file records (its
+/// group /faults; none without it). Every problem is an InputError naming `option` and `path`.
 LoadedTable load_table_file(const std::string& path, std::string_view option, const Torus& topo,
-                            const Communicator& comm);
+                            const Communicator& comm, const FaultSet& faults = FaultSet());
 
 }  // namespace wormnet::tables

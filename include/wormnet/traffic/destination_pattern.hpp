@@ -12,6 +12,11 @@
 //   hotspot        a share of messages to the hotspot nodes, the rest uniform
 //   all-to-all     message i of node s goes to (s + 1 + i mod (N-1)) mod N
 // A node that a permutation maps to itself sends nothing.
+// On a network with faults (docs/faults.md) the traffic is over the working nodes: a failed
+// node sends nothing and nothing is sent to it; uniform and all-to-all run over the working
+// nodes (the same rules with W working nodes in place of N), a hotspot may not be a failed
+// node, and a working node that a permutation maps onto a failed one sends nothing (counted:
+// silenced()).
 #pragma once
 
 #include <cstdint>
@@ -19,18 +24,23 @@
 
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/core/rng.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
 
 class DestinationPattern {
  public:
-  /// Throws InputError naming --traffic when the pattern is not defined on the topology.
-  DestinationPattern(const Topology& topo, const TrafficConfig& traffic);
+  /// Throws InputError naming --traffic when the pattern is not defined on the topology, and
+  /// naming --hotspot-nodes for a hotspot that failed. `faults` (null or empty: none) must
+  /// outlive the pattern.
+  DestinationPattern(const Topology& topo, const TrafficConfig& traffic,
+                     const FaultSet* faults = nullptr);
 
   /// Destination of message number `index` of `src`; NodeId::invalid() when src sends nothing.
   [[nodiscard]] NodeId destination(NodeId src, RandomStream& rng, std::uint64_t index) const;
-  /// True when src never sends (fixed point of a permutation).
+  /// True when src never sends (fixed point of a permutation, a failed node, or a working
+  /// node a permutation maps onto a failed one).
   [[nodiscard]] bool silent(NodeId src) const;
   [[nodiscard]] TrafficPattern pattern() const { return pattern_; }
   /// A fixed permutation (transpose, neighbor, tornado, bit-complement): every source sends
@@ -43,6 +53,8 @@ class DestinationPattern {
   [[nodiscard]] double hotspot_fraction() const { return hotspot_fraction_; }
   [[nodiscard]] const std::vector<std::uint32_t>& hotspots() const { return hotspots_; }
   [[nodiscard]] bool self_traffic() const { return self_traffic_; }
+  /// Working nodes that a permutation maps onto a failed node (they send nothing).
+  [[nodiscard]] std::uint32_t silenced() const { return silenced_; }
 
  private:
   [[nodiscard]] NodeId uniform(NodeId src, RandomStream& rng) const;
@@ -53,6 +65,11 @@ class DestinationPattern {
   bool self_traffic_;  // uniform draws include the source (TrafficConfig::self_traffic)
   std::vector<std::uint32_t> hotspots_;
   std::vector<std::uint32_t> permutation_;  // for fixed patterns: dest of each node
+  // With faults (else empty): the working nodes in id order, and each node's place there.
+  const FaultSet* faults_ = nullptr;
+  std::vector<std::uint32_t> working_;
+  std::vector<std::uint32_t> rank_;
+  std::uint32_t silenced_ = 0;
 };
 
 }  // namespace wormnet

@@ -29,7 +29,8 @@ class TrafficMatrix {
   /// the nodes, a permutation on tori and meshes but not always (neighbor on H_t sends two
   /// nodes to one).
   [[nodiscard]] bool fixed() const { return pattern_.is_permutation(); }
-  /// Sources that send nothing (the fixed points of a fixed pattern).
+  /// Sources that send nothing (the fixed points of a fixed pattern; with faults the failed
+  /// nodes, and the working ones a fixed pattern maps onto a failed node).
   [[nodiscard]] std::uint32_t silent() const { return silent_; }
   /// Ordered pairs s != d with T(s, d) > 0.
   [[nodiscard]] std::uint64_t pairs() const { return pairs_; }
@@ -47,6 +48,7 @@ class TrafficMatrix {
   const DestinationPattern& pattern_;
   bool uniform_ = false;
   std::uint32_t silent_ = 0;
+  std::uint32_t working_ = 0;  ///< random patterns: the nodes that send and receive
   std::uint64_t pairs_ = 0;
   /// Fixed patterns: the sources mapped onto node d are by_dest_[first_[d] .. first_[d+1]).
   std::vector<std::uint32_t> first_;

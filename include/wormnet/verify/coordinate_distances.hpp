@@ -4,11 +4,15 @@
 // and the sum over all ordered pairs is the topology layer's all_pairs_distance_sum().
 // Where the distance is not separable (honeycomb tori), the one row is the node id's: the
 // distances of every node to the destination, from Topology::distance() (O(N) per destination).
+// On a network with faults the one row holds the distances over the working links, from a
+// breadth-first search (O(N + links) per destination; -1 where the destination is out of
+// reach), and the sum over all pairs is left to the caller (per destination, row_sum()).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -18,6 +22,9 @@ class CoordinateDistances {
   /// Checks the separability the rows rely on against Topology::distance() on a spread of
   /// pairs (an InvariantError if it does not hold) when the topology declares it.
   explicit CoordinateDistances(const Topology& topo);
+  /// The distances over the working links of `faults` (which must outlive this object) when
+  /// it holds any; CoordinateDistances(topo) otherwise.
+  CoordinateDistances(const Topology& topo, const FaultSet& faults);
 
   /// Distances from every node to one destination.
   class To {
@@ -39,11 +46,18 @@ class CoordinateDistances {
   };
   [[nodiscard]] To to(NodeId dest) const;
 
-  /// Sum of distance(s, d) over all ordered pairs, exact.
-  [[nodiscard]] std::uint64_t all_pairs_sum() const { return all_pairs_sum_; }
+  /// Sum of distance(s, d) over all ordered pairs, exact. Not on a network with faults
+  /// (an InvariantError): sum the rows of the destinations instead.
+  [[nodiscard]] std::uint64_t all_pairs_sum() const;
+  /// Whether the distances are those of a network with faults (searched per destination).
+  [[nodiscard]] bool faulty() const { return faults_ != nullptr; }
 
  private:
+  /// Fills coords_, low_ and range_ (and checks separability).
+  void index_nodes();
+
   const Topology& topo_;
+  const FaultSet* faults_ = nullptr;  // set when the network has faults
   bool separable_;  // Topology::distance_separable(); else one row of whole distances
   int dims_;
   std::vector<std::int32_t> coords_;  // [node * dims + i], shifted so that each starts at 0

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -56,8 +57,10 @@ struct DuatoReport {
 };
 
 /// Checks Duato's condition for `routing` on `topo` with `vcs` VCs per channel (0 = the
-/// routing's vcs_required()). The routing must have escape VCs.
-DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, int vcs = 0);
+/// routing's vcs_required()). The routing must have escape VCs. With `faults`: over the
+/// working pairs, steps over failed channels never taken (docs/faults.md).
+DuatoReport check_duato(const Topology& topo, const RoutingFunction& routing, int vcs = 0,
+                        const FaultSet* faults = nullptr);
 
 /// "(1,0,0) X+ vc2" for an adaptive step, with " toward (x,y,z)" for its destination.
 std::string describe_step(const Topology& topo, const DuatoReport::Step& s);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
@@ -43,7 +44,8 @@ struct PatternLoadReport {
   /// The ideal saturation rate under the pattern, in the results' units (flits/node/cycle
   /// over all N nodes, as accepted traffic is counted): senders / (N pi). A permutation's
   /// fixed points send nothing, so this is below offered_at_ideal when there are some. For
-  /// uniform traffic it would be (N-1)/pi, the uniform analysis' figure.
+  /// uniform traffic it would be (N-1)/pi, the uniform analysis' figure. With faults N is the
+  /// working nodes (as accepted traffic is counted there).
   double saturation_rate = 0.0;
   std::uint64_t pairs = 0;    ///< ordered pairs with a positive share
   std::uint64_t senders = 0;  ///< nodes with a positive share toward another node
@@ -63,9 +65,12 @@ std::uint64_t estimate_pattern_states(const Topology& topo, const RoutingFunctio
 /// The loads of the pattern given by `column` (called once per destination), over `share`
 /// of the destinations and combined by `reduction`: the same bits on every share and for
 /// every split (loads summed in fixed point, ExactSum).
+/// With `faults` (docs/faults.md) failed nodes send nothing (their columns' entries are
+/// skipped) and the routes are those the routing takes around the faults.
 PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunction& routing,
                                         const PatternColumn& column, int vcs = 0,
                                         AnalysisShare share = {},
-                                        const ShareReduction& reduction = ShareReduction{});
+                                        const ShareReduction& reduction = ShareReduction{},
+                                        const FaultSet* faults = nullptr);
 
 }  // namespace wormnet

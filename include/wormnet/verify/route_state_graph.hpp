@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -32,10 +33,13 @@ class RouteStateGraph {
     RouteState route_state = 0;
   };
 
-  /// `vcs` = virtual channels per channel (at least routing.vcs_required()).
-  RouteStateGraph(const Topology& topo, const RoutingFunction& routing, int vcs);
+  /// `vcs` = virtual channels per channel (at least routing.vcs_required()). With `faults`
+  /// (which must outlive the graph): packets start at working nodes only, and a step over a
+  /// failed channel is a defect (not followed).
+  RouteStateGraph(const Topology& topo, const RoutingFunction& routing, int vcs,
+                  const FaultSet* faults = nullptr);
 
-  /// Explores all states toward `dest` reachable from every source s != dest.
+  /// Explores all states toward `dest` reachable from every (working) source s != dest.
   void explore(NodeId dest);
   /// Explores the states of the packets from one source only (source-dependent routings:
   /// the routing function sees it in RouteRequest::source).
@@ -77,6 +81,7 @@ class RouteStateGraph {
 
   const Topology& topo_;
   const RoutingFunction& routing_;
+  const FaultSet* faults_;  // null: none
   int vcs_;
   std::uint64_t states_;          // routing.state_count()
   std::uint64_t channel_states_;  // num_channels * vcs * states: keys below are channel states

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/verify/channel_dependency_graph.hpp"
 
@@ -45,7 +46,8 @@ struct LoadReport {
   double mean_load = 0.0;  ///< sum gamma_c / |C| (larger than perfect_load if non-minimal)
   double sigma4 = 0.0;     ///< sigma(4, R) = (1/|C| sum |perfect - gamma_c|^4)^(1/4)
   /// Ideal uniform saturation rate (N-1)/pi, flits/node/cycle: with every node sending
-  /// lambda spread over the N-1 others, channel c carries lambda gamma_c / (N-1).
+  /// lambda spread over the N-1 others, channel c carries lambda gamma_c / (N-1). With faults
+  /// N counts the working nodes (the traffic's nodes).
   double saturation_rate = 0.0;
 };
 
@@ -57,6 +59,12 @@ struct AnalysisOptions {
   /// Use the routing's declared network symmetries (RoutingFunction::symmetries()); off for
   /// the second pass that names the first defect in destination order.
   bool symmetries = true;
+  /// The network's failed links and nodes (docs/faults.md), or null for none. With faults
+  /// the pairs are the working ones (both ends working), a step over a failed channel is a
+  /// delivery defect naming a pair and the channel, minimal means shortest over the working
+  /// links, the loads' minimum, mean, perfect load and sigma are over the working channels,
+  /// and no symmetry or translation is used (faults break them).
+  const FaultSet* faults = nullptr;
 };
 
 /// How an analysis covers the N (N - 1) ordered pairs. Decided from the network, the
@@ -80,6 +88,8 @@ struct AnalysisPlan {
   double scale = 1.0;
   /// kSymmetries: the routing's symmetries in this scope (a group, the identity among them).
   std::vector<NetworkSymmetry> symmetries;
+  /// The network has faults: the destinations are its working nodes, no symmetry is used.
+  bool faulty = false;
   /// Routing states expected over all passes (nodes x passes; x route length per pair): the
   /// work, for deciding up front whether an analysis fits the time there is.
   std::uint64_t estimated_states = 0;

@@ -2,6 +2,7 @@
 // the bytes come in pieces or from a file longer than one read, and the files that are not
 // read (missing, a directory, a FIFO: refused at once, never blocking).
 #include "wormnet/core/content_digest.hpp"
+#include "wormnet/core/error.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,18 +80,32 @@ TEST(ContentDigest, FileLongerThanOneReadIsHashedWhole) {
   EXPECT_EQ(*empty, (ContentDigest{0, sha256_hex({})}));
 }
 
+TEST(ContentDigest, AStopCheckEndsTheDigestBetweenReads) {
+  // A 4 GiB file (sparse: no disk) once took seconds to digest deaf to SIGTERM. The stop
+  // check is asked before every 1 MiB read: here it says stop at the third.
+  TempDir d;
+  const auto big = d.path / "big";
+  { std::ofstream f(big, std::ios::binary); }
+  std::filesystem::resize_file(big, std::uintmax_t{4} << 30);
+  int asked = 0;
+  std::string problem;
+  EXPECT_THROW(static_cast<void>(digest_file(big, problem, [&] { return ++asked == 3; })),
+               Interrupted);
+  EXPECT_EQ(asked, 3);
+}
+
 TEST(ContentDigest, WhatIsNotARegularFileIsNotRead) {
   TempDir d;
   std::string problem;
   EXPECT_FALSE(digest_file(d.path / "missing", problem));
   EXPECT_NE(problem.find("cannot be read"), std::string::npos) << problem;
   EXPECT_FALSE(digest_file(d.path, problem));
-  EXPECT_EQ(problem, "is not a regular file");
+  EXPECT_EQ(problem, "is not a regular file (this is a directory)");
   // A FIFO without a writer: opening it for reading would block until one came.
   const auto fifo = d.path / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_FALSE(digest_file(fifo, problem));
-  EXPECT_EQ(problem, "is not a regular file");
+  EXPECT_EQ(problem, "is not a regular file (this is a FIFO)");
 }
 
 }  // namespace

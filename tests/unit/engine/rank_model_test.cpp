@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "../../support/scripted_network.hpp"
@@ -468,6 +469,59 @@ TEST(RankModel, NoDeadlockInASaturatedDeadlockFreeNetwork) {
   EXPECT_GT(stuck, 0U) << "no VC ever waited: the test shows nothing";
   net.run_until(20000);
   EXPECT_EQ(net.deliveries().size(), 6 * n);
+}
+
+// Bubble flow control with packets longer than the bubble it reserves (issue 36, case 3:
+// workload messages above --length-max). torus:5 (one ring of 5, ports 0 = X+, 1 = X-), dor
+// with bubble flow control on its one VC, 8-flit buffers, --length-max 2; each node x sends
+// one packet to x + 2 at cycle 0 (two hops X+). Worked by hand, with L flits a packet:
+//  - entering the ring needs L + 2 free slots downstream, 8 of 8 are: all five heads enter
+//    at once and each packet moves whole into the X- input buffer of x + 1;
+//  - there its head goes on along the ring, which needs L free slots at x + 2; x + 2's
+//    buffer holds x + 1's packet (L flits, its head waiting the same way): 8 - L are free.
+// L = 5: 3 < 5, so every head waits only for room behind the packet ahead of it, a VC that
+// waits in turn: a ring of five waits (X- input VC 0 of x + 1 on that of x + 2), all through
+// the bubble rule (the output VCs are free, none owned). The wait-for graph must hold
+// exactly these five edges to the downstream VC and the detector the cycle of five; if the
+// bubble refusal counted as a way out (the free VC), the knot would go unreported.
+// L = 3: 5 >= 3, each packet goes on and all are delivered, nothing waits.
+TEST(RankModel, ABubbleKnotWaitsOnTheDownstreamVcs) {
+  SimConfig c = ideal_router(8);
+  c.network.flow_control = FlowControl::kBubble;
+  c.traffic.length_max = 2;
+  constexpr std::uint32_t kNodes = 5;
+  for (int parts : {1, 2}) {
+    ScriptedNetwork net("torus:5", "dor", c, parts);
+    for (std::uint32_t x = 0; x < kNodes; ++x) net.send(x, (x + 2) % kNodes, 5);
+    net.run_until(300);
+    EXPECT_TRUE(net.deliveries().empty()) << parts << " parts";
+    std::vector<WaitEdge> edges;
+    for (int p = 0; p < parts; ++p) {
+      const std::vector<WaitEdge> mine = net.model(p).wait_for_edges(net.now(), 100);
+      edges.insert(edges.end(), mine.begin(), mine.end());
+    }
+    std::vector<std::array<int, 6>> got;
+    for (const WaitEdge& e : edges) {
+      got.push_back({static_cast<int>(e.node), e.port, e.vc, static_cast<int>(e.on_node), e.on_port,
+                     e.on_vc});
+    }
+    std::sort(got.begin(), got.end());
+    std::vector<std::array<int, 6>> expected;
+    for (int x = 0; x < static_cast<int>(kNodes); ++x) {
+      expected.push_back({x, 1, 0, (x + 1) % static_cast<int>(kNodes), 1, 0});
+    }
+    EXPECT_EQ(got, expected) << parts << " parts";
+    const std::vector<VcKey> cycle = net.deadlock_cycle(100);
+    const std::vector<VcKey> ring{vc_key(0, 1, 0), vc_key(1, 1, 0), vc_key(2, 1, 0),
+                                  vc_key(3, 1, 0), vc_key(4, 1, 0)};
+    EXPECT_EQ(cycle, ring) << parts << " parts";
+  }
+  ScriptedNetwork fits("torus:5", "dor", c);
+  for (std::uint32_t x = 0; x < kNodes; ++x) fits.send(x, (x + 2) % kNodes, 3);
+  fits.run_until(300);
+  EXPECT_EQ(fits.deliveries().size(), kNodes);
+  EXPECT_EQ(fits.stuck_vcs(100), 0U);
+  EXPECT_TRUE(fits.deadlock_cycle(100).empty());
 }
 
 // What a peer sends may arrive in the current cycle only between step_interior() and

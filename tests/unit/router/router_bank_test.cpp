@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -288,6 +290,87 @@ TEST(RouterBank, AHeadRefusedForCreditsDoesNotPark) {
   r.bank.return_credit(o);
   ASSERT_EQ(r.step(4).count(), 1);
   EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
+}
+
+/// A routing that offers each step of `base` `copies` times over, in a row: a legal routing
+/// (the same port and VCs may be offered with other next states) at the limits of what the
+/// router's fixed arrays hold.
+class RepeatingRouting final : public RoutingFunction {
+ public:
+  RepeatingRouting(std::unique_ptr<RoutingFunction> base, int copies)
+      : base_(std::move(base)), copies_(copies) {}
+  [[nodiscard]] std::string name() const override { return "repeating"; }
+  [[nodiscard]] int vcs_required() const override { return base_->vcs_required(); }
+  void route(const RouteRequest& request, RouteOptions& out) const override {
+    RouteOptions once;
+    base_->route(request, once);
+    for (int c = 0; c < copies_; ++c) {
+      for (const RouteOption& o : once) out.add(o.port, o.vcs, o.next_state);
+    }
+  }
+  [[nodiscard]] bool minimal() const override { return base_->minimal(); }
+  [[nodiscard]] std::string description() const override { return "test"; }
+
+ private:
+  std::unique_ptr<RoutingFunction> base_;
+  int copies_;
+};
+
+// The most output VCs one head can be offered: RouteOptions::kCapacity options (24), each
+// on every VC of its channel (8: xy's one VC class spread over 8 VCs), 192 candidates, all
+// free, with a selection that looks at all of them. The head takes one of them and leaves on
+// X+ at cycle 0 (the VC allocator's candidate list once held 64 and was written past).
+TEST(RouterBank, TheMostCandidatesARoutingCanOfferFit) {
+  for (const SelectionPolicy selection :
+       {SelectionPolicy::kRandom, SelectionPolicy::kLeastOccupied}) {
+    RouterParams p = ideal(4);
+    p.vcs = kMaxVcs;
+    p.selection = selection;
+    const auto topo = make_topology("mesh:2x2");
+    const RepeatingRouting routing(make_routing("xy", *topo), RouteOptions::kCapacity);
+    PacketTable packets;
+    SourceQueue source;
+    RouterBank bank(p, *topo, routing, {0}, packets);
+    source.push(message(1, 1));
+    std::vector<Move> moves;
+    bank.step(0, 0, source, [&](int in_port, int in_vc, int out_port, int out_vc, Flit f) {
+      moves.push_back(Move{in_port, in_vc, out_port, out_vc, f});
+    });
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(moves[0].in_port, kTerminal);
+    EXPECT_EQ(moves[0].out_port, kXPlus);
+    EXPECT_LT(moves[0].out_vc, kMaxVcs);
+  }
+}
+
+// One step more than RouteOptions holds is a bug in the routing: refused, not written past
+// the options' array.
+TEST(RouterBank, ARoutingOfferingTooManyStepsIsRefused) {
+  const auto topo = make_topology("mesh:2x2");
+  const RepeatingRouting routing(make_routing("xy", *topo), RouteOptions::kCapacity + 1);
+  PacketTable packets;
+  SourceQueue source;
+  RouterBank bank(ideal(4), *topo, routing, {0}, packets);
+  source.push(message(1, 1));
+  EXPECT_THROW(bank.step(0, 0, source, [](int, int, int, int, Flit) {}), InvariantError);
+}
+
+// Routers whose VCs do not fit the 64-bit masks and 64-entry tables they are numbered in are
+// refused when the bank is built (the run plan refuses them as bad input before).
+TEST(RouterBank, ARouterPastItsTablesIsRefused) {
+  const auto topo = make_topology("torus:4x4x4x4");  // 8 ports
+  const auto routing = make_routing("dor", *topo);
+  PacketTable packets;
+  for (const int vcs : {8, 0, 9}) {  // 9 x 8 = 72 VC numbers; none; more than a mask holds
+    RouterParams p = ideal(4);
+    p.ports = 8;
+    p.vcs = vcs;
+    EXPECT_THROW(RouterBank(p, *topo, *routing, {0}, packets), InvariantError) << vcs;
+  }
+  RouterParams p = ideal(4);
+  p.ports = 8;
+  p.vcs = 7;  // 9 x 7 = 63
+  EXPECT_NO_THROW(RouterBank(p, *topo, *routing, {0}, packets));
 }
 
 // InputVcState's 32-bit `ready` against the full cycle: due at and after the cycle stored,

@@ -49,6 +49,26 @@ NodeId at(const test::RoutingCase& c, std::vector<int> xs) {
 
 // Stojmenovic: the coordinate with the largest offset that the node's links can reduce, X
 // before Y before Z on ties. Black (sum 1) nodes have + links, white (sum 2) - links.
+// RouteOptions holds two steps per port; one more is a routing's bug, refused with an
+// InvariantError instead of written past the array, and what it holds stays as it was.
+TEST(RouteOptions, HoldsItsCapacityAndRefusesOneMore) {
+  RouteOptions o;
+  for (int i = 0; i < RouteOptions::kCapacity; ++i) {
+    o.add(static_cast<PortId>(i % kMaxPorts), 1, static_cast<RouteState>(i));
+  }
+  EXPECT_EQ(o.size(), 2 * kMaxPorts);
+  EXPECT_THROW(o.add(0, 1, 99), InvariantError);
+  ASSERT_EQ(o.size(), RouteOptions::kCapacity);
+  for (int i = 0; i < RouteOptions::kCapacity; ++i) {
+    EXPECT_EQ(o[i].port, i % kMaxPorts);
+    EXPECT_EQ(o[i].next_state, static_cast<RouteState>(i));
+  }
+  o.clear();
+  o.add(3, 2, 7);
+  EXPECT_EQ(o.size(), 1);
+  EXPECT_EQ(o[0].port, 3);
+}
+
 TEST(RoutingFunctions, StojmenovicLargestOffsetFirstXyzOnTies) {
   const auto c = test::make_case("honeycomb:3", "stojmenovic");
   // (1,0,0) -> (0,1,1): d = (-1,+1,+1); black, so Y and Z reduce; tie -> Y+.

@@ -10,6 +10,7 @@
 
 #include "../../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/io/file_seal.hpp"
 #include "wormnet/io/h5_file.hpp"
 #include "wormnet/io/run_status.hpp"
 
@@ -152,6 +153,51 @@ TEST(TableFile, TurnNotAllowedIsRefused) {
   EXPECT_NE(e.find("route (0,0) -> (1,1): its first step turns against the direction order"),
             std::string::npos)
       << e;
+}
+
+/// Rewrites the routes dataset of the table file at `path` as `words` of `shape` (sealed
+/// again, so that the loader's own checks see it): a table made by another tool.
+void replace_routes(const std::string& path, const std::vector<std::uint32_t>& words,
+                    const io::Shape& shape) {
+  io::H5File f = io::H5File::open_read_write(Communicator::self(), path, "--tables");
+  f.root().remove(table_schema::kRoutes);
+  f.root().write_dataset<std::uint32_t>(table_schema::kRoutes, words, shape);
+  f.close();
+  ASSERT_EQ(io::seal_file(path), "");
+}
+
+// A table holds one route word per ordered pair, at (source, destination): the only way a
+// file can list a pair twice is an extra row (a source repeated) or column. Such a file is
+// refused in one line naming the shape found and the one required, before any route is read
+// (a duplicated entry would otherwise shift every later pair onto the wrong route).
+TEST(TableFile, DuplicateEntriesAreRefused) {
+  const test::SharedTempFile file(Communicator::self(), "table");
+  const Torus t({4, 4, 2}, true);
+  const Written w = write(t, file.path());
+  const std::uint32_t n = t.num_nodes();
+  const auto words = w.g.table->words();
+  // Source 5's row twice (after itself): 33 rows of 32.
+  std::vector<std::uint32_t> rows(words.begin(), words.begin() + 6 * n);
+  rows.insert(rows.end(), words.begin() + 5 * n, words.begin() + 6 * n);
+  rows.insert(rows.end(), words.begin() + 6 * n, words.end());
+  replace_routes(file.path(), rows, {n + 1, n});
+  std::string e = load_error(file.path(), t);
+  EXPECT_NE(e.find("(33, 32)"), std::string::npos) << e;
+  EXPECT_NE(e.find("it must be (32, 32)"), std::string::npos) << e;
+  EXPECT_NE(e.find("one route word per (source, destination) pair"), std::string::npos) << e;
+  // Destination 0's column twice in every row: 32 rows of 33.
+  std::vector<std::uint32_t> columns;
+  for (std::uint32_t s = 0; s < n; ++s) {
+    columns.push_back(words[s * n]);
+    columns.insert(columns.end(), words.begin() + s * n, words.begin() + (s + 1) * n);
+  }
+  replace_routes(file.path(), columns, {n, n + 1});
+  e = load_error(file.path(), t);
+  EXPECT_NE(e.find("(32, 33)"), std::string::npos) << e;
+  // The same words as one list of N^2 + N entries.
+  replace_routes(file.path(), rows, {std::uint64_t{n} * (n + 1)});
+  e = load_error(file.path(), t);
+  EXPECT_NE(e.find("(1056)"), std::string::npos) << e;
 }
 
 TEST(TableFile, TruncatedFileIsRefused) {

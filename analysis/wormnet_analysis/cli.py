@@ -64,6 +64,15 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("--slice", type=_slice, action="append", default=[],
                     help="draw only the slice with this coordinate, e.g. Z=0 (repeatable)")
     ap.add_argument("--top", type=int, default=5, help="busiest channels to number (5)")
+    ap.add_argument("--scale", choices=["auto", "absolute", "relative"], default="auto",
+                    help="colour scale: absolute (0 to the largest value), relative (around "
+                         "the mean: the perfect load of a minimal routing's gamma_c), or auto "
+                         "(relative when the values differ by less than 10%% of the largest)")
+    ap.add_argument("--vmin", type=float, default=None,
+                    help="the colour scale's lower end (default 0, or the relative scale's)")
+    ap.add_argument("--vmax", type=float, default=None,
+                    help="the colour scale's upper end (default the largest value over the "
+                         "whole network, slices or not)")
     ap.add_argument("--width", type=float, default=9.0, help="figure width, inches (9)")
     ap.add_argument("--partition", metavar="PNG", default=None,
                     help="also draw the partition (result files): nodes by rank, edge cut")
@@ -84,13 +93,14 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
         if args.slice:
             options["slices"] = dict(args.slice)
         h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
-                          **options)
+                          scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
         plots.save_png(h.figure, args.output, dpi=100)
         net = source.network
         cut = net.bisection()
         quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
         print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "
               f"{h.layout.style} layout, max {h.values.max():.6g}")
+        print(f"scale      {h.scale}: {h.norm.vmin:.6g} to {h.norm.vmax:.6g}")
         print(f"bisection  {cut.description}: {cut.channels_each_way} channels each way")
         for k, c in enumerate(h.busiest, 1):
             print(f"busiest {k}  {net.channel_label(c)}: {h.values[c]:.6g}")

@@ -29,7 +29,7 @@ import numpy as np
 
 FAILURES = []
 MODULES = ("network", "layouts", "steady", "results", "tables", "heatmap", "plots", "report",
-           "cli", "loaders", "_h5", "workload", "workload_report", "tools.plot_sweep",
+           "cli", "loaders", "_h5", "workload", "workload_report", "scales", "tools.plot_sweep",
            "tools.fig5", "tools.compare_seeds", "tools.tables_sim", "tools.tables_study",
            "tools.honeycomb_tori", "tools.workloads")
 

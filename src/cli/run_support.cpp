@@ -105,6 +105,57 @@ void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
       "; " + fixed(a.seconds, 3) + " s";
 }
 
+/// What verify would find (deadlock_check): the channel dependency graph of the routing,
+/// judged as `wormnet verify` judges it (bubble flow control's ring dependencies set aside;
+/// Duato's condition for a routing with escape channels), only below the work of
+/// kReportLoadStates, which depends on the network and routing alone.
+void check_deadlock_freedom(SimSetup& s, const Communicator& comm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  AnalysisOptions ao;
+  ao.loads = false;
+  ao.faults = s.faults.get();
+  const bool duato = s.routing->escape_vcs() != 0;
+  AnalysisOptions whole = ao;
+  whole.symmetries = false;  // Duato's extended graph explores every destination
+  const std::uint64_t states =
+      plan_analysis(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
+  const std::string verify = "wormnet verify -t " + s.topology->spec() + " -r " + s.routing->name();
+  if (states > kReportLoadStates) {
+    s.deadlock_check = "deadlock check skipped: about " + sci(static_cast<double>(states)) +
+                       " routing states, more than " + sci(static_cast<double>(kReportLoadStates)) +
+                       " (" + verify + " makes it)";
+    return;
+  }
+  const RoutingAnalysis a = analyze_on_ranks(*s.topology, *s.routing, ao, comm);
+  auto cycle = a.cdg.shortest_cycle();
+  if (cycle.empty() && a.cdg.rings_set_aside()) cycle = a.cdg.cycle_through_turn();
+  bool cyclic = !cycle.empty();
+  std::size_t length = cycle.size();
+  if (duato) {
+    const DuatoReport dr = check_duato(*s.topology, *s.routing, 0, s.faults.get());
+    cyclic = !dr.holds();
+    length = dr.cycle.size();
+  }
+  const double seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (!a.delivery.ok) {
+    s.deadlock_check = "WARNING: a routing defect (" + a.delivery.defect + "); " + verify;
+  } else if (cyclic) {
+    s.deadlock_check =
+        std::string("WARNING: ") +
+        (duato ? "Duato's condition fails (the extended channel dependency graph has a cycle"
+               : "the channel dependency graph has a cycle") +
+        (length > 0 ? " of " + std::to_string(length) + " channels" : "") + (duato ? ")" : "") +
+        ": the run may deadlock (" + verify + " shows it); " + fixed(seconds, 3) + " s";
+  } else {
+    s.deadlock_check =
+        std::string("deadlock-free: ") +
+        (duato ? "Duato's condition holds" : "the channel dependency graph is acyclic") +
+        (a.cdg.rings_set_aside() ? " (ring dependencies set aside: bubble flow control)" : "") +
+        ", as verify proves; " + fixed(seconds, 3) + " s";
+  }
+}
+
 /// The fault option a refusal names: the file, or the first random count given.
 struct FaultOption {
   std::string option;
@@ -215,6 +266,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     }
   }
   if (!o.workload.active()) pattern_ideal(o, s, comm);
+  check_deadlock_freedom(s, comm);
   s.setup_seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return s;
@@ -224,6 +276,7 @@ std::string describe_setup(const SimSetup& setup, const Communicator& comm) {
   (void)comm;
   std::string out = "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
   if (!setup.pattern_analysis.empty()) out += "pattern    " + setup.pattern_analysis + "\n";
+  if (!setup.deadlock_check.empty()) out += "verify     " + setup.deadlock_check + "\n";
   return out;
 }
 

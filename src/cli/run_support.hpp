@@ -40,11 +40,16 @@ struct SimSetup : SimNetwork {
   std::optional<Workload> workload;
   /// The traffic pattern's own ideal (verify/pattern_loads.hpp), for a pattern that is not
   /// uniform (transpose, tornado, hotspot, ...) whose analysis ran; its gamma per channel in
-  /// pattern_channel_load (describe_run() points the record there: the setup may be moved). `pattern_analysis`: one line, what was done or why it was skipped
-  /// (empty for uniform traffic and workloads).
+  /// pattern_channel_load (describe_run() points the record there: the setup may be moved).
+  /// `pattern_analysis`: one line, what was done or why it was skipped (empty for uniform traffic
+  /// and workloads).
   std::optional<io::PatternIdealRecord> pattern_ideal;
   std::vector<double> pattern_channel_load;
   std::string pattern_analysis;
+  /// What `wormnet verify` would say of the routing on this network, one line: deadlock-free,
+  /// a warning with the cycle's length when its channel dependencies are cyclic (the run may
+  /// deadlock), or why the check was skipped (kReportLoadStates).
+  std::string deadlock_check;
 };
 
 /// Builds the network (build_network: the configuration is checked against it on the way),

@@ -472,6 +472,47 @@ class Info(unittest.TestCase):
                 self.assertIn(word, err, args)
 
 
+class SetupChecks(unittest.TestCase):
+    """The setup of run and sweep says what `wormnet verify` would find (issue 39): a cyclic
+    routing is warned about before it deadlocks (dor on an 8x8 torus, no datelines: a cycle
+    round a ring), a deadlock-free one is said to be (dor-dateline; dor with bubble flow
+    control, rings set aside; duato by Duato's condition), and on a network whose check would
+    be too long it is skipped with the reason."""
+
+    def setup_line(self, *args):
+        rc, out, err = run("run", *args, "--warmup", "0", "--measure", "60", "--drain-limit",
+                           "60", "--load", "0.05")
+        self.assertIn(rc, (0, 4), err)
+        lines = [x for x in out.splitlines() if x.startswith("verify ")]
+        self.assertEqual(len(lines), 1, out)
+        return lines[0]
+
+    def test_a_cyclic_routing_is_warned_about(self):
+        line = self.setup_line("-t", "torus:8x8", "-r", "dor")
+        self.assertRegex(line, r"WARNING: the channel dependency graph has a cycle of \d+ "
+                               r"channels: the run may deadlock \(wormnet verify -t torus:8x8 "
+                               r"-r dor shows it\)")
+        # What verify says, independently: exit 1, a cycle.
+        rc, out, _ = run("verify", "-t", "torus:8x8", "-r", "dor")
+        self.assertEqual(rc, 1)
+        self.assertIn("CYCLE", out)
+
+    def test_deadlock_free_routings_are_said_to_be(self):
+        for args in (["-t", "torus:8x8", "-r", "dor-dateline"],
+                     ["-t", "torus:8x8", "-r", "dor", "--flow-control", "bubble", "--buffer", "40"],
+                     ["-t", "mesh:4x4", "-r", "duato"]):
+            line = self.setup_line(*args)
+            self.assertIn("deadlock-free", line, args)
+            rc, _, _ = run("verify", *args[:4], *(args[4:6] if "bubble" in args else []))
+            self.assertEqual(rc, 0, args)
+
+    def test_skipped_on_a_large_network(self):
+        line = self.setup_line("-t", "honeycomb:100", "-r", "double-xy-turn")
+        self.assertRegex(line, r"deadlock check skipped: about [0-9.e+]+ routing states, more "
+                               r"than 2e\+08 \(wormnet verify -t honeycomb:100 -r "
+                               r"double-xy-turn makes it\)")
+
+
 class RunBadInput(BadInput):
     """Bad simulation options: the same one-line contract, and no results file is left
     behind that could be taken for a finished run."""

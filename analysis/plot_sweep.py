@@ -1,62 +1,12 @@
 #!/usr/bin/python3
-"""Mean latency against accepted traffic for one or more `wormnet sweep` (or `run`) files.
+"""Mean latency against accepted traffic of wormnet sweeps (wormnet_analysis/tools/plot_sweep.py).
+The same tool is `wormnet-plot-sweep` in an installed package (docs/python.md)."""
 
-    /usr/bin/python3 analysis/plot_sweep.py sweep.h5 [more.h5 ...] -o sweep.png
-        [--x absolute|saturation|bisection] [--cycles] [--ymax Y] [--title TEXT]
-
---x picks the x axis: accepted traffic in flits/node/cycle (default), or as a percentage of
-the routing's ideal saturation rate (N-1)/pi, or of the topology's uniform bisection bound.
-Latency is in microseconds (cycles / the file's flit rate) unless --cycles. Saturated points
-are drawn hollow. Reads only the HDF5 files; prints where each sweep saturates.
-"""
-
-from __future__ import annotations
-
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wormnet_analysis as wa  # noqa: E402
-from wormnet_analysis import plots  # noqa: E402  (matplotlib, Agg backend)
-
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def plot(sweeps, out: str, norm: str, cycles: bool, ymax: float | None, title: str) -> None:
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
-    plots.latency_curves(ax, sweeps, norm, cycles, ymax, title)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("files", nargs="+", help="wormnet result files (.h5)")
-    ap.add_argument("-o", "--output", required=True, help="PNG file to write")
-    ap.add_argument("--x", choices=sorted(wa.NORMALIZATIONS), default="absolute")
-    ap.add_argument("--cycles", action="store_true", help="latency in cycles, not us")
-    ap.add_argument("--ymax", type=float, default=None, help="top of the latency axis")
-    ap.add_argument("--title", default="")
-    args = ap.parse_args(argv)
-    try:
-        sweeps = [wa.load(f) for f in args.files]
-    except wa.ResultFileError as e:
-        print(f"plot_sweep: {e}", file=sys.stderr)
-        return 2
-    for s in sweeps:
-        p = wa.saturation_point(s)
-        state = "saturates at" if p["saturated"] else "did not saturate; reached"
-        print(
-            f"{s.label}: {state} {p['throughput']:.5f} flits/node/cycle "
-            f"({100 * p['throughput_vs_saturation']:.1f}% of (N-1)/pi, "
-            f"{100 * p['throughput_vs_bisection']:.1f}% of the bisection bound)"
-        )
-    plot(sweeps, args.output, args.x, args.cycles, args.ymax, args.title)
-    print(f"plot       {args.output}")
-    return 0
-
+from wormnet_analysis.tools.plot_sweep import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,6 +6,7 @@
     sweep.summary["accepted"]               # the same column as a numpy array
     table = wa.load_table("table.h5")       # a routing table: gamma_c per channel
     wa.layout(sweep.network)                # where nodes and channels are drawn
+    sweep.workload                          # a workload's /workload (None for a sweep)
 
 Drawing (matplotlib) lives in the submodules heatmap, plots and report, imported on use.
 Needs h5py, numpy, pandas and matplotlib (Debian: python3-h5py, python3-numpy,
@@ -17,16 +18,20 @@ from .layouts import LAYOUTS, Layout, LayoutError, layout
 from .loaders import load_any
 from .network import KINDS, BisectionCut, Network, from_spec
 from .results import (FINISHED, KNEE_FACTOR, NORMALIZATIONS, SCHEMA_VERSION, Point,
-                      ResultFileError, Sweep, load, saturation_point)
+                      ResultFileError, Sweep, describe_saturation, load, require_load_sweep,
+                      saturation_point)
 from .steady import Steadiness, point_steadiness, steadiness
 from .tables import RoutingTable, load_study, load_table, study_frame
+from .workload import Workload
 
 __version__ = "0.1.0"
 
 __all__ = [
     "FileError", "LAYOUTS", "Layout", "LayoutError", "layout", "load_any", "KINDS",
     "BisectionCut", "Network", "from_spec", "FINISHED", "KNEE_FACTOR", "NORMALIZATIONS",
-    "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "load", "saturation_point",
+    "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "describe_saturation", "load",
+    "require_load_sweep",
+    "saturation_point", "Workload",
     "Steadiness", "point_steadiness", "steadiness", "RoutingTable", "load_study", "load_table",
     "study_frame",
 ]

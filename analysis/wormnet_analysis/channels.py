@@ -1,6 +1,7 @@
 """Per-channel values of a file, for heatmaps: from a result file per point `utilization`
 (flits per cycle in the measurement window) or `flits`, per run `load` (gamma_c of the load
-analysis, /routing/channel_load); from a routing-table file `load` (its `loads`)."""
+analysis, /routing/channel_load) and `pattern-load` (the simulated traffic pattern's own
+loads, /routing/pattern/channel_load); from a routing-table file `load` (its `loads`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ QUANTITIES = {
     "utilization": "channel utilization (flits/cycle in the measurement window)",
     "flits": "flits through the channel in the measurement window",
     "load": "\u03b3_c: routes through the channel over all ordered pairs",
+    "pattern-load": "the simulated pattern's load: flits/cycle per flit/node/cycle offered",
 }
 
 
@@ -37,6 +39,11 @@ def channel_values(source, quantity: str = "utilization", point: int | None = No
             raise ResultFileError(f"{source.path}: a routing-table file has channel loads only "
                                   "(quantity 'load')")
         return source.loads.astype(float), QUANTITIES["load"]
+    if quantity == "pattern-load":
+        if getattr(source, "pattern_channel_load", None) is None:
+            raise ResultFileError(f"{source.path}: no /routing/pattern (uniform traffic, or the "
+                                  "pattern's load analysis did not run)")
+        return source.pattern_channel_load.astype(float), QUANTITIES["pattern-load"]
     if quantity == "load":
         if source.channel_load is None:
             raise ResultFileError(f"{source.path}: no /routing/channel_load (the load analysis "

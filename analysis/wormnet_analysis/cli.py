@@ -1,6 +1,7 @@
 """The command-line tools of the package: `heatmap` and `report` (analysis/heatmap.py,
 analysis/report.py, `python3 -m wormnet_analysis heatmap|report`, or the wormnet-heatmap and
-wormnet-report commands of an installed package). Bad input: one line on stderr, exit 2."""
+wormnet-report commands of an installed package), and the dispatch to the others
+(wormnet_analysis/tools: plot-sweep, fig5, ...). Bad input: one line on stderr, exit 2."""
 
 from __future__ import annotations
 
@@ -63,6 +64,15 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("--slice", type=_slice, action="append", default=[],
                     help="draw only the slice with this coordinate, e.g. Z=0 (repeatable)")
     ap.add_argument("--top", type=int, default=5, help="busiest channels to number (5)")
+    ap.add_argument("--scale", choices=["auto", "absolute", "relative"], default="auto",
+                    help="colour scale: absolute (0 to the largest value), relative (around "
+                         "the mean: the perfect load of a minimal routing's gamma_c), or auto "
+                         "(relative when the values differ by less than 10%% of the largest)")
+    ap.add_argument("--vmin", type=float, default=None,
+                    help="the colour scale's lower end (default 0, or the relative scale's)")
+    ap.add_argument("--vmax", type=float, default=None,
+                    help="the colour scale's upper end (default the largest value over the "
+                         "whole network, slices or not)")
     ap.add_argument("--width", type=float, default=9.0, help="figure width, inches (9)")
     ap.add_argument("--partition", metavar="PNG", default=None,
                     help="also draw the partition (result files): nodes by rank, edge cut")
@@ -83,13 +93,14 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
         if args.slice:
             options["slices"] = dict(args.slice)
         h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
-                          **options)
+                          scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
         plots.save_png(h.figure, args.output, dpi=100)
         net = source.network
         cut = net.bisection()
         quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
         print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "
               f"{h.layout.style} layout, max {h.values.max():.6g}")
+        print(f"scale      {h.scale}: {h.norm.vmin:.6g} to {h.norm.vmax:.6g}")
         print(f"bisection  {cut.description}: {cut.channels_each_way} channels each way")
         for k, c in enumerate(h.busiest, 1):
             print(f"busiest {k}  {net.channel_label(c)}: {h.values[c]:.6g}")
@@ -142,11 +153,35 @@ def report_main(argv=None, prog: str | None = None) -> int:
     return 0
 
 
+#: The other tools (wormnet_analysis/tools): command name -> module. Each is also the script
+#: analysis/<module>.py of the checkout and the command wormnet-<name> of an installed package.
+TOOLS = {"plot-sweep": "plot_sweep", "fig5": "fig5", "compare-seeds": "compare_seeds",
+         "tables-sim": "tables_sim", "tables-study": "tables_study",
+         "honeycomb-tori": "honeycomb_tori", "workloads": "workloads",
+         "tables-npb": "tables_npb"}
+
+
+def run_tool(name: str, argv) -> int:
+    """Runs tool `name` of TOOLS with arguments `argv` (its main() reads sys.argv)."""
+    import importlib
+
+    module = importlib.import_module(f"wormnet_analysis.tools.{TOOLS[name]}")
+    saved = sys.argv
+    sys.argv = [f"wormnet-{name}", *argv]
+    try:
+        return module.main() or 0
+    finally:
+        sys.argv = saved
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     tools = {"heatmap": heatmap_main, "report": report_main}
+    if argv and argv[0] in TOOLS:
+        return run_tool(argv[0], argv[1:])
     if not argv or argv[0] not in tools:
-        print("usage: python3 -m wormnet_analysis {heatmap|report} ... (--help for each)",
+        names = "|".join([*tools, *TOOLS])
+        print(f"usage: python3 -m wormnet_analysis {{{names}}} ... (--help for each)",
               file=sys.stderr)
         return 2
     return tools[argv[0]](argv[1:], prog=f"wormnet_analysis {argv[0]}")

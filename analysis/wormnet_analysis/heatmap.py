@@ -19,6 +19,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import Normalize  # noqa: E402
 
 from .channels import channel_values, default_point  # noqa: E402
+from .scales import choose_scale  # noqa: E402
 from .layouts import Layout, layout  # noqa: E402
 from .tables import RoutingTable  # noqa: E402
 
@@ -47,6 +48,7 @@ class Heatmap:
     figure: matplotlib.figure.Figure
     ax: matplotlib.axes.Axes
     failed: list = dataclasses.field(default_factory=list)  #: channel ids drawn as failed
+    scale: str = "absolute"  #: the colour scale drawn: "absolute" or "relative" (scales.py)
 
     def color_of(self, channel: int) -> tuple:
         """The RGBA colour channel `channel` is drawn in (FAILED_COLOR when it failed)."""
@@ -95,11 +97,14 @@ def _draw_cut(ax, lay: Layout, lw: float):
 
 def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", top: int = 5,
          vmax: float | None = None, cut: bool = True, width: float = 9.0,
-         cmap: str = CMAP) -> Heatmap:
+         cmap: str | None = None, vmin: float | None = None, scale: str = "auto",
+         reference: float | None = None) -> Heatmap:
     """Draws `values` (one per channel id) on the layout; numbers the `top` busiest channels
     (ties: lower channel id first); dashes the bisection cut. The network's failed channels
     are drawn black (left out of the colour scale and of the busiest), its failed nodes
-    crossed out, both named in the legend."""
+    crossed out, both named in the legend. The colour scale (scales.choose_scale: `scale`
+    auto, absolute or relative, `vmin`, `vmax`, `reference`) is taken over every working
+    channel of the network, so that a slice is drawn on the whole network's scale."""
     values = np.asarray(values, dtype=float)
     if values.shape != (lay.network.channels,):
         raise ValueError(f"{len(values)} values for {lay.network.channels} channels")
@@ -110,11 +115,11 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     segment_failed = np.isin(lay.segment_channel, net.failed_channels)
     # Failed lanes are "bad" values of the colour map: drawn in FAILED_COLOR.
     drawn_values = np.where(segment_failed, np.nan, values[lay.segment_channel])
-    working_values = drawn_values[~segment_failed]
-    hi = vmax if vmax is not None else (float(working_values.max()) if len(working_values)
-                                        else 1.0)
-    norm = Normalize(vmin=0.0, vmax=hi if hi > 0 else 1.0)
-    colormap = plt.get_cmap(cmap).with_extremes(bad=FAILED_COLOR)
+    working = np.ones(net.channels, dtype=bool)
+    working[np.asarray(net.failed_channels, dtype=np.int64)] = False
+    chosen = choose_scale(values[working], scale, vmin, vmax, reference)
+    norm = chosen.norm
+    colormap = plt.get_cmap(cmap or chosen.cmap).with_extremes(bad=FAILED_COLOR)
 
     order = np.argsort(-values, kind="stable")
     on_drawing = set(int(c) for c in lay.segment_channel)
@@ -165,8 +170,8 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     fw, fh = fig.get_size_inches()
     cax = fig.add_axes([1 - 1.25 / fw, 0.45 / fh + 0.1 * (1 - 1.0 / fh), 0.18 / fw,
                         0.8 * (1 - 1.0 / fh)])
-    bar = fig.colorbar(coll, cax=cax)
-    bar.set_label(label, fontsize=8)
+    bar = fig.colorbar(coll, cax=cax, extend=_extend(values[working], norm))
+    bar.set_label(label + (f"\n{chosen.text}" if chosen.text else ""), fontsize=8)
     bar.ax.tick_params(labelsize=7)
     if title:
         fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
@@ -177,7 +182,16 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     if lay.notes:
         fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
                  fontsize=7, color="#555555")
-    return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax, sorted(failed_set))
+    return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax, sorted(failed_set),
+                   chosen.kind)
+
+
+def _extend(values: np.ndarray, norm: Normalize) -> str:
+    """The colour bar's arrows: which ends the values pass (a --vmin or --vmax inside them)."""
+    below = bool(len(values)) and float(np.nanmin(values)) < norm.vmin
+    above = bool(len(values)) and float(np.nanmax(values)) > norm.vmax
+    return {(False, False): "neither", (True, False): "min", (False, True): "max",
+            (True, True): "both"}[(below, above)]
 
 
 def draw_partition(lay: Layout, owner: np.ndarray, *, title: str = "",
@@ -214,9 +228,11 @@ def draw_partition(lay: Layout, owner: np.ndarray, *, title: str = "",
 
 def heatmap_of(source, quantity: str | None = None, point: int | None = None,
                style: str | None = None, top: int = 5, width: float = 9.0,
+               scale: str = "auto", vmin: float | None = None, vmax: float | None = None,
                **layout_options) -> Heatmap:
-    """The heatmap of a Sweep or RoutingTable in one call (see channel_values, layout);
-    quantity None: "utilization" for a Sweep, "load" for a RoutingTable."""
+    """The heatmap of a Sweep or RoutingTable in one call (see channel_values, layout, and
+    draw for the scale); quantity None: "utilization" for a Sweep, "load" for a RoutingTable.
+    The title gives the whole network's maximum, and the drawn slices' when they have less."""
     if quantity is None:
         quantity = "load" if isinstance(source, RoutingTable) else "utilization"
     values, label = channel_values(source, quantity, point)
@@ -225,12 +241,22 @@ def heatmap_of(source, quantity: str | None = None, point: int | None = None,
         what = f"{source.network.spec}, {source.algorithm} routing table"
     else:
         what = f"{source.network.spec}, {source.routing.get('name', '?')}"
-        if quantity != "load":
+        if quantity not in ("load", "pattern-load"):
             p = source.point(default_point(source) if point is None else point)
             what += (f", point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
                      f"{p.attrs['accepted']:.4g} flits/node/cycle")
     if source.network.faulty:
         what += (f", failed: {len(source.network.failed_links)} links, "
                  f"{len(source.network.failed_nodes)} nodes")
-    title = f"{what} \u2014 max {values.max():.4g}"
-    return draw(lay, values, label=label, title=title, top=top, width=width)
+    working = np.ones(len(values), dtype=bool)
+    working[np.asarray(source.network.failed_channels, dtype=np.int64)] = False
+    top_all = float(values[working].max()) if working.any() else 0.0
+    title = f"{what} \u2014 max {top_all:.4g}"
+    drawn = np.unique(lay.segment_channel)
+    drawn = drawn[working[drawn]]
+    if len(drawn) < working.sum() and len(drawn):
+        top_drawn = float(values[drawn].max())
+        if top_drawn < top_all:
+            title += f" (whole network; {top_drawn:.4g} in the slices drawn)"
+    return draw(lay, values, label=label, title=title, top=top, width=width, scale=scale,
+                vmin=vmin, vmax=vmax)

@@ -16,7 +16,12 @@ from .results import NORMALIZATIONS, Point, Sweep  # noqa: E402
 
 def x_values(sweep: Sweep, norm: str) -> np.ndarray:
     """Accepted traffic of every point: flits/node/cycle ("absolute") or in percent of the
-    routing's (N-1)/pi ("saturation") or of the bisection bound ("bisection")."""
+    routing's (N-1)/pi ("saturation"), of the bisection bound ("bisection"), or of the
+    simulated pattern's ideal ("pattern": its own when the file has one, else (N-1)/pi)."""
+    if norm == "pattern":
+        rate, _ = sweep.ideal_rate()
+        acc = np.asarray(sweep.summary["accepted"], dtype=float)
+        return 100.0 * acc / rate if rate > 0 else np.full(len(acc), np.nan)
     column, _ = NORMALIZATIONS[norm]
     x = np.asarray(sweep.summary[column], dtype=float)
     return x if norm == "absolute" else 100.0 * x

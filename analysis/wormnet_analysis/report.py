@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import sys
 
 import matplotlib
 
@@ -19,7 +20,7 @@ from . import heatmap as hm  # noqa: E402
 from . import plots  # noqa: E402
 from .channels import QUANTITIES  # noqa: E402
 from .layouts import LayoutError, layout  # noqa: E402
-from .results import Sweep, saturation_point  # noqa: E402
+from .results import Sweep, describe_saturation  # noqa: E402
 from .steady import point_steadiness  # noqa: E402
 
 #: At most this many points get a time-series panel (evenly spread, first and last kept).
@@ -108,15 +109,26 @@ def section_config(s: Sweep) -> str:
         ("minimal / bubble flow control",
          f"{yes[bool(r.get('minimal'))]} / {yes[bool(r.get('bubble_flow_control'))]}"),
         ("saturation rate (N-1)/\u03c0",
-         f"{_fmt(float(r.get('saturation_rate', 0)), 5)} flits/node/cycle"
+         f"{_fmt(float(r.get('saturation_rate', 0)), 5)} flits/node/cycle, uniform traffic"
          + ("" if r.get("saturation_rate") else " (load analysis not run)")),
     ]
+    if s.pattern_ideal:
+        p = s.pattern_ideal
+        rows.append((f"ideal saturation rate of {p['name']}",
+                     f"{_fmt(float(p['saturation_rate']), 5)} flits/node/cycle accepted: "
+                     f"\u03c0\u209a {_fmt(float(p['pi']), 5)} on the busiest channel over "
+                     f"{int(p['pairs'])} pairs, {int(p['senders'])} sending nodes offering "
+                     f"1/\u03c0\u209a = {_fmt(float(p['offered_at_ideal']), 5)} each"))
     c = s.config
     for key, text in (("traffic", "traffic"), ("length-min", "message length min (flits)"),
                       ("length-max", "message length max (flits)"), ("buffer", "buffer (flits)"),
                       ("vc-bandwidth", "VC bandwidth"), ("warmup", "warm-up (cycles)"),
                       ("measure", "measurement window (cycles)"),
-                      ("stats-window", "statistics window (cycles)"), ("seed", "seed")):
+                      ("stats-window", "statistics window (cycles)"),
+                      ("workload", "workload (closed loop)"), ("trace", "trace file"),
+                      ("iterations", "iterations"), ("message-size", "message size (flits)"),
+                      ("grid", "process grid"), ("mapping", "mapping"),
+                      ("drain-limit", "drain limit (cycles)"), ("seed", "seed")):
         if key in c:
             rows.append((text, c[key]))
     return (
@@ -129,6 +141,7 @@ def section_config(s: Sweep) -> str:
 
 def section_points(s: Sweep) -> str:
     sm = s.summary
+    rate, rate_text = s.ideal_rate()
     rows = []
     for i in range(len(sm["point"])):
         sat = bool(sm["saturated"][i])
@@ -138,28 +151,29 @@ def section_points(s: Sweep) -> str:
                        '<span class="ok">no</span>')
         rows.append((int(sm["point"][i]), _fmt(float(sm["offered_load"][i])),
                      _fmt(float(sm["accepted"][i])),
-                     _fmt(100 * float(sm["accepted_vs_saturation"][i]), 3),
+                     _fmt(100 * float(sm["accepted"][i]) / rate, 3) if rate > 0 else "-",
                      _fmt(100 * float(sm["accepted_vs_bisection"][i]), 3),
                      _fmt(float(sm["latency_mean"][i])), _fmt(float(sm["latency_mean_us"][i])),
                      _fmt(float(sm["latency_p99"][i])), _fmt(float(sm["average_hops"][i])),
                      f"{int(sm['delivered'][i])}/{int(sm['labelled'][i])}", state))
-    head = ["point", "offered (flits/node/cycle)", "accepted", "% of (N-1)/\u03c0",
+    head = ["point", "offered (flits/node/cycle)", "accepted", f"% of {rate_text}",
             "% of bisection", "latency mean (cycles)", "(\u00b5s)", "p99 (cycles)", "hops",
             "delivered/labelled", "saturated"]
     text = ""
     if len(sm["point"]):
-        p = saturation_point(s)
-        state = "saturates at" if p["saturated"] else "did not saturate; reached"
-        text = (f"<p>{_e(s.label)}: {state} {p['throughput']:.5f} flits/node/cycle "
-                f"({100 * p['throughput_vs_saturation']:.1f}% of (N-1)/\u03c0, "
-                f"{100 * p['throughput_vs_bisection']:.1f}% of the bisection bound).</p>")
+        text = (f"<p>{_e(s.label)}: {_e(describe_saturation(s))}.</p>"
+                '<p class="meta">Saturated: the simulator\'s flag (accepted traffic below 95% '
+                "of offered, the drain limit, or the early stop), which the steadiness table "
+                "below shows too. Saturation throughput: the largest accepted traffic of a point "
+                "not flagged; peak accepted: the largest of any point.</p>")
     return ('<h2 id="points">Load points</h2>' + text
             + _table(head, rows, numeric=set(range(10))))
 
 
 def section_latency(s: Sweep) -> str:
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    norm = "saturation" if s.routing.get("saturation_rate") else "absolute"
+    norm = ("pattern" if s.pattern_ideal else
+            "saturation" if s.routing.get("saturation_rate") else "absolute")
     plots.latency_curves(ax, [s], norm=norm)
     fig.tight_layout()
     out = '<h2 id="latency">Latency against accepted traffic</h2>' + _img(fig, "latency curve")
@@ -178,12 +192,15 @@ def section_steady(s: Sweep) -> str:
     for p in s.points:
         st = point_steadiness(s, p)
         cls = "ok" if st.steady else "bad"
+        flagged = bool(int(p.attrs.get("saturated", 0)))
         rows.append((p.index, _fmt(float(p.attrs["offered_load"])), st.windows,
                      _fmt(st.backlog_growth, 3), f"{100 * st.occupancy_change:+.0f}%",
                      f"{100 * st.accepted_drift:+.0f}%",
+                     Markup('<span class="bad">saturated</span>' if flagged else
+                            '<span class="ok">no</span>'),
                      Markup(f'<span class="{cls}">{_e(st.verdict)}</span>')))
     table = _table(["point", "offered", "windows", "backlog growth (flits/node/cycle)",
-                    "occupancy change", "accepted drift", "verdict"], rows,
+                    "occupancy change", "accepted drift", "saturated", "verdict"], rows,
                    numeric={0, 1, 2, 3, 4, 5})
     chosen = _series_points(s.points)
     ncols = 2 if len(chosen) > 1 else 1
@@ -197,10 +214,11 @@ def section_steady(s: Sweep) -> str:
     fig.tight_layout()
     note = (f"<p class=\"meta\">Warm-up {warmup} cycles (grey), measurement window {measure} "
             "cycles, then the drain (blue) until every labelled packet is delivered. Each row "
-            "of the time series is one statistics window. Verdicts: "
-            "a least-squares trend over the measurement window's windows that is more than "
-            "4 standard errors from zero and large (backlog growth above 5% of the offered "
-            "load, occupancy +25%, accepted traffic \u00b110%).</p>")
+            "of the time series is one statistics window. Saturated: the simulator's flag, "
+            "as in the load points above; a flagged point is never steady. Verdicts: the "
+            "flag, then any least-squares trend over the measurement window's windows that "
+            "is more than 4 standard errors from zero and large (backlog growth above 5% of "
+            "the offered load, occupancy +25%, accepted traffic \u00b110%).</p>")
     return ('<h2 id="steady">Warm-up and measurement windows: is the run steady?</h2>' + note
             + table + _img(fig, "time series"))
 
@@ -216,6 +234,8 @@ def section_heatmaps(s: Sweep, quantity: str, point: int | None) -> str:
         shown.append((quantity, point))
     if s.channel_load is not None:
         shown.append(("load", None))
+    if s.pattern_channel_load is not None:
+        shown.append(("pattern-load", None))
     for q, p in shown:
         h = hm.heatmap_of(s, q, p, width=9.5)
         out.append(_img(h.figure, f"heatmap of {q}"))
@@ -271,14 +291,26 @@ def report_html(s: Sweep, quantity: str = "utilization", point: int | None = Non
             f"{_e(s.command)}</code>, wormnet {_e(s.root.get('wormnet_version', '?'))} "
             f"({_e(s.root.get('git_sha', '?'))}), {_e(s.root.get('ranks', '?'))} rank(s), "
             f"{len(s.points)} load point(s).</p>")
-    nav = ("<nav>" + "".join(
-        f'<a href="#{k}">{v}</a>' for k, v in (
-            ("config", "configuration"), ("points", "load points"), ("latency", "latency"),
-            ("histograms", "histograms"), ("steady", "steadiness"), ("heatmap", "heatmap"),
-            ("partition", "partition"), ("speed", "speed"))) + "</nav>")
-    body = [section_config(s), section_points(s)]
-    if s.points:
-        body += [section_latency(s), section_steady(s)]
+    if s.is_workload:
+        # A closed loop offers no load: its completion, iterations, critical path and
+        # messages take the place of the load points, latency curve and steadiness.
+        from . import workload_report
+
+        title += f", workload {s.workload.name}"
+        links = (("config", "configuration"), ("workload", "workload"),
+                 ("iterations", "iterations"), ("critical", "critical path"),
+                 ("timeline", "timeline"), ("msglatency", "message latency"),
+                 ("heatmap", "heatmap"), ("partition", "partition"), ("speed", "speed"))
+        body = [section_config(s)] + workload_report.sections(s, sys.modules[__name__])
+    else:
+        links = (("config", "configuration"), ("points", "load points"),
+                 ("latency", "latency"), ("histograms", "histograms"),
+                 ("steady", "steadiness"), ("heatmap", "heatmap"), ("partition", "partition"),
+                 ("speed", "speed"))
+        body = [section_config(s), section_points(s)]
+        if s.points:
+            body += [section_latency(s), section_steady(s)]
+    nav = "<nav>" + "".join(f'<a href="#{k}">{v}</a>' for k, v in links) + "</nav>"
     body += [section_heatmaps(s, quantity, point), section_partition(s), section_speed(s)]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"

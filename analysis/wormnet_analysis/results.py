@@ -21,6 +21,7 @@ import numpy as np
 
 from ._h5 import FileError, attrs, open_h5, read_table
 from .network import Network, read_network
+from .workload import Workload, read_workload
 
 #: The layout version this reader understands (include/wormnet/io/h5_schema.hpp).
 SCHEMA_VERSION = 1
@@ -82,11 +83,37 @@ class Sweep:
     root: dict = dataclasses.field(default_factory=dict)  #: root attributes
     network: Network | None = None  #: nodes, channels, partition
     channel_load: np.ndarray | None = None  #: gamma_c per channel (/routing/channel_load)
+    #: The closed-loop workload of `run --workload` (/workload), None for a load sweep.
+    workload: Workload | None = None
+    #: The traffic pattern's own ideal (/routing/pattern attributes: name, pi,
+    #: saturation_rate, offered_at_ideal, pairs, senders), None for uniform traffic or when
+    #: the run did not compute it; its per-channel loads in pattern_channel_load.
+    pattern_ideal: dict | None = None
+    pattern_channel_load: np.ndarray | None = None
+
+    def ideal_rate(self) -> tuple:
+        """(rate, text) the accepted traffic is best compared with: the simulated pattern's
+        ideal saturation rate when the file has it, else the routing's uniform (N-1)/pi;
+        (0.0, text) when neither is known."""
+        if self.pattern_ideal and float(self.pattern_ideal.get("saturation_rate", 0)) > 0:
+            return (float(self.pattern_ideal["saturation_rate"]),
+                    f"the {self.pattern_ideal['name']} ideal (senders/(Nπₚ))")
+        return float(self.routing.get("saturation_rate", 0) or 0), "(N-1)/π"
+
+    @property
+    def is_workload(self) -> bool:
+        """A closed-loop workload's run (one point, no offered load): report.py reads it,
+        the load-sweep tools (plot_sweep.py, fig5.py, ...) refuse it."""
+        return self.workload is not None
 
     @property
     def label(self) -> str:
-        """A short legend label: routing, topology, message lengths, buffer depth."""
+        """A short legend label: routing, topology, message lengths (or the workload),
+        buffer depth."""
         c = self.config
+        if self.workload is not None:
+            return (f"{self.routing['name']} on {self.topology['spec']}, "
+                    f"{self.workload.label}, B={c.get('buffer', '?')}")
         return (
             f"{self.routing['name']} on {self.topology['spec']}, "
             f"{c.get('length-min', '?')}..{c.get('length-max', '?')} flits, "
@@ -186,6 +213,7 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
                 if int(g.attrs["index"]) in finished:
                     points.append(_read_point(g))
         load_ds = f["routing"].get("channel_load")
+        pattern = f["routing"].get("pattern")
         return Sweep(
             path=path,
             status=status,
@@ -201,7 +229,22 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
             root=root,
             network=read_network(f),
             channel_load=load_ds[()] if load_ds is not None else None,
+            workload=read_workload(f, float(root.get("flit_rate", 20.0))),
+            pattern_ideal=attrs(pattern) if pattern is not None else None,
+            pattern_channel_load=(pattern["channel_load"][()]
+                                  if pattern is not None and "channel_load" in pattern else None),
         )
+
+
+def require_load_sweep(sweep: Sweep) -> Sweep:
+    """The sweep itself; ResultFileError (one line) for a closed-loop workload's run, which
+    has no offered load, latency curve or saturation: analysis/report.py reports it."""
+    if sweep.is_workload:
+        raise ResultFileError(
+            f"{sweep.path}: a closed-loop workload's run ({sweep.workload.name}), not a load "
+            "sweep: it has no offered load or saturation point (analysis/report.py reports "
+            "its completion, iterations and critical path)")
+    return sweep
 
 
 #: The x-axis choices: summary column, axis text.
@@ -215,6 +258,7 @@ NORMALIZATIONS = {
         "accepted traffic, % of the topology's uniform bisection bound",
     ),
     "absolute": ("accepted", "accepted traffic (flits/node/cycle)"),
+    "pattern": (None, "accepted traffic, % of the simulated pattern's ideal saturation rate"),
 }
 
 
@@ -224,28 +268,48 @@ KNEE_FACTOR = 3.0
 
 
 def saturation_point(sweep: Sweep) -> dict:
-    """Where a sweep saturates.
+    """Where a sweep saturates, by the one flag of a saturated point: the simulator's
+    `saturated` (accepted below 95% of offered, the drain limit, or the early stop;
+    docs/simulator.md, "Measurement"). Two figures, each named for what it is:
 
-    throughput: the largest accepted traffic of any point (flits/node/cycle), i.e. the
-    plateau the network reaches once offered load exceeds what it can carry; with its two
-    normalizations. knee: the accepted traffic at which mean latency reaches KNEE_FACTOR
-    times the latency of the lowest load point (linear interpolation between the two points,
-    in offered-load order, that straddle it; None if it never does). last_stable: the
-    highest offered load not flagged saturated, with its accepted traffic and mean latency
-    (us). saturated: whether any point saturated (if not, the sweep never reached saturation
-    and throughput is only a lower bound).
+    saturation_throughput: the largest accepted traffic (flits/node/cycle) of a point not
+    flagged saturated nor deadlocked, the steady throughput the network sustains (the
+    definition docs/duato.md and docs/honeycomb-tori.md use): a dict with accepted, its two
+    normalizations, point and offered; None when every point is flagged.
+    peak: the largest accepted traffic of any point, a flagged one included (the plateau past
+    saturation): the same keys and saturated (whether that point is flagged).
+    throughput, throughput_vs_saturation, throughput_vs_bisection: the peak's figures, under
+    the names older scripts read (the tools print them as "peak accepted").
+    knee: the accepted traffic at which mean latency reaches KNEE_FACTOR times the latency of
+    the lowest load point (linear interpolation between the two points, in offered-load order,
+    that straddle it; None if it never does). last_stable: the highest offered load not flagged
+    saturated, with its accepted traffic and mean latency (us). saturated: whether any point is
+    flagged (if not, the sweep never reached saturation and both figures are lower bounds).
     """
+    require_load_sweep(sweep)
     s = sweep.summary
     if len(s.get("accepted", [])) == 0:
         raise ResultFileError(f"{sweep.path}: no finished load point")
+
+    def figures(i: int) -> dict:
+        return {"accepted": float(s["accepted"][i]),
+                "accepted_vs_saturation": float(s["accepted_vs_saturation"][i]),
+                "accepted_vs_bisection": float(s["accepted_vs_bisection"][i]),
+                "point": int(s["point"][i]), "offered": float(s["offered_load"][i])}
+
     peak = int(np.argmax(s["accepted"]))
     out = {
         "throughput": float(s["accepted"][peak]),
         "throughput_vs_saturation": float(s["accepted_vs_saturation"][peak]),
         "throughput_vs_bisection": float(s["accepted_vs_bisection"][peak]),
+        "peak": dict(figures(peak), saturated=bool(s["saturated"][peak] != 0)),
         "saturated": bool(np.any(s["saturated"] != 0)),
         "last_stable": None,
+        "saturation_throughput": None,
     }
+    steady = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
+    if len(steady):
+        out["saturation_throughput"] = figures(int(steady[np.argmax(s["accepted"][steady])]))
     order = np.argsort(s["offered_load"], kind="stable")
     lat = np.asarray(s["latency_mean"], dtype=float)[order]
     acc = np.asarray(s["accepted"], dtype=float)[order]
@@ -262,9 +326,8 @@ def saturation_point(sweep: Sweep) -> dict:
             "accepted_vs_saturation": knee / float(sweep.routing["saturation_rate"] or np.nan),
             "accepted_vs_bisection": knee / float(sweep.topology["bisection_bound"]),
         }
-    stable = np.nonzero((s["saturated"] == 0) & (s["deadlock"] == 0))[0]
-    if len(stable):
-        i = int(stable[np.argmax(s["offered_load"][stable])])
+    if len(steady):
+        i = int(steady[np.argmax(s["offered_load"][steady])])
         out["last_stable"] = {
             "offered": float(s["offered_load"][i]),
             "accepted": float(s["accepted"][i]),
@@ -273,3 +336,35 @@ def saturation_point(sweep: Sweep) -> dict:
             "latency_us": float(s["latency_mean_us"][i]),
         }
     return out
+
+
+def describe_saturation(sweep: Sweep) -> str:
+    """One sentence on where `sweep` saturates, both figures named (saturation_point), each as
+    a percentage of the ideal it is best compared with (Sweep.ideal_rate) and of the bisection
+    bound."""
+    p = saturation_point(sweep)
+    rate, what = sweep.ideal_rate()
+    bisection = float(sweep.topology.get("bisection_bound", 0) or 0)
+
+    def pct(x: float) -> str:
+        parts = []
+        if rate > 0:
+            parts.append(f"{100 * x / rate:.1f}% of {what}")
+        if bisection > 0:
+            parts.append(f"{100 * x / bisection:.1f}% of the bisection bound")
+        return ", ".join(parts)
+
+    st, pk = p["saturation_throughput"], p["peak"]
+    if st is None:
+        head = "every point is flagged saturated: no saturation throughput"
+    elif not p["saturated"]:
+        head = (f"did not saturate: saturation throughput at least {st['accepted']:.5f} "
+                f"flits/node/cycle ({pct(st['accepted'])})")
+    else:
+        head = (f"saturation throughput {st['accepted']:.5f} flits/node/cycle ({pct(st['accepted'])}; "
+                f"the largest accepted of a point not flagged saturated: point {st['point']}, "
+                f"offered {st['offered']:.5g})")
+    if pk["saturated"] or st is None:
+        head += (f"; peak accepted {pk['accepted']:.5f} (point {pk['point']}, offered "
+                 f"{pk['offered']:.5g}, flagged saturated)")
+    return head

@@ -16,7 +16,10 @@ does not trip it.
 >>> s.steady, round(s.backlog_growth, 3)
 (False, 0.1)
 >>> print(s.verdict)
-not steady: the sources' backlog grows by 0.1 flits/node/cycle (100% of the offered load): saturated
+not steady: the sources' backlog grows by 0.1 flits/node/cycle (100% of the offered load)
+
+A point the simulator flagged saturated is never called steady (point_steadiness): the
+flag, with its reason, comes first in the verdict, so the report's two tables agree.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def steadiness(ts: dict, warmup: int, measure: int, nodes: int, offered: float) 
     reasons = []
     if t_b > TREND_T and growth > BACKLOG_LIMIT * offered:
         reasons.append(f"the sources' backlog grows by {growth:.3g} flits/node/cycle "
-                       f"({100 * growth / offered:.0f}% of the offered load): saturated")
+                       f"({100 * growth / offered:.0f}% of the offered load)")
     if t_o > TREND_T and occ_change > OCCUPANCY_LIMIT:
         reasons.append(f"the network is still filling (occupancy +{100 * occ_change:.0f}% over "
                        "the window: a longer --warmup?)")
@@ -99,9 +102,22 @@ def steadiness(ts: dict, warmup: int, measure: int, nodes: int, offered: float) 
 
 
 def point_steadiness(sweep, point) -> Steadiness:
-    """steadiness() of a Point of a Sweep, with the sweep's warm-up and measurement window."""
+    """steadiness() of a Point of a Sweep, with the sweep's warm-up and measurement window. A
+    point the simulator flagged saturated (its `saturated` attribute: accepted traffic below
+    95% of offered, the drain limit, the early stop) is not steady whatever its trends: the
+    verdict starts with the flag and its reason (one definition of saturation, the
+    simulator's; the trends only explain it, or warn of a point that is not flagged)."""
     c = sweep.config
     warmup = int(c.get("warmup", 0))
     measure = int(c["cycles"]) - warmup if int(c.get("cycles", 0) or 0) > 0 else int(c["measure"])
-    return steadiness(point.timeseries, warmup, measure, sweep.network.nodes,
-                      float(point.attrs["offered_load"]))
+    st = steadiness(point.timeseries, warmup, measure, sweep.network.nodes,
+                    float(point.attrs["offered_load"]))
+    if not int(point.attrs.get("saturated", 0)):
+        return st
+    flag = f"flagged saturated ({point.attrs.get('saturation_reason', '')})"
+    rest = st.verdict.split(": ", 1)[1] if not st.steady and ": " in st.verdict else ""
+    if st.windows < 5 or st.steady:
+        rest = ""
+    st.steady = False
+    st.verdict = "not steady: " + flag + ("; " + rest if rest else "")
+    return st

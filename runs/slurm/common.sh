@@ -7,6 +7,8 @@
 #   WORMNET          the wormnet binary (default: wormnet on PATH, else build/release/src/wormnet)
 #   LAUNCH           how a parallel step is started (default: srun)
 #   MAX_SUBMISSIONS  resubmissions allowed for one run before giving up (default: 20)
+#   PYTHON           a Python with h5py and numpy, for the merge (default: the first of
+#                    python3 on PATH and /usr/bin/python3 that has them; see find_python)
 
 : "${WORMNET_SCRIPTS:=${SLURM_SUBMIT_DIR:-$PWD}/runs/slurm}"
 if [[ -z ${WORMNET:-} ]]; then
@@ -31,6 +33,29 @@ readonly WORMNET_INCOMPLETE=7
 
 log() { printf '%s [job %s%s] %s\n' "$(date -u +%FT%TZ)" "${SLURM_JOB_ID:-local}" \
   "${SLURM_ARRAY_TASK_ID:+ task $SLURM_ARRAY_TASK_ID}" "$*"; }
+
+# find_python: prints a Python that imports h5py and numpy (runs/merge_points.py needs them):
+# $PYTHON when set (it must have them), else the first of python3 on PATH and /usr/bin/python3
+# that does (the python3 first on PATH, a module's or a virtual environment's, often lacks
+# h5py: the merge once ended in a traceback). Without one: one line on stderr naming what was
+# tried and what to set, and status 1.
+find_python() {
+  local candidates=() p
+  if [[ -n ${PYTHON:-} ]]; then
+    candidates=("$PYTHON")
+  else
+    candidates=(python3 /usr/bin/python3)
+  fi
+  for p in "${candidates[@]}"; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import h5py, numpy' >/dev/null 2>&1; then
+      printf '%s\n' "$p"
+      return 0
+    fi
+  done
+  log "no Python with h5py and numpy (tried: ${candidates[*]}): set PYTHON to one" \
+    "(Debian: /usr/bin/python3 with python3-h5py and python3-numpy)" >&2
+  return 1
+}
 
 # results_state OUTPUT STAMP: the status this submission left at OUTPUT (complete, deadlock,
 # incomplete, interrupted, failed, running = killed before a clean stop), or "none" when

@@ -24,6 +24,11 @@ extern "C" void on_stop_signal(int /*signal*/) {
   g_stop_requested = 1;
 }
 
+/// The progress line's rates (cycles and deliveries per second) come from samples of the
+/// control checks at least kSampleSeconds apart, over the last kRateWindow seconds.
+constexpr double kSampleSeconds = 0.25;
+constexpr double kRateWindow = 4.0;
+
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -87,6 +92,30 @@ void add_batch_options(CLI::App& app, BatchOptions& o) {
                  "seconds between progress lines when stdout is not a terminal")
       ->capture_default_str()
       ->group("Batch");
+  app.add_option("--progress", o.progress,
+                 "auto (a live bar on a terminal, lines in a log and under an MPI launcher), "
+                 "bar, lines (one every --progress-interval seconds) or none")
+      ->capture_default_str()
+      ->group("Batch");
+}
+
+ProgressMode auto_progress_mode(bool stdout_is_terminal, bool under_launcher) {
+  return stdout_is_terminal && !under_launcher ? ProgressMode::kBar : ProgressMode::kLines;
+}
+
+bool started_by_launcher() {
+  // Open MPI's mpiexec (OMPI_COMM_WORLD_SIZE), MPICH's hydra (PMI_RANK, PMI_SIZE), SLURM's
+  // srun (SLURM_STEP_ID with SLURM_PROCID), other PMIx launchers (PMIX_RANK). A singleton
+  // (wormnet started by itself) sets PMIX_RANK in MPI_Init too, with OMPI_MCA_ess=singleton.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  if (std::getenv("SLURM_PROCID") != nullptr && std::getenv("SLURM_STEP_ID") != nullptr) {
+    return true;
+  }
+  const char* ess = std::getenv("OMPI_MCA_ess");
+  const bool singleton = ess != nullptr && std::string_view(ess) == "singleton";
+  return std::getenv("PMIX_RANK") != nullptr && !singleton;
 }
 
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
@@ -138,6 +167,17 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
     throw InputError("--stop-at-cycle", "0", "must be >= 1 (the cycle to stop at)");
   }
   p.progress_seconds = o.progress_seconds;
+  if (o.progress == "auto") {
+    p.progress = auto_progress_mode(isatty(STDOUT_FILENO) != 0, started_by_launcher());
+  } else if (o.progress == "bar") {
+    p.progress = ProgressMode::kBar;
+  } else if (o.progress == "lines") {
+    p.progress = ProgressMode::kLines;
+  } else if (o.progress == "none") {
+    p.progress = ProgressMode::kNone;
+  } else {
+    throw InputError("--progress", o.progress, "allowed: auto, bar, lines, none");
+  }
   p.stop_at_cycle = at_most("--stop-at-cycle", o.stop_at_cycle, kMaxCycles, "cycles");
   p.dir = !o.checkpoint_dir.empty() ? o.checkpoint_dir
           : !o.restart.empty()      ? o.restart
@@ -183,8 +223,8 @@ BatchControl::BatchControl(const Communicator& comm, BatchPlan plan, io::RunProg
       writer_(writer),
       checkpoint_(std::move(checkpoint)),
       nodes_(std::max<std::uint64_t>(1, nodes)),
-      quiet_(quiet),
-      terminal_(isatty(STDOUT_FILENO) != 0),
+      quiet_(quiet || plan_.progress == ProgressMode::kNone),
+      terminal_(plan_.progress == ProgressMode::kBar),
       planned_cycles_(planned_cycles),
       start_(std::chrono::steady_clock::now()),
       last_checkpoint_(start_),
@@ -195,6 +235,67 @@ void BatchControl::set_point(int index, double rate, std::int64_t left_after_sat
   base_.point = index;
   base_.rate = rate;
   base_.left_after_saturation = left_after_saturation;
+}
+
+void BatchControl::check_status(const CheckStatus& status) {
+  const auto now = std::chrono::steady_clock::now();
+  if (have_status_ && status.cycle < status_.cycle) samples_.clear();  // a new point
+  status_ = status;
+  have_status_ = true;
+  const std::uint64_t delivered =
+      status.scripted ? status.messages_delivered : status.labelled_delivered;
+  if (samples_.empty() ||
+      std::chrono::duration<double>(now - samples_.back().time).count() >= kSampleSeconds) {
+    samples_.push_back(Sample{now, status.cycle, delivered});
+  }
+  while (samples_.size() > 2 &&
+         std::chrono::duration<double>(now - samples_.front().time).count() > kRateWindow) {
+    samples_.pop_front();
+  }
+}
+
+std::string BatchControl::eta_text(Cycle t, double elapsed) const {
+  char buf[200];
+  // Rates over the recent samples (at least kSampleSeconds apart), else over the whole point.
+  const Cycle done = t - std::min(t, point_start_cycle_);
+  double cycle_rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  double delivery_rate = -1;  // unknown
+  const std::uint64_t got = !have_status_      ? 0
+                            : status_.scripted ? status_.messages_delivered
+                                               : status_.labelled_delivered;
+  if (samples_.size() >= 2) {
+    const Sample& first = samples_.front();
+    const double span =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - first.time).count();
+    if (span >= kSampleSeconds && t >= first.cycle) {
+      cycle_rate = static_cast<double>(t - first.cycle) / span;
+      delivery_rate = static_cast<double>(got - std::min(got, first.delivered)) / span;
+    }
+  }
+  if (!have_status_ || (!status_.scripted && t < status_.window_end)) {
+    const Cycle todo = planned_cycles_ > done ? planned_cycles_ - done : 0;
+    std::snprintf(buf, sizeof buf, "eta %s",
+                  clock_text(cycle_rate > 0 ? static_cast<double>(todo) / cycle_rate : -1).c_str());
+    return buf;
+  }
+  // Draining (or a workload): what is left, at the rate it has been delivered lately, but
+  // no later than the drain limit (where the point stops, flagged saturated).
+  const std::uint64_t total = status_.scripted ? status_.messages_total : status_.labelled_created;
+  const std::uint64_t left = total > got ? total - got : 0;
+  const double to_limit = cycle_rate > 0 && status_.drain_end > t
+                              ? static_cast<double>(status_.drain_end - t) / cycle_rate
+                              : -1;
+  double eta = to_limit;
+  if (delivery_rate > 0) {
+    const double by_rate = static_cast<double>(left) / delivery_rate;
+    eta = to_limit >= 0 ? std::min(by_rate, to_limit) : by_rate;
+  }
+  std::snprintf(buf, sizeof buf, "%s %llu of %llu %s left, eta %s (drain limit: cycle %llu, %s)",
+                status_.scripted ? "workload:" : "draining:", static_cast<unsigned long long>(left),
+                static_cast<unsigned long long>(total),
+                status_.scripted ? "messages" : "labelled packets", clock_text(eta).c_str(),
+                static_cast<unsigned long long>(status_.drain_end), clock_text(to_limit).c_str());
+  return buf;
 }
 
 RunHooks::Action BatchControl::at_check(Cycle t) {
@@ -255,24 +356,32 @@ void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {
 void BatchControl::progress(Cycle t, bool force) {
   if (quiet_ || !comm_.is_root()) return;
   const double since = seconds_since(last_progress_);
-  if (!force && since < (terminal_ ? 0.5 : plan_.progress_seconds)) return;
+  // A bar is redrawn twice a second (or as often as --progress-interval asks, if more).
+  if (!force &&
+      since < (terminal_ ? std::min(0.5, plan_.progress_seconds) : plan_.progress_seconds))
+    return;
   last_progress_ = std::chrono::steady_clock::now();
   const double elapsed = seconds_since(start_);
-  const Cycle done = t - std::min(t, point_start_cycle_);
-  const Cycle todo = planned_cycles_ > done ? planned_cycles_ - done : 0;
-  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
-  const double percent =
-      planned_cycles_ > 0
-          ? std::min(99.9, 100.0 * static_cast<double>(t) / static_cast<double>(planned_cycles_))
-          : 0.0;
-  char line[256];
-  std::snprintf(
-      line, sizeof line,
-      "point %lld  cycle %llu  %5.1f%%  elapsed %s  eta %s%s  accepted %.5f  latency %.1f",
-      static_cast<long long>(base_.point), static_cast<unsigned long long>(t), percent,
-      clock_text(elapsed).c_str(),
-      clock_text(rate > 0 ? static_cast<double>(todo) / rate : -1).c_str(),
-      todo == 0 ? " (draining)" : "", accepted_, latency_);
+  const bool counting = have_status_ && (status_.scripted || t >= status_.window_end);
+  char percent[32];
+  if (counting && status_.scripted) {
+    // A workload's progress is its messages (its window is its whole run).
+    const double total = static_cast<double>(std::max<std::uint64_t>(1, status_.messages_total));
+    std::snprintf(percent, sizeof percent, "%5.1f%%",
+                  std::min(99.9, 100.0 * static_cast<double>(status_.messages_delivered) / total));
+  } else if (counting) {
+    std::snprintf(percent, sizeof percent, "drain");
+  } else {
+    std::snprintf(percent, sizeof percent, "%5.1f%%",
+                  planned_cycles_ > 0 ? std::min(99.9, 100.0 * static_cast<double>(t) /
+                                                           static_cast<double>(planned_cycles_))
+                                      : 0.0);
+  }
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "point %lld  cycle %llu  %s  elapsed %s  %s  accepted %.5f  latency %.1f",
+                static_cast<long long>(base_.point), static_cast<unsigned long long>(t), percent,
+                clock_text(elapsed).c_str(), eta_text(t, elapsed).c_str(), accepted_, latency_);
   if (terminal_) {
     std::printf("\r%-110s", line);
     live_line_ = true;

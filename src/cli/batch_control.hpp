@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <set>
@@ -31,13 +32,28 @@ struct BatchOptions {
   std::string walltime;             ///< HH:MM:SS
   std::uint64_t stop_at_cycle = 0;  ///< checkpoint and stop at the first check from this cycle
   double progress_seconds = 60.0;   ///< plain progress line interval when not on a terminal
+  /// --progress: auto (a live bar on a terminal that no MPI launcher stands between, else
+  /// lines), bar, lines or none.
+  std::string progress = "auto";
   /// Options given (given_options()): --stop-at-cycle 0 is refused, not taken for "none".
   std::set<std::string> given;
 };
 
 /// Declares --checkpoint-every, --checkpoint-dir, --restart, --walltime, --stop-at-cycle,
-/// --progress-interval on `app`.
+/// --progress-interval, --progress on `app`.
 void add_batch_options(CLI::App& app, BatchOptions& o);
+
+/// How the progress is shown: a line rewritten in place (\r, for a terminal), a new line
+/// every --progress-interval seconds (for a log file), or not at all.
+enum class ProgressMode : std::uint8_t { kBar, kLines, kNone };
+
+/// --progress auto: a bar when stdout is a terminal and no MPI launcher stands between it and
+/// the user (under mpiexec or srun rank 0's stdout is a pseudo-terminal of the launcher's
+/// whatever the launcher's own stdout is: a redirected log would hold \r-erased fragments).
+ProgressMode auto_progress_mode(bool stdout_is_terminal, bool under_launcher);
+/// Whether an MPI launcher started this process (mpiexec, mpirun, srun, hydra: the variables
+/// they set for their processes).
+bool started_by_launcher();
 
 /// The parsed batch settings, validated (InputError for a bad value).
 struct BatchPlan {
@@ -47,6 +63,7 @@ struct BatchPlan {
   std::uint64_t stop_at_cycle = 0;  ///< 0 = none
   std::string dir;                  ///< where checkpoints go
   double progress_seconds = 60.0;
+  ProgressMode progress = ProgressMode::kLines;
 };
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
 
@@ -82,6 +99,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   /// The point being simulated (its index and offered load) and, for sweeps, what is left.
   void set_point(int index, double rate, std::int64_t left_after_saturation);
 
+  void check_status(const CheckStatus& status) override;
   Action at_check(Cycle t) override;
   void save(const LoopState& loop, const ModelSnapshot& mine) override;
 
@@ -101,6 +119,10 @@ class BatchControl final : public RunHooks, public ResultSink {
 
  private:
   void progress(Cycle t, bool force);
+  /// The progress line's ETA part: before the window's end the cycles left at the cycle rate;
+  /// after it (the drain) the labelled packets left at their delivery rate, bounded by the
+  /// drain limit; for a workload the messages left.
+  [[nodiscard]] std::string eta_text(Cycle t, double elapsed) const;
 
   Communicator comm_;
   BatchPlan plan_;
@@ -110,7 +132,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   std::uint64_t nodes_;
   ResultSink no_file_;
   bool quiet_;
-  bool terminal_;
+  bool terminal_;  ///< the progress is a bar rewritten in place
   Cycle planned_cycles_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_checkpoint_;
@@ -122,6 +144,16 @@ class BatchControl final : public RunHooks, public ResultSink {
   Cycle point_start_cycle_ = 0;
   double accepted_ = 0.0;  ///< of the last window, flits/node/cycle
   double latency_ = 0.0;
+  /// The last control check's status, and samples of the recent ones (a few a second, the
+  /// last few seconds) for the ETA's rates: cycles and deliveries per second of late.
+  CheckStatus status_;
+  bool have_status_ = false;
+  struct Sample {
+    std::chrono::steady_clock::time_point time;
+    Cycle cycle;
+    std::uint64_t delivered;  ///< labelled packets, or a workload's messages
+  };
+  std::deque<Sample> samples_;
   bool live_line_ = false;
   std::function<std::vector<std::uint64_t>()> workload_progress_;
 };

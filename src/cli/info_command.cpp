@@ -1,19 +1,24 @@
 // `wormnet info`: static properties of a topology (and, with --load, of a routing on it).
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 
+#include "choice_option.hpp"
 #include "commands.hpp"
 #include "fault_options.hpp"
 #include "json_writer.hpp"
 #include "option_rules.hpp"
 #include "rank_analysis.hpp"
+#include "sim_options.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/driver/network_faults.hpp"
 #include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
+#include "wormnet/traffic/destination_pattern.hpp"
+#include "wormnet/traffic/traffic_matrix.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet::cli {
@@ -29,6 +34,17 @@ struct InfoOptions {
   bool load = false;
   bool json = false;
   std::string tables;
+  TrafficConfig traffic;  ///< --traffic and the hotspot options (with --load)
+  std::set<std::string> given;
+};
+
+/// The ideal of a traffic pattern that is not uniform (pattern_loads.hpp).
+struct PatternInfo {
+  std::string name;
+  bool fixed = false;        ///< every source sends to one node (a permutation on tori)
+  std::uint64_t silent = 0;  ///< nodes that send nothing
+  PatternLoadReport loads;
+  double seconds = 0.0;
 };
 
 /// Load analysis of a routing on the topology (the Angara paper's metrics).
@@ -59,6 +75,35 @@ void print_load_text(const LoadInfo& li, const TopologyMetrics& m) {
   std::printf("bisection bound   %.6f flits/node/cycle (topology)\n", m.bisection.bound);
   std::printf("load analysis     %.3f s: %s; %llu routing states\n", li.seconds, li.plan.c_str(),
               static_cast<unsigned long long>(li.states));
+}
+
+void print_pattern_text(const PatternInfo& p, std::uint64_t nodes) {
+  const PatternLoadReport& l = p.loads;
+  std::printf("traffic           %s: %llu pairs", p.name.c_str(),
+              static_cast<unsigned long long>(l.pairs));
+  if (p.fixed) {
+    std::printf(" (one destination per source; %llu silent nodes)",
+                static_cast<unsigned long long>(p.silent));
+  }
+  std::printf("\n");
+  if (!l.defect.empty()) {
+    std::printf("pattern loads     FAILED: %s\n", l.defect.c_str());
+    return;
+  }
+  std::printf(
+      "pattern pi        %.6f on the busiest channel: its pairs' routes, each weighted by "
+      "its share of the source's messages\n",
+      l.pi);
+  std::printf("pattern load      min %.6f, mean %.6f over all directed channels\n", l.min_load,
+              l.mean_load);
+  std::printf(
+      "pattern ideal     %.6f flits/node/cycle accepted = %llu senders / (N pi); each "
+      "sending node offers 1/pi = %.6f\n",
+      l.saturation_rate, static_cast<unsigned long long>(l.senders), l.offered_at_ideal);
+  std::printf(
+      "pattern analysis  %.3f s: every destination from its own sources, %llu routing "
+      "states (of %llu nodes)\n",
+      p.seconds, static_cast<unsigned long long>(l.states), static_cast<unsigned long long>(nodes));
 }
 
 /// The working network's lines (a topology with faults): counts, connectivity, distances.
@@ -94,7 +139,7 @@ void print_faulty_text(const Topology& topo, const TopologyMetrics& m, const std
 }
 
 void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
-                const std::string& faults, const std::string& no_distances) {
+                const PatternInfo* pi, const std::string& faults, const std::string& no_distances) {
   std::printf("topology          %s\n", topo.spec().c_str());
   if (m.faulty) {
     print_faulty_text(topo, m, faults, no_distances);
@@ -119,10 +164,11 @@ void print_text(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
   for (const auto& n : routing_names(topo)) names += (names.empty() ? "" : ", ") + n;
   std::printf("routings          %s\n", names.c_str());
   if (li != nullptr) print_load_text(*li, m);
+  if (pi != nullptr) print_pattern_text(*pi, m.nodes);
 }
 
 void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* li,
-                const std::string& faults) {
+                const PatternInfo* pi, const std::string& faults) {
   JsonWriter j;
   j.begin_object();
   j.field("topology", topo.spec());
@@ -168,6 +214,17 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
     j.field("ok", d.ok).field("defect", d.defect).field("max_path", d.max_path);
     j.field("average_path", d.average_path).field("average_minimal", d.average_minimal);
     j.field("stretch", d.stretch()).field("all_minimal", d.all_minimal);
+    j.end_object();
+  }
+  if (pi != nullptr) {
+    const PatternLoadReport& l = pi->loads;
+    j.key("pattern").begin_object();
+    j.field("traffic", pi->name).field("fixed", pi->fixed);
+    j.field("pairs", l.pairs).field("senders", l.senders).field("silent", pi->silent);
+    j.field("pi", l.pi).field("min_load", l.min_load).field("mean_load", l.mean_load);
+    j.field("saturation_rate", l.saturation_rate).field("offered_at_ideal", l.offered_at_ideal);
+    j.field("states", l.states).field("analysis_seconds", pi->seconds);
+    j.field("defect", l.defect);
     j.end_object();
   }
   j.end_object();
@@ -223,6 +280,18 @@ Command add_info_command(CLI::App& root) {
   add_flow_control_option(app, opts->flow, "credit (default) or bubble");
   add_ring_tie_option(app, opts->tie);
   app->add_option("--tables", opts->tables, "routing-table file, for --routing table");
+  app->add_option("--traffic", opts->traffic.pattern,
+                  "with --load, also the loads and ideal saturation rate of this traffic "
+                  "pattern (uniform, transpose, neighbor, tornado, bit-complement, hotspot, "
+                  "all-to-all: the routes of its pairs, each weighted by its share)")
+      ->transform(choice_of(traffic_pattern_names()))
+      ->default_str(to_string(opts->traffic.pattern));
+  app->add_option("--hotspot-fraction", opts->traffic.hotspot_fraction,
+                  "share of messages to hotspots (--traffic hotspot)")
+      ->capture_default_str();
+  app->add_option("--hotspot-nodes", opts->traffic.hotspot_nodes,
+                  "hotspot node ids (--traffic hotspot; default 0)")
+      ->delimiter(',');
   app->add_flag("--json", opts->json, "Print one JSON object instead of text");
   add_fault_options(*app, opts->faults);
   return {app, [opts, app] {
@@ -236,6 +305,41 @@ Command add_info_command(CLI::App& root) {
             if (!opts->tables.empty() && opts->routing.empty()) {
               throw InputError("--tables", opts->tables, "is read with --routing table only");
             }
+            // The pattern options describe traffic for --load; with another pattern than
+            // hotspot the hotspot ones are refused, as run refuses them.
+            SimConfig shown_config;
+            shown_config.traffic = opts->traffic;
+            const auto shown = [&](const char* option) {
+              return traffic_option_text(shown_config, option);
+            };
+            for (const char* option : {"--traffic", "--hotspot-fraction", "--hotspot-nodes"}) {
+              if (app->count(option) > 0 && !opts->load) {
+                throw InputError(option, shown(option), "is read with --load only");
+              }
+            }
+            if (opts->traffic.pattern != TrafficPattern::kHotspot) {
+              for (const char* option : {"--hotspot-fraction", "--hotspot-nodes"}) {
+                if (app->count(option) > 0) {
+                  throw InputError(option, shown(option),
+                                   std::string("is read with --traffic hotspot only (the "
+                                               "traffic is ") +
+                                       to_string(opts->traffic.pattern) + ")");
+                }
+              }
+            }
+            const TrafficConfig& tc = opts->traffic;
+            if (!(tc.hotspot_fraction >= 0.0 && tc.hotspot_fraction <= 1.0)) {
+              char v[32];
+              std::snprintf(v, sizeof v, "%g", tc.hotspot_fraction);
+              throw InputError("--hotspot-fraction", v, "must be in [0, 1]");
+            }
+            for (const int h : tc.hotspot_nodes) {
+              if (h < 0 || static_cast<std::uint32_t>(h) >= topo->num_nodes()) {
+                throw InputError(
+                    "--hotspot-nodes", std::to_string(h),
+                    "node ids must be in [0, " + std::to_string(topo->num_nodes() - 1) + "]");
+              }
+            }
             std::unique_ptr<RoutingFunction> routing;
             if (!opts->routing.empty()) {
               routing = load_routing(opts->routing, opts->tables, *topo, opts->flow, comm,
@@ -244,6 +348,8 @@ Command add_info_command(CLI::App& root) {
             }
             std::string no_distances;
             const TopologyMetrics m = faulty_metrics_on_ranks(*topo, *faults, comm, no_distances);
+            // InputError when the pattern is not defined on the topology (or its faults).
+            const DestinationPattern traffic(*topo, opts->traffic, faults.get());
             LoadInfo li;
             if (opts->load) {
               AnalysisOptions ao;
@@ -265,13 +371,28 @@ Command add_info_command(CLI::App& root) {
               li.delivery = a.delivery;
               li.loads = std::move(a.loads);
             }
+            PatternInfo pi;
+            const TrafficMatrix matrix(*topo, traffic);
+            const bool pattern = opts->load && !matrix.uniform();
+            if (pattern) {
+              require_affordable(pattern_states(*topo, *routing, matrix), comm, "--traffic",
+                                 to_string(opts->traffic.pattern));
+              TimedPatternAnalysis pa =
+                  timed_pattern_analysis(*topo, *routing, matrix, 0, comm, faults.get());
+              pi.name = to_string(opts->traffic.pattern);
+              pi.fixed = matrix.fixed();
+              pi.silent = matrix.silent();
+              pi.loads = std::move(pa.loads);
+              pi.seconds = pa.seconds;
+            }
             const LoadInfo* lp = opts->load ? &li : nullptr;
+            const PatternInfo* pp = pattern ? &pi : nullptr;
             const std::string described = describe_faults(*topo, *faults, opts->faults);
             if (!comm.is_root()) {
             } else if (opts->json) {
-              print_json(*topo, m, lp, described);
+              print_json(*topo, m, lp, pp, described);
             } else {
-              print_text(*topo, m, lp, described, no_distances);
+              print_text(*topo, m, lp, pp, described, no_distances);
             }
             return 0;
           }};

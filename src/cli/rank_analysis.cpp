@@ -39,15 +39,19 @@ class RankReduction final : public ShareReduction {
 
 void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
                         const std::string& option, const std::string& value) {
+  require_affordable(plan.estimated_states, comm, option, value);
+}
+
+void require_affordable(std::uint64_t states, const Communicator& comm, const std::string& option,
+                        const std::string& value) {
   const auto ranks = static_cast<std::uint64_t>(comm.size());
-  if (plan.estimated_states <= kExactLoadStatesPerRank * ranks) return;
-  const std::uint64_t need =
-      (plan.estimated_states + kExactLoadStatesPerRank - 1) / kExactLoadStatesPerRank;
+  if (states <= kExactLoadStatesPerRank * ranks) return;
+  const std::uint64_t need = (states + kExactLoadStatesPerRank - 1) / kExactLoadStatesPerRank;
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "needs the exact load analysis, about %.3g routing states: too many for %d "
                 "rank%s (%.3g each in reasonable time); run on at least %llu ranks",
-                static_cast<double>(plan.estimated_states), comm.size(), ranks > 1 ? "s" : "",
+                static_cast<double>(states), comm.size(), ranks > 1 ? "s" : "",
                 static_cast<double>(kExactLoadStatesPerRank),
                 static_cast<unsigned long long>(need));
   throw InputError(option, value, buf);
@@ -66,6 +70,42 @@ TimedAnalysis timed_analysis(const Topology& topo, const RoutingFunction& routin
   t.seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return t;
+}
+
+TimedPatternAnalysis timed_pattern_analysis(const Topology& topo, const RoutingFunction& routing,
+                                            const TrafficMatrix& matrix, int vcs,
+                                            const Communicator& comm, const FaultSet* faults) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<SourceShare> column;
+  const PatternColumn of = [&](NodeId dest, std::vector<PairShare>& out) {
+    column.clear();
+    matrix.sources_of(dest, column);
+    for (const SourceShare& s : column) out.push_back(PairShare{s.source, s.share});
+  };
+  TimedPatternAnalysis t{
+      analyze_pattern_loads(topo, routing, of, vcs, AnalysisShare{comm.rank(), comm.size()},
+                            RankReduction(comm), faults),
+      0.0};
+  t.seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return t;
+}
+
+std::uint64_t pattern_states(const Topology& topo, const RoutingFunction& routing,
+                             const TrafficMatrix& matrix) {
+  std::uint64_t route_states = 0;
+  if (matrix.fixed()) {
+    // One route per pair: its minimal length (+1 for the arrival), a closed form per pair.
+    std::vector<SourceShare> column;
+    for (std::uint32_t d = 0; d < topo.num_nodes(); ++d) {
+      column.clear();
+      matrix.sources_of(NodeId(d), column);
+      for (const SourceShare& s : column) {
+        route_states += static_cast<std::uint64_t>(topo.distance(s.source, NodeId(d))) + 1;
+      }
+    }
+  }
+  return estimate_pattern_states(topo, routing, matrix.pairs(), route_states);
 }
 
 }  // namespace wormnet::cli

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "wormnet/parallel/communicator.hpp"
+#include "wormnet/traffic/traffic_matrix.hpp"
+#include "wormnet/verify/pattern_loads.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
 
 namespace wormnet::cli {
@@ -26,6 +28,9 @@ inline constexpr std::uint64_t kReportLoadStates = 200'000'000;
 /// kExactLoadStatesPerRank on the ranks of `comm`.
 void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
                         const std::string& option, const std::string& value);
+/// The same for an analysis of about `states` routing states.
+void require_affordable(std::uint64_t states, const Communicator& comm, const std::string& option,
+                        const std::string& value);
 
 /// analyze_routing() over the ranks of `comm`; every rank gets the whole analysis.
 RoutingAnalysis analyze_on_ranks(const Topology& topo, const RoutingFunction& routing,
@@ -38,5 +43,19 @@ struct TimedAnalysis {
 };
 TimedAnalysis timed_analysis(const Topology& topo, const RoutingFunction& routing,
                              const AnalysisOptions& options, const Communicator& comm);
+
+/// The loads of a traffic pattern that is not uniform (verify/pattern_loads.hpp), split over
+/// the ranks like the uniform analysis, and its wall time (max over ranks).
+struct TimedPatternAnalysis {
+  PatternLoadReport loads;
+  double seconds = 0.0;
+};
+TimedPatternAnalysis timed_pattern_analysis(const Topology& topo, const RoutingFunction& routing,
+                                            const TrafficMatrix& matrix, int vcs,
+                                            const Communicator& comm,
+                                            const FaultSet* faults = nullptr);
+/// Routing states the pattern analysis of `matrix` explores, about (for the limits above).
+std::uint64_t pattern_states(const Topology& topo, const RoutingFunction& routing,
+                             const TrafficMatrix& matrix);
 
 }  // namespace wormnet::cli

@@ -63,6 +63,99 @@ Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
   return std::move(*built);
 }
 
+/// The traffic pattern's own loads and ideal (a pattern that is not uniform), or why not:
+/// run only below the work of kReportLoadStates, which depends on the network, routing and
+/// pattern alone, so that a results file holds it or not whatever the rank count.
+void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
+  const TrafficMatrix matrix(*s.topology, *s.pattern);
+  if (matrix.uniform()) return;
+  const char* name = to_string(o.config.traffic.pattern);
+  const std::uint64_t states = pattern_states(*s.topology, *s.routing, matrix);
+  if (states > kReportLoadStates) {
+    s.pattern_analysis = std::string(name) + ": its load analysis skipped: about " +
+                         sci(static_cast<double>(states)) + " routing states, more than " +
+                         sci(static_cast<double>(kReportLoadStates));
+    return;
+  }
+  TimedPatternAnalysis a =
+      timed_pattern_analysis(*s.topology, *s.routing, matrix, 0, comm, s.faults.get());
+  const PatternLoadReport& l = a.loads;
+  if (!l.defect.empty() || l.pi <= 0) {
+    s.pattern_analysis = std::string(name) + ": no ideal (" +
+                         (l.defect.empty() ? std::string("no pair crosses a channel") : l.defect) +
+                         ")";
+    return;
+  }
+  s.pattern_channel_load = l.gamma;
+  io::PatternIdealRecord r;
+  r.pattern = name;
+  r.pi = l.pi;
+  r.saturation_rate = l.saturation_rate;
+  r.offered_at_ideal = l.offered_at_ideal;
+  r.pairs = l.pairs;
+  r.senders = l.senders;
+  s.pattern_ideal = r;
+  const std::uint64_t silent = s.topology->num_nodes() - l.senders;
+  s.pattern_analysis =
+      std::string(name) + ": pi " + fixed(l.pi, 4) + " on the busiest channel (" +
+      std::to_string(l.pairs) + " pairs" +
+      (matrix.fixed() ? ", " + std::to_string(silent) + " silent nodes" : "") + "), ideal " +
+      fixed(l.saturation_rate, 5) + " flits/node/cycle accepted" +
+      (silent > 0 ? " (" + fixed(l.offered_at_ideal, 5) + " offered by each sending node)" : "") +
+      "; " + fixed(a.seconds, 3) + " s";
+}
+
+/// What verify would find (deadlock_check): the channel dependency graph of the routing,
+/// judged as `wormnet verify` judges it (bubble flow control's ring dependencies set aside;
+/// Duato's condition for a routing with escape channels), only below the work of
+/// kReportLoadStates, which depends on the network and routing alone.
+void check_deadlock_freedom(SimSetup& s, const Communicator& comm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  AnalysisOptions ao;
+  ao.loads = false;
+  ao.faults = s.faults.get();
+  const bool duato = s.routing->escape_vcs() != 0;
+  AnalysisOptions whole = ao;
+  whole.symmetries = false;  // Duato's extended graph explores every destination
+  const std::uint64_t states =
+      plan_analysis(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
+  const std::string verify = "wormnet verify -t " + s.topology->spec() + " -r " + s.routing->name();
+  if (states > kReportLoadStates) {
+    s.deadlock_check = "deadlock check skipped: about " + sci(static_cast<double>(states)) +
+                       " routing states, more than " + sci(static_cast<double>(kReportLoadStates)) +
+                       " (" + verify + " makes it)";
+    return;
+  }
+  const RoutingAnalysis a = analyze_on_ranks(*s.topology, *s.routing, ao, comm);
+  auto cycle = a.cdg.shortest_cycle();
+  if (cycle.empty() && a.cdg.rings_set_aside()) cycle = a.cdg.cycle_through_turn();
+  bool cyclic = !cycle.empty();
+  std::size_t length = cycle.size();
+  if (duato) {
+    const DuatoReport dr = check_duato(*s.topology, *s.routing, 0, s.faults.get());
+    cyclic = !dr.holds();
+    length = dr.cycle.size();
+  }
+  const double seconds =
+      comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (!a.delivery.ok) {
+    s.deadlock_check = "WARNING: a routing defect (" + a.delivery.defect + "); " + verify;
+  } else if (cyclic) {
+    s.deadlock_check =
+        std::string("WARNING: ") +
+        (duato ? "Duato's condition fails (the extended channel dependency graph has a cycle"
+               : "the channel dependency graph has a cycle") +
+        (length > 0 ? " of " + std::to_string(length) + " channels" : "") + (duato ? ")" : "") +
+        ": the run may deadlock (" + verify + " shows it); " + fixed(seconds, 3) + " s";
+  } else {
+    s.deadlock_check =
+        std::string("deadlock-free: ") +
+        (duato ? "Duato's condition holds" : "the channel dependency graph is acyclic") +
+        (a.cdg.rings_set_aside() ? " (ring dependencies set aside: bubble flow control)" : "") +
+        ", as verify proves; " + fixed(seconds, 3) + " s";
+  }
+}
+
 /// The fault option a refusal names: the file, or the first random count given.
 struct FaultOption {
   std::string option;
@@ -172,6 +265,8 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
                    sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi";
     }
   }
+  if (!o.workload.active()) pattern_ideal(o, s, comm);
+  check_deadlock_freedom(s, comm);
   s.setup_seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return s;
@@ -179,7 +274,10 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
 
 std::string describe_setup(const SimSetup& setup, const Communicator& comm) {
   (void)comm;
-  return "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
+  std::string out = "setup      " + fixed(setup.setup_seconds, 3) + " s; " + setup.analysis + "\n";
+  if (!setup.pattern_analysis.empty()) out += "pattern    " + setup.pattern_analysis + "\n";
+  if (!setup.deadlock_check.empty()) out += "verify     " + setup.deadlock_check + "\n";
+  return out;
 }
 
 io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
@@ -197,6 +295,10 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
   d.partition = &setup.partition;
   d.bounds = setup.bounds;
   d.channel_load = &setup.channel_load;
+  if (setup.pattern_ideal) {
+    d.pattern_ideal = *setup.pattern_ideal;
+    d.pattern_ideal->channel_load = &setup.pattern_channel_load;  // where the setup keeps it
+  }
   d.faults = setup.faults.get();
   d.silenced_sources = setup.pattern->silenced();
   return d;
@@ -249,23 +351,36 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   return line + faults;
 }
 
-std::string format_summary(const RunSummary& s, const SimSetup& setup) {
+std::string format_summary(const RunSummary& s, const SimSetup& setup, bool workload) {
   std::string out;
-  out += "offered    " + fixed(s.offered_load, 5) + " flits/node/cycle (generated " +
-         fixed(s.offered_measured, 5) + " in the window)\n";
-  out += "accepted   " + fixed(s.accepted, 5) + " flits/node/cycle";
+  if (workload) {
+    // A closed loop offers no load: what it delivered, over its run (the point's window is
+    // the completion), is its traffic.
+    out += "traffic    " + fixed(s.accepted, 5) + " flits/node/cycle delivered over " +
+           std::to_string(s.window_cycles) + " cycles (the workload's messages, closed loop)";
+  } else {
+    out += "offered    " + fixed(s.offered_load, 5) + " flits/node/cycle (generated " +
+           fixed(s.offered_measured, 5) + " in the window)\n";
+    out += "accepted   " + fixed(s.accepted, 5) + " flits/node/cycle";
+  }
   if (setup.bounds.saturation_rate > 0) {
     out += " = " + fixed(s.accepted_vs_saturation, 4) + " of (N-1)/pi (" +
            fixed(setup.bounds.saturation_rate, 5) + ")";
   }
   out += ", " + fixed(s.accepted_vs_bisection, 4) + " of the bisection bound (" +
-         fixed(setup.bounds.bisection, 5) + ")\n";
+         fixed(setup.bounds.bisection, 5) + ")";
+  if (setup.pattern_ideal) {
+    out += ", " + fixed(s.accepted / setup.pattern_ideal->saturation_rate, 4) + " of the " +
+           setup.pattern_ideal->pattern + " ideal (" +
+           fixed(setup.pattern_ideal->saturation_rate, 5) + ")";
+  }
+  out += "\n";
   out += latency_line("latency", s.latency, s.flit_rate);
   out += latency_line("  network", s.network, s.flit_rate);
   out += latency_line("  queueing", s.queueing, s.flit_rate);
   out += "hops       " + fixed(s.average_hops, 4) + " per packet; " +
          std::to_string(s.delivered_packets) + " of " + std::to_string(s.measured_packets) +
-         " labelled packets delivered\n";
+         (workload ? " messages delivered\n" : " labelled packets delivered\n");
   if (s.deadlock) {
     out += "status     DEADLOCK at cycle " + std::to_string(s.deadlock_cycle) + ": a cycle of " +
            std::to_string(s.deadlock_cycle_hops.size()) + " waiting channels (channel, VC):\n";

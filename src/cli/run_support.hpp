@@ -38,6 +38,18 @@ struct SimSetup : SimNetwork {
   /// The closed-loop workload (--workload), built with the network: its messages give the
   /// plan's packet lengths.
   std::optional<Workload> workload;
+  /// The traffic pattern's own ideal (verify/pattern_loads.hpp), for a pattern that is not
+  /// uniform (transpose, tornado, hotspot, ...) whose analysis ran; its gamma per channel in
+  /// pattern_channel_load (describe_run() points the record there: the setup may be moved).
+  /// `pattern_analysis`: one line, what was done or why it was skipped (empty for uniform traffic
+  /// and workloads).
+  std::optional<io::PatternIdealRecord> pattern_ideal;
+  std::vector<double> pattern_channel_load;
+  std::string pattern_analysis;
+  /// What `wormnet verify` would say of the routing on this network, one line: deadlock-free,
+  /// a warning with the cycle's length when its channel dependencies are cyclic (the run may
+  /// deadlock), or why the check was skipped (kReportLoadStates).
+  std::string deadlock_check;
 };
 
 /// Builds the network (build_network: the configuration is checked against it on the way),
@@ -58,8 +70,9 @@ io::RunDescription describe_run(const SimOptions& o, const SimSetup& setup,
                                 const Communicator& comm, const std::string& command,
                                 const std::string& config_toml);
 
-/// One block of text describing a finished load point.
-std::string format_summary(const RunSummary& s, const SimSetup& setup);
+/// One block of text describing a finished load point; of a closed-loop `workload` (its
+/// traffic is what it delivered, its packets are its messages) when set.
+std::string format_summary(const RunSummary& s, const SimSetup& setup, bool workload = false);
 
 /// The partition line: method, edge cut, part sizes, lookahead.
 std::string describe_partition(const SimSetup& setup);

@@ -52,6 +52,9 @@ const char* name_of(const std::map<std::string, E>& m, E v) {
 const char* to_string(TrafficPattern p) {
   return name_of(kPatterns, p);
 }
+const std::map<std::string, TrafficPattern>& traffic_pattern_names() {
+  return kPatterns;
+}
 const char* to_string(InjectionProcess p) {
   return name_of(kProcesses, p);
 }
@@ -203,6 +206,16 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   app.add_option("--flit-rate", m.flit_rate, "flits per microsecond per channel (for us units)")
       ->capture_default_str()
       ->group("Measurement");
+  app.add_option("--stop-backlog", m.stop_backlog,
+                 "early stop of a saturated point: at the end of a statistics window after the "
+                 "warm-up, stop it (flagged saturated) when the sources hold more than this "
+                 "many flits per node (0 = never)")
+      ->group("Measurement");
+  app.add_option("--stop-latency", m.stop_latency,
+                 "early stop of a saturated point: stop it (flagged saturated) when the "
+                 "packets ejected in a statistics window after the warm-up took more than "
+                 "this many cycles on average (BookSim's latency threshold; 0 = never)")
+      ->group("Measurement");
   app.add_option("--seed", m.seed, "random seed")->capture_default_str()->group("Measurement");
 
   app.add_option("--preset", o.preset,
@@ -331,6 +344,9 @@ std::string to_toml(const SimOptions& o) {
   count("deadlock-threshold", m.deadlock_threshold);
   real("flit-rate", m.flit_rate);
   count("seed", m.seed);
+  // The early stop only when asked for: a configuration without it reads as it always did.
+  if (m.stop_backlog > 0) real("stop-backlog", m.stop_backlog);
+  if (m.stop_latency > 0) count("stop-latency", m.stop_latency);
   return s + workload_toml(o.workload);
 }
 
@@ -376,6 +392,19 @@ void finish_sim_options(SimOptions& o) {
     }
   }
   const MeasureConfig& m = o.config.measure;
+  if (o.workload.active()) {
+    // A workload runs to its completion (or --drain-limit): it has no saturated point.
+    for (const char* option : {"--stop-backlog", "--stop-latency"}) {
+      if (!given(option)) continue;
+      char value[32];
+      const bool backlog = std::string_view(option) == "--stop-backlog";
+      std::snprintf(value, sizeof value, "%g",
+                    backlog ? m.stop_backlog : static_cast<double>(m.stop_latency));
+      throw InputError(option, value,
+                       "stops a saturated load point; a --workload " + o.workload.name +
+                           " runs to its completion or --drain-limit");
+    }
+  }
   if (given("--cycles") && m.cycles <= m.warmup) {
     throw InputError("--cycles", std::to_string(m.cycles),
                      "must be longer than --warmup (" + std::to_string(m.warmup) +

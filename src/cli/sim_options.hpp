@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,6 +63,8 @@ std::string to_toml(const SimOptions& o);
 
 /// Names used in summaries and output attributes.
 const char* to_string(TrafficPattern p);
+/// --traffic's names (run, sweep, and info --load).
+const std::map<std::string, TrafficPattern>& traffic_pattern_names();
 /// The value of a traffic or run-length option as it stands in `c` (what an error about it
 /// names), "" for an option it does not know.
 std::string traffic_option_text(const SimConfig& c, std::string_view option);

@@ -336,7 +336,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
       }
       if (comm.is_root() && !o.quiet) {
         if (request.points.size() > 1) std::printf("point %zu\n", i);
-        std::printf("%s", format_summary(s, setup).c_str());
+        std::printf("%s", format_summary(s, setup, loop != nullptr).c_str());
       }
       const bool unfinished = loop && !finish_workload(comm, o, *workload, *loop, writer.get());
       if (s.deadlock) {

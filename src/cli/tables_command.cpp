@@ -98,7 +98,14 @@ void print_text(const Torus& topo, const tables::GeneratedTable& g, const tables
       static_cast<unsigned long long>(v.ring_dependencies),
       v.deadlock_free ? "no cycle between rings, none leaves a ring" : v.cycle.c_str(), r.seconds);
   if (!v.defect.empty()) std::printf("defect        %s\n", v.defect.c_str());
-  if (!o.output.empty()) std::printf("written       %s\n", o.output.c_str());
+  if (!o.output.empty()) {
+    std::printf("written       %s\n", o.output.c_str());
+  } else {
+    // It used to end here silently after minutes of work: the table is gone with the process.
+    std::printf(
+        "written       nothing: no -o FILE, so the table was not kept (with -o it is written "
+        "for --routing table --tables FILE)\n");
+  }
 }
 
 void print_json(const Torus& topo, const tables::GeneratedTable& g, const tables::TableReport& r,

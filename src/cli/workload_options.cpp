@@ -485,15 +485,16 @@ std::string describe_completion(const CompletionReport& r, const MessageGraph& g
                 static_cast<unsigned long long>(r.path_network),
                 static_cast<unsigned long long>(r.path_local));
   s += buf;
-  Cycle previous = 0;
+  // Each iteration from its first issue to its last delivery: a pipelined motif's iterations
+  // overlap (sweep2d), so the increments between their ends are not their lengths.
   std::string list;
   for (std::size_t k = 0; k < r.iterations.size() && k < 8; ++k) {
-    list += (k ? " " : "") +
-            std::to_string(r.iterations[k].end - std::min(previous, r.iterations[k].end));
-    previous = std::max(previous, r.iterations[k].end);
+    const IterationTimes& it = r.iterations[k];
+    list += (k ? ", " : "") + std::to_string(it.start) + "-" + std::to_string(it.end) + " (" +
+            std::to_string(it.end - std::min(it.start, it.end)) + ")";
   }
-  if (r.iterations.size() > 8) list += " ...";
-  s += "iterations " + list + " cycles each\n";
+  if (r.iterations.size() > 8) list += ", ...";
+  s += "iterations " + list + " cycles: first issue - last delivery (length)\n";
   return s;
 }
 

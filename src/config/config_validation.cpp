@@ -116,6 +116,11 @@ void validate_values(const SimConfig& c) {
   if (!(m.flit_rate > 0.0) || !std::isfinite(m.flit_rate)) {
     throw InputError("--flit-rate", num(m.flit_rate), "must be a finite number > 0 flits/us");
   }
+  if (!(m.stop_backlog >= 0.0) || !std::isfinite(m.stop_backlog)) {
+    throw InputError("--stop-backlog", num(m.stop_backlog),
+                     "must be a finite number of flits per node > 0 (0: no early stop)");
+  }
+  at_most("--stop-latency", m.stop_latency, kMaxCycles, "cycles");
 }
 
 }  // namespace wormnet

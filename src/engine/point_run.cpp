@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "wormnet/engine/deadlock_report.hpp"
 #include "wormnet/engine/mpi_transport.hpp"
@@ -82,6 +83,40 @@ void PointRun::flush_window(Cycle now) {
   loop_.flit_hops += row.counters.flit_hops;
   loop_.window_start = now;
   if (row.cycles > 0) sink_.window(row);
+  if (row.cycles > 0) check_early_stop(row);
+}
+
+void PointRun::check_early_stop(const WindowRow& row) {
+  const MeasureConfig& m = c_.config.measure;
+  // Not for a workload (it runs to its completion), nor during the warm-up (a network that
+  // is still filling), nor twice.
+  if (!m.early_stop() || c_.script != nullptr || stop_early_ ||
+      row.cycle_end <= plan_.window.begin) {
+    return;
+  }
+  char why[256];
+  const double backlog =
+      static_cast<double>(row.flits_at_sources) / static_cast<double>(c_.topo.num_nodes());
+  const double latency = row.counters.ejected_packets > 0
+                             ? static_cast<double>(row.counters.latency_sum) /
+                                   static_cast<double>(row.counters.ejected_packets)
+                             : 0.0;
+  if (m.stop_backlog > 0.0 && backlog > m.stop_backlog) {
+    std::snprintf(why, sizeof why,
+                  "early stop at cycle %llu: the sources hold %.4g flits per node, above "
+                  "--stop-backlog %g",
+                  static_cast<unsigned long long>(row.cycle_end), backlog, m.stop_backlog);
+  } else if (m.stop_latency > 0 && latency > static_cast<double>(m.stop_latency)) {
+    std::snprintf(why, sizeof why,
+                  "early stop at cycle %llu: the packets ejected in the last statistics window "
+                  "took %.4g cycles on average, above --stop-latency %llu",
+                  static_cast<unsigned long long>(row.cycle_end), latency,
+                  static_cast<unsigned long long>(m.stop_latency));
+  } else {
+    return;
+  }
+  stop_early_ = true;
+  stop_reason_ = why;
 }
 
 void PointRun::run_to_check() {
@@ -117,12 +152,21 @@ void PointRun::run_to_check() {
     if (t == loop_.next_window) {
       flush_window(t);
       loop_.next_window += c_.config.measure.stats_window;
+      if (stop_early_) return;  // the control check ends the point here
     }
   } while (t < loop_.next_check);
 }
 
 bool PointRun::control_check() {
   const Cycle t = loop_.cycle;
+  if (stop_early_) {
+    // A saturated point stopped at a statistics window (check_early_stop): nothing was in
+    // flight there, and its statistics are final.
+    s_.saturated = true;
+    s_.stopped_early = true;
+    s_.saturation_reason = stop_reason_;
+    return true;
+  }
   loop_.next_check = check_after(loop_.next_check);
   // Deadlock, drain complete, drain limit, interrupt. The deadlock detector looks further (a
   // gather) only when some VC somewhere has held flits without moving one for the threshold;
@@ -133,6 +177,18 @@ bool PointRun::control_check() {
                         model_.stuck_vcs(t, threshold),
                         scripted ? c_.script->delivered_count() : 0};
   c_.comm.sum(std::span<std::uint64_t>(v, 4));
+  if (c_.hooks != nullptr) {
+    RunHooks::CheckStatus status;
+    status.cycle = t;
+    status.labelled_created = v[0];
+    status.labelled_delivered = v[1];
+    status.window_end = plan_.window.end();
+    status.drain_end = plan_.window.drain_end();
+    status.scripted = scripted;
+    status.messages_delivered = v[3];
+    status.messages_total = scripted ? c_.script->total() : 0;
+    c_.hooks->check_status(status);
+  }
   if (v[2] > 0) {
     s_.deadlock_cycle_hops = find_deadlock(c_.comm, c_.topo, model_, t, threshold);
     s_.deadlock = !s_.deadlock_cycle_hops.empty();
@@ -192,8 +248,11 @@ RunSummary PointRun::finish() {
   // Per node of the traffic: every node, or the working ones of a network with faults.
   const double nodes = static_cast<double>(plan_.traffic_nodes);
   // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
-  s_.window_cycles = std::max<Cycle>(
-      1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : plan_.window.length);
+  // A point stopped early inside its measurement window measured up to there.
+  const Cycle measured =
+      s_.stopped_early && t < plan_.window.end() ? t - plan_.window.begin : plan_.window.length;
+  s_.window_cycles =
+      std::max<Cycle>(1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : measured);
   const auto window = static_cast<double>(s_.window_cycles);
   s_.measured_packets = created[0];
   s_.delivered_packets = merged.delivered_packets;

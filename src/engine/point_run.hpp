@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/engine/transport.hpp"
@@ -54,6 +55,10 @@ class PointRun {
   void flush_window(Cycle now);
   /// The measured statistics of every rank, merged (collective).
   MeasuredStats merge_measured();
+  /// The early stop of a saturated point (MeasureConfig::stop_backlog, stop_latency), from a
+  /// statistics window's row, which is reduced over the ranks: the same decision on every rank
+  /// and after every restart.
+  void check_early_stop(const WindowRow& row);
 
   const PointContext& c_;
   ResultSink& sink_;
@@ -65,6 +70,8 @@ class PointRun {
   std::unique_ptr<Transport> transport_;
   RunSummary s_;
   LoopState loop_;
+  bool stop_early_ = false;  ///< a statistics window asked for the early stop
+  std::string stop_reason_;
 
   // Wall-clock split of the loop (steady clock, seconds): two clock reads per window cost
   // tens of nanoseconds against the microseconds a window of routers takes. The time in

@@ -396,6 +396,28 @@ void ResultWriter::write_network(const RunDescription& run) {
                        std::string_view("gamma_c: routes through each channel over all ordered "
                                         "pairs (an adaptive routing's pair split evenly)"));
   }
+  if (run.pattern_ideal && run.pattern_ideal->channel_load != nullptr) {
+    // The pattern's own loads and ideal (written only for a pattern that is not uniform).
+    const PatternIdealRecord& pi = *run.pattern_ideal;
+    const H5Group g = r.create_group("pattern");
+    g.set_attribute("name", std::string_view(pi.pattern));
+    g.set_attribute("pi", pi.pi);
+    g.set_attribute("saturation_rate", pi.saturation_rate);
+    g.set_attribute("offered_at_ideal", pi.offered_at_ideal);
+    g.set_attribute("pairs", pi.pairs);
+    g.set_attribute("senders", pi.senders);
+    std::vector<double> load;
+    for (const IndexRun& cr : channel_runs) {
+      const auto first = pi.channel_load->begin() + static_cast<std::ptrdiff_t>(cr.offset);
+      load.insert(load.end(), first, first + static_cast<std::ptrdiff_t>(cr.count));
+    }
+    g.write_distributed<double>("channel_load", channel_rows, load);
+    g.open_dataset("channel_load")
+        .set_attribute(schema::kDescriptionAttr,
+                       std::string_view("flits per cycle through each channel per flit/node/cycle "
+                                        "offered under the pattern: its pairs' routes, each "
+                                        "weighted by its share of the source's messages"));
+  }
 }
 
 void ResultWriter::begin_point(int index, double offered_load) {
@@ -503,6 +525,9 @@ void ResultWriter::end_point_unguarded(
   g.set_attribute("delivered_packets", s.delivered_packets);
   g.set_attribute("saturated", static_cast<std::int64_t>(s.saturated ? 1 : 0));
   g.set_attribute("saturation_reason", std::string_view(s.saturation_reason));
+  // Only in a run that asked for the early stop (files without it keep their layout).
+  if (run_.config->measure.early_stop())
+    g.set_attribute("stopped_early", static_cast<std::int64_t>(s.stopped_early ? 1 : 0));
   g.set_attribute("deadlock", static_cast<std::int64_t>(s.deadlock ? 1 : 0));
   g.set_attribute("cycles", static_cast<std::uint64_t>(s.cycles));
   g.set_attribute("flit_hops", s.flit_hops);

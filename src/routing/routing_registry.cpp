@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "wormnet/core/error.hpp"
+
 #include "wormnet/routing/angara_routing.hpp"
 #include "wormnet/routing/dateline_routing.hpp"
 #include "wormnet/routing/destination_dateline_routing.hpp"
@@ -51,7 +53,15 @@ std::unique_ptr<RoutingFunction> duato(const RoutingBuild& b) {
       escape = std::make_unique<DestinationDatelineRouting>(torus(b));
       break;
     case kHoneycombTorus:
-      escape = std::make_unique<DoubleXyDatelineRouting>(honeycomb_torus(b));
+      try {
+        escape = std::make_unique<DoubleXyDatelineRouting>(honeycomb_torus(b));
+      } catch (const InputError& e) {
+        // The user asked for duato: the refusal names it, and its escape routing's own
+        // reason (its VCs), and the one adaptive VC duato adds.
+        throw InputError(e.option(), "duato",
+                         "its escape routing double-xy-dateline " + e.allowed() +
+                             "; duato adds one adaptive VC to those");
+      }
       break;
   }
   return std::make_unique<DuatoRouting>(b.topo, std::move(escape));

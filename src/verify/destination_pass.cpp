@@ -253,7 +253,8 @@ inline void DestinationPass::expand(std::uint32_t i, PartialAnalysis& out) {
   if constexpr (kCdg) successors_[i] = successors;
 }
 
-void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
+void DestinationPass::begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out,
+                            bool sum_minimal) {
   dest_ = dest;
   source_ = source;
   index_ = index;
@@ -266,7 +267,7 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   cdg_ = out.cdg != nullptr;
   if (cdg_ && successors_.empty()) successors_.resize(entries_.size());
   check_minimal_ = out.flows && out.all_minimal;
-  if (distances_.faulty()) {
+  if (distances_.faulty() && sum_minimal) {
     // No closed form for the pairs' distances: this destination's row, summed over the
     // working sources that can reach it.
     distance_ = distances_.to(dest);
@@ -279,7 +280,25 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
   } else if (check_minimal_) {
     distance_ = distances_.to(dest);
   }
+}
 
+bool DestinationPass::seed(NodeId s, double weight, PartialAnalysis& out) {
+  const int choices = routing_.initial_choices();
+  const double share = 1.0 / choices;
+  for (int c = 0; c < choices; ++c) {
+    const RouteState st = choices == 1 ? routing_.initial_state(s, dest_)
+                                       : routing_.chosen_initial_state(s, dest_, c);
+    if (st >= state_count_) [[unlikely]] {
+      note("initial state out of range at " + topo_.node_label(s), out);
+      return false;
+    }
+    entries_[reach(s, kInjectionPort, 0, st)].flow += weight * share;
+  }
+  return true;
+}
+
+void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out) {
+  begin(dest, source, index, out);
   // Roots: one injection per source and initial choice, with its share of the source's unit
   // of flow (a root that is also reached in transit carries both). Then every state found is
   // routed, in the order found.
@@ -307,6 +326,23 @@ void DestinationPass::run(NodeId dest, NodeId source, std::uint64_t index, Parti
     }
   };
   faults_.empty() ? add_roots.operator()<false>() : add_roots.operator()<true>();
+  explore(out);
+}
+
+void DestinationPass::run_weighted(NodeId dest, std::span<const WeightedSource> sources,
+                                   std::uint64_t index, PartialAnalysis& out) {
+  require(!routing_.source_dependent() || sources.size() == 1,
+          "routing analysis: a source-dependent routing is weighted one source at a time");
+  begin(dest, routing_.source_dependent() ? sources[0].source : NodeId::invalid(), index, out,
+        false);
+  for (const WeightedSource& w : sources) {
+    // A failed node sends nothing (with faults).
+    if (w.source != dest && !faults_.node_failed(w.source)) seed(w.source, w.weight, out);
+  }
+  explore(out);
+}
+
+void DestinationPass::explore(PartialAnalysis& out) {
   // One VC and no dependencies to record are the common cases: their own code.
   auto expand_all = [&]<bool kCdg, bool kOneVc>() {
     // Room for the most steps one state can have, before each state is routed.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,18 @@ class DestinationPass {
   /// destination's position in the plan (orders the defects). With faults, `dest` and
   /// `source` are working nodes and the failed sources send nothing.
   void run(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out);
+
+  /// A source of a weighted pass and its weight: the flow it injects toward the destination
+  /// (a traffic pattern's share of its messages bound there).
+  struct WeightedSource {
+    NodeId source;
+    double weight;
+  };
+  /// As run(), from the given sources only, each injecting its weight instead of a unit: the
+  /// loads of a traffic pattern's pairs (pattern_loads.hpp). A source-dependent routing reads
+  /// the source: then exactly one source per call, which route() is told.
+  void run_weighted(NodeId dest, std::span<const WeightedSource> sources, std::uint64_t index,
+                    PartialAnalysis& out);
 
  private:
   /// A step from one state to the next, over a channel.
@@ -106,6 +119,15 @@ class DestinationPass {
     }
     return slot.at;
   }
+  /// Starts a pass toward `dest` (its stamps, counters and distances); with faults and
+  /// `sum_minimal`, adds the minimal distances of its sources to out.minimal_sum.
+  void begin(NodeId dest, NodeId source, std::uint64_t index, PartialAnalysis& out,
+             bool sum_minimal = true);
+  /// The roots of `s`: one injection per initial choice, `weight` split evenly over them.
+  /// False after an initial state out of range (noted).
+  bool seed(NodeId s, double weight, PartialAnalysis& out);
+  /// Routes every state found, orders them, and adds the flows to `out`.
+  void explore(PartialAnalysis& out);
   template <bool kFlows>
   void order_states(PartialAnalysis& out);
   template <bool kCdg, bool kOneVc>

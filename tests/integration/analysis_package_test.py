@@ -3,13 +3,14 @@
 
 - every ```python block of docs/python.md runs, in order, in one namespace, in a folder with
   the files that page describes (results.h5: an H_4 sweep; table.h5: a routing table of a
-  4x4 torus), with the page's own assertions;
+  4x4 torus; sweep2d.h5: a closed-loop workload), with the page's own assertions;
 - the doctests of the package's modules pass;
 - DataFrames hold what the file holds (read here with h5py): the summary, a point's time
   series and histogram, the per-channel counts joined to the channel ends;
 - it installs from a copy of the checkout's analysis/ with pip, offline (no index, no build
-  isolation, no dependencies fetched), and the installed package and its two commands work
-  from another folder; skipped with a note when pip or setuptools is missing.
+  isolation, no dependencies fetched), building out of tree (the copy is left as it was), and
+  the installed package and its commands (one per script of analysis/) work from another
+  folder; skipped with a note when pip or setuptools is missing.
 
 usage: analysis_package_test.py --wormnet BIN --analysis DIR --docs FILE --out DIR
 """
@@ -28,7 +29,9 @@ import numpy as np
 
 FAILURES = []
 MODULES = ("network", "layouts", "steady", "results", "tables", "heatmap", "plots", "report",
-           "cli", "loaders", "_h5")
+           "cli", "loaders", "_h5", "workload", "workload_report", "scales", "tools.plot_sweep",
+           "tools.fig5", "tools.compare_seeds", "tools.tables_sim", "tools.tables_study",
+           "tools.honeycomb_tori", "tools.workloads", "tools.tables_npb")
 
 
 def check(cond, what):
@@ -116,12 +119,13 @@ def check_install(analysis, out, h5):
         return
     src = os.path.join(out, "pkg-src")
     shutil.rmtree(src, ignore_errors=True)
-    os.makedirs(src)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(os.path.join(analysis, name), src)
-    shutil.copytree(os.path.join(analysis, "wormnet_analysis"),
-                    os.path.join(src, "wormnet_analysis"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    # A copy of the checkout's analysis/ as git holds it (no caches, no earlier build).
+    shutil.copytree(analysis, src, ignore=shutil.ignore_patterns(
+        "__pycache__", "build", "*.egg-info", "dist"))
+    def tree():
+        return sorted(os.path.relpath(os.path.join(d, f), src)
+                      for d, dirs, files in os.walk(src) for f in files + dirs)
+    before = tree()
     target = os.path.join(out, "site")
     shutil.rmtree(target, ignore_errors=True)
     env = dict(os.environ, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
@@ -129,6 +133,14 @@ def check_install(analysis, out, h5):
     env.pop("PYTHONPATH", None)
     run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
          "--no-index", "--no-cache-dir", "--quiet", "--target", target, src], env=env)
+    # Built out of tree: the source folder is as it was (setuptools alone left build/ and
+    # wormnet_analysis.egg-info there, untracked in the checkout).
+    added = sorted(set(tree()) - set(before))
+    check(not added, f"the build left files in the source folder: {added[:6]}")
+    # Every script of analysis/ is a command of the installed package.
+    scripts = sorted(f[:-3] for f in os.listdir(analysis)
+                     if f.endswith(".py") and f not in ("wormnet_h5.py", "out_of_tree_build.py"))
+    check(len(scripts) >= 9, f"scripts {scripts}")
     env["PYTHONPATH"] = target
     away = os.path.join(out, "elsewhere")
     os.makedirs(away, exist_ok=True)
@@ -143,6 +155,15 @@ def check_install(analysis, out, h5):
     r = run([sys.executable, os.path.join(target, "bin", "wormnet-report"), "--help"], env=env,
             cwd=away)
     check("HTML report" in r.stdout, "wormnet-report installed")
+    for name in scripts:
+        command = os.path.join(target, "bin", "wormnet-" + name.replace("_", "-"))
+        if not check(os.path.exists(command), f"{name}.py has no command {command}"):
+            continue
+        r = run([sys.executable, command, "--help"], env=env, cwd=away)
+        check(r.stdout.startswith("usage: "), f"{command} --help: {r.stdout[:200]}")
+    r = run([sys.executable, "-m", "wormnet_analysis", "plot-sweep", h5, "-o", "p.png"],
+            env=env, cwd=away)
+    check(os.path.getsize(os.path.join(away, "p.png")) > 10000, "python -m ... plot-sweep")
     r = run([sys.executable, "-m", "wormnet_analysis", "heatmap", h5, "--point", "9", "-o",
              "x.png"], expect=2, env=env, cwd=away)
     check("no finished point 9" in r.stderr, f"python -m wormnet_analysis: {r.stderr}")
@@ -168,6 +189,9 @@ def main():
          "-o", h5])
     run([args.wormnet, "tables", "-q", "-t", "torus:4x4", "--algorithm", "bfs", "-o",
          os.path.join(folder, "table.h5")])
+    run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "dor-dateline", "--workload",
+         "sweep2d", "--iterations", "3", "--message-size", "8", "--stats-window", "20", "-o",
+         os.path.join(folder, "sweep2d.h5")])
 
     examples = run_docs(args.docs, folder)
     sys.path.insert(0, args.analysis)

@@ -111,6 +111,20 @@ def check_steadiness(h5, nodes):
     check(s0.steady, f"the lowest load is steady: {s0.verdict}")
     check(not s1.steady and "backlog grows" in s1.verdict,
           f"(N-1)/pi offered is not steady: {s1.verdict}")
+    # One definition of saturation: a point the simulator flagged is never "steady" in the
+    # steadiness table (it once was, while the load-point table said "saturated").
+    flagged = [p for p in sweep.points if int(p.attrs["saturated"])]
+    check(flagged, "the sweep has a flagged point")
+    for p in sweep.points:
+        st = wa.point_steadiness(sweep, p)
+        if int(p.attrs["saturated"]):
+            check(not st.steady and st.verdict.startswith("not steady: flagged saturated"),
+                  f"point {p.index} flagged saturated: {st.verdict}")
+    sp = wa.saturation_point(sweep)
+    steady_acc = [float(p.attrs["accepted"]) for p in sweep.points
+                  if not int(p.attrs["saturated"])]
+    check(abs(sp["saturation_throughput"]["accepted"] - max(steady_acc)) < 1e-15,
+          "the saturation throughput is the largest accepted of the unflagged points")
     with h5py.File(h5, "r") as f:
         ts = f[f"points/{last.index:03d}/timeseries"]
         end = ts["cycle_end"][()]
@@ -180,8 +194,27 @@ def main():
         s0, s1 = check_steadiness(h5, nodes)
         text = open(page, encoding="utf-8").read()
         check(s1.verdict.split(":")[0] in text and "steady" in text, "verdicts in the report")
+        sp = __import__("wormnet_analysis").saturation_point(__import__("wormnet_analysis")
+                                                             .load(h5))
+        check(f"saturation throughput {sp['saturation_throughput']['accepted']:.5f}" in text,
+              "the report names the saturation throughput")
         run([sys.executable, os.path.join(args.analysis, "report.py"), h5 + ".missing", "-o",
              os.path.join(out, "x.html")], expect=2, env=env)
+        # A saturated point with too few statistics windows for a trend: it was "steady" in
+        # the steadiness table and "saturated" in the load points' (issue 39).
+        few = os.path.join(out, "few.h5")
+        run([args.wormnet, "run", "-q", "-t", "honeycomb:4", "-r", "double-xy",
+             "--load-fraction", "1", "--warmup", "500", "--measure", "2000", "--drain-limit",
+             "1000", "-o", few])
+        import wormnet_analysis as wa
+
+        fs = wa.load(few)
+        fp = fs.points[0]
+        st = wa.point_steadiness(fs, fp)
+        check(int(fp.attrs["saturated"]) == 1 and st.windows < 5,
+              f"a flagged point with {st.windows} windows")
+        check(not st.steady and "flagged saturated" in st.verdict,
+              f"never steady when flagged: {st.verdict}")
     if args.browser_only:
         png = os.path.join(out, "report.png")
         size = (1200, 2400)

@@ -136,7 +136,13 @@ def main():
             check(p.channel_flits.shape == (int(f["topology"].attrs["channels"]),), "channels")
 
         sp = wormnet_h5.saturation_point(sweep)
-        close(sp["throughput"], float(np.max(s["accepted"][()])), "saturation throughput")
+        close(sp["throughput"], float(np.max(s["accepted"][()])), "peak accepted")
+        close(sp["peak"]["accepted"], sp["throughput"], "peak under its own name")
+        # The saturation throughput: the largest accepted traffic of the unflagged points.
+        flagged = (s["saturated"][()] != 0) | (s["deadlock"][()] != 0)
+        close(sp["saturation_throughput"]["accepted"],
+              float(np.max(s["accepted"][()][~flagged])), "saturation throughput")
+        check(sp["saturation_throughput"]["accepted"] <= sp["peak"]["accepted"], "<= peak")
         close(sp["throughput_vs_bisection"], sp["throughput"] / bisection, "throughput norm", 1e-9)
         check(sp["saturated"], "the sweep saturated")
         close(sp["last_stable"]["offered"], float(s["offered_load"][1]), "last stable point")

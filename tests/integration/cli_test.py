@@ -117,6 +117,14 @@ class BadInput(unittest.TestCase):
                               "--traffic", "transpose", "--warmup", "10", "--measure", "10"],
                              "--traffic", "transpose", "honeycomb-rect:6x8")
 
+    def test_duato_whose_escape_needs_too_many_vcs(self):
+        # HReT(6, 10) has 6 dateline levels: double-xy-dateline needs 12 VCs, duato 13. The
+        # refusal named --routing 'double-xy-dateline', which the user never asked for.
+        for command in ("verify", "run"):
+            self.expect_one_line([command, "-t", "honeycomb-rect:6x10", "-r", "duato"],
+                                 "--routing 'duato'", "escape routing double-xy-dateline",
+                                 "12 VCs")
+
     def test_routing_that_does_not_fit_the_topology(self):
         self.expect_one_line(["verify", "-t", "honeycomb:3", "-r", "dor"], "--routing", "dor",
                              "honeycomb:3", "stojmenovic")
@@ -412,6 +420,97 @@ class Info(unittest.TestCase):
         rc, out, err = run("info", "--load", "-t", "mesh:4x4", "-r", "xy")
         self.assertEqual((rc, err), (0, ""))
         self.assertRegex(out, r"pi = 16\.0+ ")
+
+    def test_pattern_ideal_hand_worked(self):
+        # Worked in tests/unit/verify/pattern_loads_test.cpp: tornado on torus:8x8 under dor
+        # (+3 per ring: 3 routes on every + channel), transpose on mesh:4x4 under xy (3 on the
+        # busiest channels, the 4 diagonal nodes silent: 12 / (16 x 3)) and on torus:4x4 under
+        # dor (2: 12 / (16 x 2)). The uniform figures stay those of all pairs.
+        for topo, routing, traffic, pi, rate, offered, senders, silent in (
+                ("torus:8x8", "dor", "tornado", 3.0, 1 / 3, 1 / 3, 64, 0),
+                ("mesh:4x4", "xy", "transpose", 3.0, 0.25, 1 / 3, 12, 4),
+                ("torus:4x4", "dor", "transpose", 2.0, 0.375, 0.5, 12, 4)):
+            j = run_json(self, "info", "--load", "-t", topo, "-r", routing, "--traffic", traffic)
+            p = j["pattern"]
+            self.assertEqual((p["traffic"], p["senders"], p["silent"], p["defect"]),
+                             (traffic, senders, silent, ""))
+            for key, value in (("pi", pi), ("saturation_rate", rate),
+                               ("offered_at_ideal", offered)):
+                self.assertAlmostEqual(p[key], value, places=12, msg=f"{traffic} {key}")
+            uniform = run_json(self, "info", "--load", "-t", topo, "-r", routing)
+            self.assertEqual(j["pi"], uniform["pi"])
+            self.assertNotIn("pattern", uniform)
+        # Uniform and all-to-all are the uniform analysis: no pattern of their own.
+        j = run_json(self, "info", "--load", "-t", "torus:4x4", "-r", "dor", "--traffic",
+                     "all-to-all")
+        self.assertNotIn("pattern", j)
+        rc, out, err = run("info", "--load", "-t", "mesh:4x4", "-r", "xy", "--traffic",
+                           "transpose")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"pattern ideal\s+0\.250000 flits/node/cycle accepted")
+
+    def test_tables_without_output_says_it_wrote_nothing(self):
+        rc, out, err = run("tables", "-t", "torus:4x4", "-a", "bfs")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertRegex(out, r"\nwritten\s+nothing: no -o FILE")
+
+    def test_pattern_bad_input(self):
+        base = ["info", "--load", "-t", "mesh:4x4", "-r", "xy"]
+        for args, named in (
+                ([*base, "--traffic", "hotspot", "--hotspot-fraction", "2"],
+                 ("--hotspot-fraction", "2", "[0, 1]")),
+                ([*base, "--traffic", "hotspot", "--hotspot-nodes", "16"],
+                 ("--hotspot-nodes", "16", "[0, 15]")),
+                ([*base, "--traffic", "tornado", "--hotspot-nodes", "3"],
+                 ("--hotspot-nodes", "3", "hotspot only")),
+                (["info", "--load", "-t", "mesh:4x3", "-r", "xy", "--traffic", "transpose"],
+                 ("--traffic", "transpose", "mesh:4x3"))):
+            rc, out, err = run(*args)
+            self.assertEqual((rc, out), (2, ""), f"{args}: {err}")
+            self.assertEqual(len(err.splitlines()), 1, err)
+            for word in named:
+                self.assertIn(word, err, args)
+
+
+class SetupChecks(unittest.TestCase):
+    """The setup of run and sweep says what `wormnet verify` would find (issue 39): a cyclic
+    routing is warned about before it deadlocks (dor on an 8x8 torus, no datelines: a cycle
+    round a ring), a deadlock-free one is said to be (dor-dateline; dor with bubble flow
+    control, rings set aside; duato by Duato's condition), and on a network whose check would
+    be too long it is skipped with the reason."""
+
+    def setup_line(self, *args):
+        rc, out, err = run("run", *args, "--warmup", "0", "--measure", "60", "--drain-limit",
+                           "60", "--load", "0.05")
+        self.assertIn(rc, (0, 4), err)
+        lines = [x for x in out.splitlines() if x.startswith("verify ")]
+        self.assertEqual(len(lines), 1, out)
+        return lines[0]
+
+    def test_a_cyclic_routing_is_warned_about(self):
+        line = self.setup_line("-t", "torus:8x8", "-r", "dor")
+        self.assertRegex(line, r"WARNING: the channel dependency graph has a cycle of \d+ "
+                               r"channels: the run may deadlock \(wormnet verify -t torus:8x8 "
+                               r"-r dor shows it\)")
+        # What verify says, independently: exit 1, a cycle.
+        rc, out, _ = run("verify", "-t", "torus:8x8", "-r", "dor")
+        self.assertEqual(rc, 1)
+        self.assertIn("CYCLE", out)
+
+    def test_deadlock_free_routings_are_said_to_be(self):
+        for args in (["-t", "torus:8x8", "-r", "dor-dateline"],
+                     ["-t", "torus:8x8", "-r", "dor", "--flow-control", "bubble", "--buffer", "40"],
+                     ["-t", "mesh:4x4", "-r", "duato"]):
+            line = self.setup_line(*args)
+            self.assertIn("deadlock-free", line, args)
+            rc, _, _ = run("verify", *args[:4], *(args[4:6] if "bubble" in args else []))
+            self.assertEqual(rc, 0, args)
+
+    def test_skipped_on_a_large_network(self):
+        line = self.setup_line("-t", "honeycomb:100", "-r", "double-xy-turn")
+        self.assertRegex(line, r"deadlock check skipped: about [0-9.e+]+ routing states, more "
+                               r"than 2e\+08 \(wormnet verify -t honeycomb:100 -r "
+                               r"double-xy-turn makes it\)")
 
 
 class RunBadInput(BadInput):
@@ -1132,6 +1231,9 @@ class Corpus(CorpusRunner):
                        "1:00:00:00", "99999999999999999999:00:00", ""],
         "--stop-at-cycle": ["-5", "x", "0", BIG],
         "--progress-interval": ["0", "-1", "x", "inf", "nan"],
+        "--progress": ["sometimes", ""],
+        "--stop-backlog": ["-1", "x", "nan", "inf"],
+        "--stop-latency": ["-1", "x", "4611686018427387905", "18446744073709551616"],
         # Faults (docs/faults.md; the fault file's own corpus: FaultBadInput). H_2 has 24
         # nodes and 30 links.
         "--faults": ["/no/such/faults.txt", "", "{d}", "/dev/null"],
@@ -1191,7 +1293,11 @@ class Corpus(CorpusRunner):
                                                 "--load": [], "--json": [],
                                                 "--flow-control": ["none"],
                                                 "--ring-tie": ["north"],
-                                                "--tables": ["/no/such.h5"], **FAULTS}),
+                                                "--tables": ["/no/such.h5"],
+                                                # without --load (the base has none)
+                                                "--traffic": ["bursty", "tornado"],
+                                                "--hotspot-fraction": ["x", "0.5"],
+                                                "--hotspot-nodes": ["a", "3"], **FAULTS}),
         "verify": (["verify", "-t", "torus:4x4", "-r", "dor"], {"--topology": ["mesh:1x1", ""],
                                                                "--routing": ["xy", "angara-x", ""],
                                                                "--flow-control": ["none"],

@@ -311,6 +311,50 @@ class ArraySweep(DryRun):
         self.assertEqual(len(array), 2 * len(LOADS), jobs)
         self.assertEqual(self.logs().count("submitting the merge again"), len(LOADS))
 
+    def python_without_h5py(self):
+        """A folder holding a `python3` that cannot import h5py (no site-packages), as the
+        python3 first on a cluster's PATH often is."""
+        folder = self.file("nopy")
+        os.makedirs(folder, exist_ok=True)
+        shim = os.path.join(folder, "python3")
+        with open(shim, "w") as f:
+            f.write(f"#!/bin/sh\nexec {sys.executable} -S \"$@\"\n")
+        os.chmod(shim, 0o755)
+        return folder, shim
+
+    def test_merge_finds_a_python_with_h5py(self):
+        # python3 on PATH lacks h5py and PYTHON is not set: the merge used it and ended in a
+        # traceback (issue 39); now /usr/bin/python3 (which has it) is found.
+        folder, _ = self.python_without_h5py()
+        path = os.pathsep.join([os.path.join(SCRIPTS, "dry-run"), folder, os.environ["PATH"]])
+        if not os.path.exists("/usr/bin/python3"):
+            self.skipTest("no /usr/bin/python3")
+        self.check_sweep(PYTHON="", PATH=path)
+        self.assertNotIn("Traceback", self.logs())
+
+    def test_no_python_with_h5py_is_refused_before_submitting(self):
+        _, shim = self.python_without_h5py()
+        config = self.file("sweep.toml", SWEEP_TOML)
+        r = subprocess.run([os.path.join(SCRIPTS, "submit_sweep.sh")], cwd=self.dir,
+                           env=self.env(CONFIG=config, NAME="sweep", LOADS=" ".join(LOADS),
+                                        PYTHON=shim),
+                           capture_output=True, text=True, timeout=300)
+        self.assertNotEqual(r.returncode, 0, "submit_sweep.sh exited 0 without a Python for "
+                                             "the merge")
+        said = r.stderr.strip().splitlines()
+        self.assertEqual(len(said), 1, r.stderr)
+        self.assertIn("no Python with h5py and numpy", said[0])
+        self.assertIn(shim, said[0])
+        self.assertFalse(os.path.exists(self.file("state/jobs")), "nothing was submitted")
+        # The merge job alone: a failed job with that line, no traceback.
+        self.submit(["sbatch", os.path.join(SCRIPTS, "sweep_merge.sbatch")], NAME="sweep",
+                    LOADS=" ".join(LOADS), PYTHON=shim)
+        jobs = self.jobs()
+        self.assertEqual(len(jobs), 1)
+        self.assertNotEqual(jobs[0][2], "0", jobs)
+        self.assertIn("no Python with h5py and numpy", self.logs())
+        self.assertNotIn("Traceback", self.logs())
+
     def test_merge_keeps_all_points_on_request(self):
         config = self.file("sweep.toml", SWEEP_TOML)
         reference, points = self.reference(config)

@@ -128,6 +128,14 @@ struct MeasureConfig {
   Cycle deadlock_threshold = 2000;
   double flit_rate = 20.0;  ///< flits per microsecond per channel (for us units)
   std::uint64_t seed = 1;
+  /// Early stop of a saturated point (0 = off; docs/simulator.md, "Measurement"): at the end
+  /// of a statistics window after the warm-up, the point stops, flagged saturated, when the
+  /// sources hold more than stop_backlog flits per node (--stop-backlog) ...
+  double stop_backlog = 0.0;
+  /// ... or when the packets ejected in that window took more than stop_latency cycles on
+  /// average, creation to tail ejection (--stop-latency; BookSim's latency_thres).
+  Cycle stop_latency = 0;
+  [[nodiscard]] bool early_stop() const { return stop_backlog > 0.0 || stop_latency > 0; }
 };
 
 struct SimConfig {

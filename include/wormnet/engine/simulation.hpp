@@ -48,7 +48,21 @@ struct Resume {
 class RunHooks {
  public:
   enum class Action { kContinue, kCheckpoint, kCheckpointAndStop };
+  /// What a control check found, reduced over the ranks (the same on every rank): for the
+  /// progress line (how many labelled packets or workload messages are still to come).
+  struct CheckStatus {
+    Cycle cycle = 0;
+    std::uint64_t labelled_created = 0;    ///< labelled packets created so far
+    std::uint64_t labelled_delivered = 0;  ///< of those, delivered
+    Cycle window_end = 0;                  ///< first cycle after the measurement window
+    Cycle drain_end = 0;                   ///< the drain limit's cycle
+    bool scripted = false;                 ///< a closed-loop workload: the messages below
+    std::uint64_t messages_delivered = 0;
+    std::uint64_t messages_total = 0;
+  };
   virtual ~RunHooks() = default;
+  /// Told at every control check before at_check (collectively); the default ignores it.
+  virtual void check_status(const CheckStatus& /*status*/) {}
   /// Must return the same action on every rank.
   virtual Action at_check(Cycle t) = 0;
   /// Saves a checkpoint (collective): the loop state and this rank's snapshot.

@@ -27,6 +27,19 @@
 namespace wormnet::io {
 
 /// What the file records about the run besides its results.
+/// The ideal throughput of the traffic pattern simulated, when it is not uniform and its load
+/// analysis ran (group /routing/pattern; verify/pattern_loads.hpp).
+struct PatternIdealRecord {
+  std::string pattern;            ///< --traffic, e.g. "tornado"
+  double pi = 0.0;                ///< the busiest channel's load under the pattern
+  double saturation_rate = 0.0;   ///< senders / (N pi): accepted flits/node/cycle at the ideal
+  double offered_at_ideal = 0.0;  ///< 1/pi: --load of each sending node at the ideal
+  std::uint64_t pairs = 0;        ///< pairs the pattern sends between
+  std::uint64_t senders = 0;      ///< nodes that send (a permutation's fixed points do not)
+  /// Per channel id: flits per cycle through it per unit offered load.
+  const std::vector<double>* channel_load = nullptr;
+};
+
 struct RunDescription {
   std::string command;      ///< "run" or "sweep"
   std::string config_toml;  ///< the effective configuration
@@ -43,6 +56,8 @@ struct RunDescription {
   ThroughputBounds bounds;
   /// gamma_c per channel id (routes over all ordered pairs); null or empty when unknown.
   const std::vector<double>* channel_load = nullptr;
+  /// The traffic pattern's own ideal; none for uniform traffic, or when not computed.
+  std::optional<PatternIdealRecord> pattern_ideal;
   /// The network's failed links and nodes (group /faults when the configuration asks for
   /// faults), and the working sources a permutation left silent.
   const FaultSet* faults = nullptr;

@@ -60,6 +60,10 @@ struct RunSummary {
   std::uint64_t delivered_packets = 0;  ///< labelled packets delivered
   bool saturated = false;
   std::string saturation_reason;
+  /// Stopped by the early stop of a saturated point (--stop-backlog, --stop-latency) before
+  /// its labelled packets were delivered; window_cycles ends there when it came inside the
+  /// measurement window.
+  bool stopped_early = false;
   bool deadlock = false;
   bool interrupted = false;  ///< stopped early by a batch-job hook (checkpoint written)
   Cycle deadlock_cycle = 0;

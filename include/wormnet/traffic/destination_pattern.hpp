@@ -43,6 +43,16 @@ class DestinationPattern {
   /// node a permutation maps onto a failed one).
   [[nodiscard]] bool silent(NodeId src) const;
   [[nodiscard]] TrafficPattern pattern() const { return pattern_; }
+  /// A fixed permutation (transpose, neighbor, tornado, bit-complement): every source sends
+  /// all its messages to one node, fixed_destination() (itself when it is silent).
+  [[nodiscard]] bool is_permutation() const { return !permutation_.empty(); }
+  [[nodiscard]] NodeId fixed_destination(NodeId src) const {
+    return NodeId(permutation_[src.value()]);
+  }
+  /// What the random patterns draw from (traffic_matrix.hpp turns it into shares).
+  [[nodiscard]] double hotspot_fraction() const { return hotspot_fraction_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& hotspots() const { return hotspots_; }
+  [[nodiscard]] bool self_traffic() const { return self_traffic_; }
   /// Working nodes that a permutation maps onto a failed node (they send nothing).
   [[nodiscard]] std::uint32_t silenced() const { return silenced_; }
 

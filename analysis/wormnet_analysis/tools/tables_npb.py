@@ -83,10 +83,12 @@ def table(torus, runs, rates, pis):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
-        print("usage: tables_npb.py DIR", file=sys.stderr)
-        sys.exit(2)
-    directory = sys.argv[1]
+    import argparse
+
+    ap = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]),
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("dir", metavar="DIR", help="the output folder of runs/tables_npb.sh")
+    directory = ap.parse_args().dir
     if not os.path.isdir(directory):
         print(f"tables_npb.py: DIR '{directory}': not a directory", file=sys.stderr)
         sys.exit(2)

@@ -212,6 +212,7 @@ int main(int argc, char** argv) {
     } else if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr) {
       // CLI11's "--load: 'inf': why" in the form of every other message: --load 'inf': why
       std::string text = e.what();
+      if (text.rfind(": ", 0) == 0) text.erase(0, 2);  // a hidden option: its rule named it
       if (const auto colon = text.find(": '"); colon != std::string::npos && text[0] == '-') {
         text.erase(colon, 1);
       }

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <string_view>
 
 #include "wormnet/core/error.hpp"
@@ -82,9 +83,20 @@ void apply_option_rules(CLI::App& app) {
   }
   for (CLI::Option* opt : app.get_options()) {
     const std::string type = opt->get_type_name();
-    if (type == "UINT") opt->check(CLI::Validator(check_unsigned, ""));
-    if (type == "FLOAT") opt->check(CLI::Validator(check_finite, ""));
-    if (type == "TEXT") opt->check(CLI::Validator(check_text, ""));
+    std::function<std::string(std::string&)> rule;
+    if (type == "UINT") rule = check_unsigned;
+    if (type == "FLOAT") rule = check_finite;
+    if (type == "TEXT") rule = check_text;
+    if (!rule) continue;
+    // CLI11 puts the option's name before a validator's message, but not for a hidden option
+    // (an empty group: the test-only ones), whose name the message then carries itself.
+    if (opt->get_group().empty() && !opt->get_lnames().empty()) {
+      rule = [rule, name = "--" + opt->get_lnames().front()](std::string& input) {
+        std::string why = rule(input);
+        return why.empty() ? why : name + " " + why;
+      };
+    }
+    opt->check(CLI::Validator(rule, ""));
   }
 }
 

@@ -1381,6 +1381,10 @@ class Corpus(CorpusRunner):
                                   "--walk-block-routers", value, "power of two"))
             for value in ("0", "65", "-1", "x"):
                 cases.append(Case([*base, "--walk-skew", value], "--walk-skew", value))
+            # An empty value: the line names the hidden option too (CLI11 leaves a hidden
+            # option's name out of a validator's message).
+            for option in ("--walk-block-routers", "--walk-skew"):
+                cases.append(Case([*base, option, ""], f"{option} ''", "an empty value"))
         self.run_corpus(cases)
 
     def test_every_option_of_the_other_commands(self):

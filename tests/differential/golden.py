@@ -19,9 +19,12 @@ import option_space as space
 # --pick-golden keeps them.
 DEADLOCK_SEEDS = [125, 176]
 # Picked by `harness.py --pick-golden 3000` with the option space of issue 36 (workloads,
-# traces, random honeycomb tori, Duato's selections, the skewed walk).
-GOLDEN_SEEDS = [1, 55, 56, 79, 91, 100, 108, 124, 125, 133, 175, 176, 195, 205, 219, 230, 292,
-                368, 514, 587, 937, 1075, 1326, 1672, 2016, 2132, 2194, 2276, 2362, 2665, 2786]
+# traces, random honeycomb tori, Duato's selections, the skewed walk); then 256, 1370 and
+# 1849 added by golden.pick(3000, keep=the others) for the NPB skeletons, processes per node,
+# computation and the early stop.
+GOLDEN_SEEDS = [1, 55, 56, 79, 91, 100, 108, 124, 125, 133, 175, 176, 195, 205, 219, 230, 256,
+                292, 368, 514, 587, 937, 1075, 1326, 1370, 1672, 1849, 2016, 2132, 2194, 2276,
+                2362, 2665, 2786]
 
 KIND_FAMILY = {"honeycomb": "honeycomb", "mesh": "mesh", "torus": "torus",
                "honeycomb-torus": "honeycomb-tori", "honeycomb-rect": "honeycomb-tori",
@@ -57,6 +60,16 @@ def features(cfg, plan, walk_plan=None):
                 f.add("workload of several iterations")
             if "grid" in cfg:
                 f.add("workload --grid")
+    if any(k in cfg for k in ("faults", "fail-links", "fail-nodes")):
+        f.add("faults")
+    if w in space.NPB_SKELETONS:
+        f.add("NPB skeleton")
+    if cfg.get("processes-per-node", 1) > 1:
+        f.add("several processes per node")
+    if any(k in cfg for k in ("compute-cycles", "compute-rate")):
+        f.add("computation between messages")
+    if any(k in cfg for k in ("stop-backlog", "stop-latency")):
+        f.add("early stop of a saturated point")
     if walk_plan and walk_plan(plan, cfg):
         f.add("skewed walk")
         if plan["walk_stop"]:
@@ -133,6 +146,8 @@ REQUIRED = (
     | {"workload with bubble flow control", "workload messages above --length-max",
        "trace with dependencies", "workload of several iterations", "workload --grid",
        "skewed walk", "skewed walk stopped and restarted"}
+    | {"faults", "NPB skeleton", "several processes per node", "computation between messages",
+       "early stop of a saturated point"}
 )
 # Outcomes of the reference runs the set must include (known only after running).
 OUTCOMES = {"complete", "saturated", "deadlock"}

@@ -889,6 +889,14 @@ class FaultBadInput(CorpusRunner):
             Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-links", "10"],
                  "--fail-links", "10", "only 9 links", "--allow-disconnected",
                  label="random links that would split the mesh"),
+            # Tables around faults (docs/tables.md section 8).
+            Case(["tables", "-t", "torus:4x4", "-a", "bfs", "--allow-unroutable"],
+                 "--allow-unroutable", "faults only", label="--allow-unroutable without faults"),
+            Case(["tables", "-t", "torus:4x4", "-a", "sssp", "--faults", "f.txt", "-o",
+                  "results.h5"], "--faults", "f.txt", "14 working pairs have no legal Angara "
+                 "route", "(1,0) -> (1,1)", "--allow-unroutable",
+                 files={"f.txt": "link (1,1) X+\nlink (1,1) Y+\nlink (1,1) Y-\n"},
+                 label="a table with pairs without a legal route (the earlier file kept)"),
         ])
 
     def test_restart_with_a_changed_fault_file(self):

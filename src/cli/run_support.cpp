@@ -90,7 +90,7 @@ void refuse_on_faults(const SimSetup& s, const DeliveryReport& delivery) {
 /// them; docs/tables.md section 8): traffic that needs such a pair is refused before
 /// anything runs, naming one. Uniform, hotspot and all-to-all traffic need every working
 /// pair; a permutation needs the pairs it maps.
-void refuse_unclaimed_traffic(const SimOptions& o, const SimSetup& s) {
+void refuse_unclaimed_traffic(const SimOptions& o, SimSetup& s) {
   const FaultSet& faults = *s.faults;
   if (faults.empty() || !s.routing->source_dependent()) return;
   const Topology& topo = *s.topology;
@@ -121,13 +121,20 @@ void refuse_unclaimed_traffic(const SimOptions& o, const SimSetup& s) {
     }
   }
   if (unclaimed == 0) return;
+  if (o.config.traffic.drop_unroutable) {
+    // Dropped and counted instead (the routing outlives the pattern: both are the setup's).
+    const RoutingFunction* routing = s.routing.get();
+    s.pattern->drop_unless([routing](NodeId a, NodeId b) { return routing->claims(a, b); });
+    return;
+  }
   throw InputError("--tables", o.config.network.tables,
                    "the traffic needs " + std::to_string(unclaimed) + " working pair" +
                        (unclaimed == 1 ? "" : "s") +
                        " without a route in this table (no legal Angara route around the "
                        "faults), e.g. " +
                        topo.node_label(from) + " -> " + topo.node_label(to) +
-                       " (wormnet tables lists them; docs/tables.md)");
+                       " (wormnet tables lists them; --drop-unroutable drops and counts such "
+                       "messages; docs/tables.md)");
 }
 
 }  // namespace
@@ -300,6 +307,11 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup) {
   out += "hops       " + fixed(s.average_hops, 4) + " per packet; " +
          std::to_string(s.delivered_packets) + " of " + std::to_string(s.measured_packets) +
          " labelled packets delivered\n";
+  if (setup.pattern != nullptr && s.dropped_messages > 0) {
+    out += "dropped    " + std::to_string(s.dropped_messages) +
+           " messages to working pairs without a route in the table (--drop-unroutable), whole "
+           "run\n";
+  }
   if (s.deadlock) {
     out += "status     DEADLOCK at cycle " + std::to_string(s.deadlock_cycle) + ": a cycle of " +
            std::to_string(s.deadlock_cycle_hops.size()) + " waiting channels (channel, VC):\n";

@@ -11,7 +11,7 @@
   that leaves pairs without a legal route, reported by `tables` (exit 2 unless
   --allow-unroutable), proven by `verify`, refused by `run` when the traffic needs them; the
   deadlock proof refusing a broken faulty table; tables and runs with faults the same on 1..4
-  ranks and across a restart.
+  ranks and across a restart; analysis/faults_study.py reporting the figures of its files.
 
 usage: faults_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest args]
 """
@@ -478,6 +478,52 @@ class FaultTables(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         cr = contents(path("tr.h5"))
         self.assertEqual([k for k in ca if not same(ca[k], cr[k])], [])
+
+
+class FaultStudyAnalysis(unittest.TestCase):
+    """analysis/faults_study.py (docs/faults_study.md) on tiny files named as
+    runs/faults_study.sh names them: its rows are the files' figures."""
+
+    def test_rows_are_the_files_figures(self):
+        import json
+        study = path("study")
+        shutil.rmtree(study, ignore_errors=True)
+        os.makedirs(study)
+        faults = {"none": [], "links2_s1": ["--fail-links", "2", "--fault-seed", "1"]}
+        for name, opts in faults.items():
+            for a in ("bfs", "genetic", "sssp"):
+                base = os.path.join(study, f"table_4x4x3_{name}_{a}")
+                r = wormnet(["tables", "-t", "torus:4x4x3", "-a", a, "--max-generations", "5",
+                             *opts, "--json", "-o", base + ".h5"])
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with open(base + ".json", "w") as f:
+                    f.write(r.stdout)
+        sweep = os.path.join(study, "sweep_4x4x3_links2_s1_sssp_uniform.h5")
+        r = wormnet(["sweep", "-t", "torus:4x4x3", "-r", "table", "--tables",
+                     os.path.join(study, "table_4x4x3_links2_s1_sssp.h5"), "--fail-links", "2",
+                     "--fault-seed", "1", "--length", "8", "--buffer", "32", "--warmup", "200",
+                     "--measure", "500", "--loads", "0.1,0.2", "-q", "-o", sweep])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                              "analysis", "faults_study.py")
+        p = subprocess.run([sys.executable, script, study], capture_output=True, text=True,
+                           timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(study, "table_4x4x3_links2_s1_sssp.json")) as f:
+            sssp = json.load(f)
+        pis = []
+        for a in ("bfs", "genetic", "sssp"):
+            with open(os.path.join(study, f"table_4x4x3_links2_s1_{a}.json")) as f:
+                pis.append(f"{json.load(f)['pi']:.0f}")
+        row = [line for line in p.stdout.splitlines() if line.startswith("| 4x4x3 | 2 links | 1 | ")]
+        self.assertEqual(len(row), 1, p.stdout)
+        self.assertIn(f"| {sssp['mean_stretch']:.4f} |", row[0])
+        self.assertIn(" / ".join(pis), row[0])
+        with h5py.File(sweep, "r") as f:
+            accepted = max(f[f"points/{i:03d}"].attrs["accepted"] for i in range(2))
+        rate = [line for line in p.stdout.splitlines()
+                if line.startswith("| 4x4x3 | 2 links | ")][-1]
+        self.assertIn(f"| {sssp['saturation_rate']:.4f} | {accepted:.3f} | - |", rate)
 
 
 def main():

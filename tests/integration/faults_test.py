@@ -351,6 +351,33 @@ class FaultTables(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("status     ok", r.stdout)
 
+    def test_three_dimensions_against_the_brute_force(self):
+        # torus:4x4x3 without 6 random links (fault seed 3): the augmentation adds a turn where
+        # a ring broke, and 2 pairs have no legal route; every generator's route lengths and
+        # unrouted pairs are the brute force's with the file's turns (the same in every file).
+        best = None
+        for a in ("bfs", "sssp", "genetic"):
+            name = f"three-{a}.h5"
+            if os.path.exists(path(name)):
+                os.remove(path(name))
+            r = wormnet(["tables", "-t", "torus:4x4x3", "-a", a, "--fail-links", "6",
+                         "--fault-seed", "3", "--max-generations", "5", "--allow-unroutable",
+                         "-q", "-o", name])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(path(name), "r") as f:
+                turns = f["turns"][()]
+                self.assertEqual(int((turns != 0).sum()), 1)
+                if best is None:
+                    best = angara_lengths([4, 4, 3],
+                                          set(int(c) for c in f["faults/channels"][()]), turns)
+                    first_turns = turns
+                self.assertTrue(np.array_equal(turns, first_turns))
+                lengths = f["route_lengths"][()]
+                got = {k: (None if lengths[k] == 65535 else int(lengths[k])) for k in best}
+                self.assertEqual(got, best, a)
+                self.assertEqual(sum(v is None for v in best.values()), 2)
+                self.assertEqual(f["metrics"].attrs["unroutable_pairs"], 2)
+
     def test_drop_unroutable_drops_and_counts(self):
         # --drop-unroutable: uniform traffic with a table that leaves 14 of the 240 working
         # pairs without a route drops the messages to them at their sources and counts them:

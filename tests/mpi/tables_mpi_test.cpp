@@ -121,8 +121,7 @@ TEST(TablesMpi, AroundFaultsTheSameFromAnyNumberOfRanks) {
     std::vector<std::uint8_t> bytes(g.table->words().size() * sizeof(RouteWord));
     std::memcpy(bytes.data(), g.table->words().data(), bytes.size());
     w.broadcast(bytes, 0);
-    EXPECT_EQ(std::memcmp(bytes.data(), g.table->words().data(), bytes.size()), 0)
-        << to_string(a);
+    EXPECT_EQ(std::memcmp(bytes.data(), g.table->words().data(), bytes.size()), 0) << to_string(a);
     if (a == TableAlgorithm::kGenetic) {
       const GeneratedTable alone = generate_table(t, o, Communicator::self(), &faults);
       EXPECT_TRUE(same(*g.table, *alone.table));

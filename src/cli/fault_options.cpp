@@ -58,4 +58,10 @@ std::string fault_line(const Topology& topo, const FaultSet& set, const FaultCon
   return "faults     " + describe_faults(topo, set, faults) + "\n";
 }
 
+FaultOption fault_option(const FaultConfig& f) {
+  if (!f.file.empty()) return {"--faults", f.file};
+  if (f.links > 0) return {"--fail-links", std::to_string(f.links)};
+  return {"--fail-nodes", std::to_string(f.nodes)};
+}
+
 }  // namespace wormnet::cli

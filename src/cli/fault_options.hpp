@@ -20,6 +20,13 @@ void add_fault_options(CLI::App& app, FaultConfig& faults);
 /// without --fail-links or --fail-nodes, --allow-disconnected without any fault option.
 void check_fault_options(const FaultConfig& faults, const std::set<std::string>& given);
 
+/// The fault option a refusal names: the file, or the first random count given.
+struct FaultOption {
+  std::string option;
+  std::string value;
+};
+FaultOption fault_option(const FaultConfig& faults);
+
 /// The fault options as TOML lines (keys = option names), "" when none is asked for.
 std::string fault_toml(const FaultConfig& faults);
 

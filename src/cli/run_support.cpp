@@ -156,17 +156,6 @@ void check_deadlock_freedom(SimSetup& s, const Communicator& comm) {
   }
 }
 
-/// The fault option a refusal names: the file, or the first random count given.
-struct FaultOption {
-  std::string option;
-  std::string value;
-};
-FaultOption fault_option(const FaultConfig& f) {
-  if (!f.file.empty()) return {"--faults", f.file};
-  if (f.links > 0) return {"--fail-links", std::to_string(f.links)};
-  return {"--fail-nodes", std::to_string(f.nodes)};
-}
-
 /// A routing that cannot run on the network with faults is refused before anything runs:
 /// the delivery check names a working pair whose route takes a failed channel (or another
 /// defect the faults caused), and an adaptive routing with escape channels must still meet
@@ -188,6 +177,57 @@ void refuse_on_faults(const SimSetup& s, const DeliveryReport& delivery) {
                ? std::string("the extended channel dependency graph has a cycle")
                : "the escape sub-function is not connected, no escape step " + dr.disconnected) +
           " (wormnet verify with the same faults shows it; docs/faults.md)");
+}
+
+/// A table made around faults may leave working pairs without a route (it does not claim
+/// them; docs/tables.md section 8): traffic that needs such a pair is refused before
+/// anything runs, naming one. Uniform, hotspot and all-to-all traffic need every working
+/// pair; a permutation needs the pairs it maps.
+void refuse_unclaimed_traffic(const SimOptions& o, SimSetup& s) {
+  const FaultSet& faults = *s.faults;
+  if (faults.empty() || !s.routing->source_dependent()) return;
+  const Topology& topo = *s.topology;
+  const std::uint32_t n = topo.num_nodes();
+  const TrafficPattern p = s.pattern->pattern();
+  const bool every_pair = p == TrafficPattern::kUniform || p == TrafficPattern::kHotspot ||
+                          p == TrafficPattern::kAllToAll;
+  std::uint64_t unclaimed = 0;
+  NodeId from;
+  NodeId to;
+  auto needs = [&](NodeId a, NodeId b) {
+    if (a == b || s.routing->claims(a, b)) return;
+    if (unclaimed++ == 0) {
+      from = a;
+      to = b;
+    }
+  };
+  RandomStream rng(0, 0);  // a permutation draws nothing
+  for (std::uint32_t a = 0; a < n; ++a) {
+    if (faults.node_failed(NodeId(a))) continue;
+    if (every_pair) {
+      for (std::uint32_t b = 0; b < n; ++b) {
+        if (!faults.node_failed(NodeId(b))) needs(NodeId(a), NodeId(b));
+      }
+    } else if (!s.pattern->silent(NodeId(a))) {
+      const NodeId b = s.pattern->destination(NodeId(a), rng, 0);
+      if (b.valid()) needs(NodeId(a), b);
+    }
+  }
+  if (unclaimed == 0) return;
+  if (o.config.traffic.drop_unroutable) {
+    // Dropped and counted instead (the routing outlives the pattern: both are the setup's).
+    const RoutingFunction* routing = s.routing.get();
+    s.pattern->drop_unless([routing](NodeId a, NodeId b) { return routing->claims(a, b); });
+    return;
+  }
+  throw InputError("--tables", o.config.network.tables,
+                   "the traffic needs " + std::to_string(unclaimed) + " working pair" +
+                       (unclaimed == 1 ? "" : "s") +
+                       " without a route in this table (no legal Angara route around the "
+                       "faults), e.g. " +
+                       topo.node_label(from) + " -> " + topo.node_label(to) +
+                       " (wormnet tables lists them; --drop-unroutable drops and counts such "
+                       "messages; docs/tables.md)");
 }
 
 }  // namespace
@@ -225,6 +265,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
   // On a network with faults the analysis is the delivery check that refuses a routing
   // which would route a working pair over a failed channel: never skipped.
   const bool need = need_saturation || o.config.traffic.load_fraction > 0.0 || faulty;
+  if (faulty) refuse_unclaimed_traffic(o, s);
   if (s.table_saturation_rate > 0.0) {
     // A table's loads come with it (the table check): no per-pair routing analysis needed.
     s.bounds.saturation_rate = s.table_saturation_rate;
@@ -381,6 +422,11 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
   out += "hops       " + fixed(s.average_hops, 4) + " per packet; " +
          std::to_string(s.delivered_packets) + " of " + std::to_string(s.measured_packets) +
          (workload ? " messages delivered\n" : " labelled packets delivered\n");
+  if (setup.pattern != nullptr && s.dropped_messages > 0) {
+    out += "dropped    " + std::to_string(s.dropped_messages) +
+           " messages to working pairs without a route in the table (--drop-unroutable), whole "
+           "run\n";
+  }
   if (s.deadlock) {
     out += "status     DEADLOCK at cycle " + std::to_string(s.deadlock_cycle) + ": a cycle of " +
            std::to_string(s.deadlock_cycle_hops.size()) + " waiting channels (channel, VC):\n";

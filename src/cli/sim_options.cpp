@@ -158,6 +158,10 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   app.add_flag("--self-traffic", t.self_traffic,
                "uniform traffic also sends packets to their own source (BookSim's uniform)")
       ->group("Traffic");
+  app.add_flag("--drop-unroutable", t.drop_unroutable,
+               "with a table made around faults: drop (and count) the messages to working "
+               "pairs it has no route for, instead of refusing the traffic")
+      ->group("Faults");
   if (single_load) {
     app.add_option("--load", t.load, "offered load, flits/node/cycle, in (0, 1]")
         ->capture_default_str()
@@ -255,6 +259,7 @@ std::string traffic_option_text(const SimConfig& c, std::string_view option) {
   if (option == "--length" || option == "--length-min") return std::to_string(t.length_min);
   if (option == "--length-max") return std::to_string(t.length_max);
   if (option == "--self-traffic") return t.self_traffic ? "true" : "false";
+  if (option == "--drop-unroutable") return t.drop_unroutable ? "true" : "false";
   if (option == "--hotspot-fraction") return number(t.hotspot_fraction);
   if (option == "--hotspot-nodes") {
     std::string nodes;
@@ -323,6 +328,7 @@ std::string to_toml(const SimOptions& o) {
     num("length-min", t.length_min);
     num("length-max", t.length_max);
     s += std::string("self-traffic = ") + (t.self_traffic ? "true" : "false") + "\n";
+    if (t.drop_unroutable) s += "drop-unroutable = true\n";  // only when set: files as before
   }
   if (traffic && t.pattern == TrafficPattern::kHotspot)
     real("hotspot-fraction", t.hotspot_fraction);
@@ -381,6 +387,13 @@ void finish_sim_options(SimOptions& o) {
   const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
   check_workload_options(o.workload, o.given, shown);
   check_fault_options(o.config.network.faults, o.given);
+  if (o.config.traffic.drop_unroutable &&
+      (!o.config.network.faults.any() || o.config.network.routing != "table")) {
+    throw InputError("--drop-unroutable", "true",
+                     "is read with --routing table on a network with faults only (--faults, "
+                     "--fail-links, --fail-nodes): only a table made around faults leaves "
+                     "pairs without a route");
+  }
   // Options that only one traffic pattern reads are refused with another (they were ignored
   // silently); the effective configuration writes them for that pattern only.
   if (o.config.traffic.pattern != TrafficPattern::kHotspot) {

@@ -2,7 +2,8 @@
 // rank-parallel over the sources, measures it (pi, sigma(4,R), minimum load, longest route,
 // run time), proves it complete, minimal and deadlock-free, and writes it with its metrics
 // to an HDF5 file (layout in docs/tables.md). Exit 0 = table ok, 1 = the proof failed (a
-// bug), 2 = bad input.
+// bug), 2 = bad input (with faults: working pairs without a legal route, unless
+// --allow-unroutable).
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -35,7 +36,18 @@ struct TablesOptions {
   TableGeneratorArgs generator;
   bool json = false;
   bool quiet = false;
+  bool allow_unroutable = false;
 };
+
+/// "(0,0) -> (1,0), (0,1) -> (1,0)": the examples of pairs without a legal route.
+std::string unroutable_examples(const Torus& topo, const tables::TableVerdict& v) {
+  std::string out;
+  for (const auto& [s, d] : v.unroutable_examples) {
+    out += (out.empty() ? "" : ", ") + topo.node_label(s) + " -> " + topo.node_label(d);
+  }
+  if (v.unroutable > v.unroutable_examples.size()) out += ", ...";
+  return out;
+}
 
 const char* yes(bool b) {
   return b ? "yes" : "NO";
@@ -90,8 +102,22 @@ void print_text(const Torus& topo, const tables::GeneratedTable& g, const tables
       "hops (mean %.4f)  (N-1)/pi %.5f flits/node/cycle\n",
       m.pi, m.sigma4, m.min_load, m.perfect_load, m.max_route_length, m.mean_route_length,
       m.saturation_rate);
-  std::printf("proof         complete %s, minimal %s, Angara rules %s, deadlock-free %s: ",
-              yes(v.complete), yes(v.minimal), yes(v.angara_rules), yes(v.deadlock_free));
+  if (v.faulty) {
+    // Around faults a route may be longer than the torus distance (docs/tables.md section 8).
+    std::printf(
+        "faults        %llu working pairs routed, mean stretch %.4f, max stretch %.4f; "
+        "%llu without a legal route%s%s%s\n",
+        static_cast<unsigned long long>(m.pairs), m.mean_stretch, m.max_stretch,
+        static_cast<unsigned long long>(v.unroutable), v.unroutable > 0 ? " (" : "",
+        unroutable_examples(topo, v).c_str(), v.unroutable > 0 ? ")" : "");
+    std::printf(
+        "proof         complete over the routed pairs %s, shortest over the working "
+        "links %s, Angara rules %s, deadlock-free %s: ",
+        yes(v.complete), v.minimal ? "yes" : "no", yes(v.angara_rules), yes(v.deadlock_free));
+  } else {
+    std::printf("proof         complete %s, minimal %s, Angara rules %s, deadlock-free %s: ",
+                yes(v.complete), yes(v.minimal), yes(v.angara_rules), yes(v.deadlock_free));
+  }
   std::printf(
       "%llu channel dependencies, %llu of them inside rings (bubble flow control); %s (%.3f s)\n",
       static_cast<unsigned long long>(v.cdg_edges),
@@ -142,6 +168,15 @@ void print_json(const Torus& topo, const tables::GeneratedTable& g, const tables
   j.field("angara_rules", v.angara_rules).field("deadlock_free", v.deadlock_free);
   j.field("cdg_edges", v.cdg_edges).field("ring_dependencies", v.ring_dependencies);
   j.field("defect", v.defect).field("check_seconds", r.seconds);
+  if (v.faulty) {
+    j.field("pairs", m.pairs).field("mean_stretch", m.mean_stretch);
+    j.field("max_stretch", m.max_stretch).field("unroutable_pairs", v.unroutable);
+    j.key("unroutable_examples").begin_array();
+    for (const auto& [s, d] : v.unroutable_examples) {
+      j.begin_array().value(topo.node_label(s)).value(topo.node_label(d)).end_array();
+    }
+    j.end_array();
+  }
   j.end_object();
   std::printf("%s\n", j.str().c_str());
 }
@@ -152,16 +187,20 @@ int run_tables(TablesOptions& o) {
   const auto topology = make_topology(o.topology);
   const Torus& topo = tables::require_table_topology(*topology, "--topology");
   const Communicator comm = Communicator::world();
-  // The generators do not route around faults yet (issue 40, item 2): the proof below checks
-  // the table on the faulty network and names a route over a failed channel.
+  // With faults the generators route around them (docs/tables.md section 8).
   const auto faults = build_faults(topo, o.faults, comm);
   // Claimed before the generation (minutes to hours on large tori): a path that cannot be
   // written, or a second run on the same file, is refused before the work.
   std::optional<io::OutputFile> out;
   if (!o.output.empty()) out = io::OutputFile::claim(comm, o.output, "--output");
-  const tables::GeneratedTable g = tables::generate_table(topo, o.generator.options, comm);
+  const tables::GeneratedTable g =
+      tables::generate_table(topo, o.generator.options, comm, faults.get());
   const tables::TableReport report = tables::check_table(*g.table, g.turns, comm, faults.get());
-  if (!o.output.empty()) {
+  const tables::TableVerdict& v = report.verdict;
+  // Pairs without a legal route are no silent hole: the table is refused (nothing written)
+  // unless --allow-unroutable accepts it; the error line says how many and which.
+  const bool refused = v.unroutable > 0 && !o.allow_unroutable && v.ok();
+  if (!o.output.empty() && !refused) {
     tables::TableFileContents contents;
     contents.table = g.table.get();
     contents.turns = &g.turns;
@@ -173,6 +212,15 @@ int run_tables(TablesOptions& o) {
     contents.faults = faults.get();
     contents.fault_config = o.faults;
     tables::write_table_file(*out, contents, comm);
+  }
+  // One line on stderr, nothing on stdout, nothing written (a bad input: the fault set).
+  if (refused) {
+    const FaultOption f = fault_option(o.faults);
+    throw InputError(
+        f.option, f.value,
+        std::to_string(v.unroutable) + " working pair" + (v.unroutable == 1 ? " has" : "s have") +
+            " no legal Angara route around these faults (" + unroutable_examples(topo, v) +
+            "); --allow-unroutable accepts a table without them (docs/tables.md)");
   }
   if (comm.is_root() && !o.quiet) {
     if (o.json) {
@@ -200,8 +248,17 @@ Command add_tables_command(CLI::App& root) {
   app->add_flag("--json", opts->json, "Print one JSON object");
   app->add_flag("--quiet,-q", opts->quiet, "Print nothing");
   add_fault_options(*app, opts->faults);
+  app->add_flag("--allow-unroutable", opts->allow_unroutable,
+                "accept a table in which some working pairs have no legal route around the "
+                "faults (they are listed; run refuses traffic that needs them)")
+      ->group("Faults");
   return {app, [opts, app] {
             check_fault_options(opts->faults, given_options(*app));
+            if (opts->allow_unroutable && !opts->faults.any()) {
+              throw InputError("--allow-unroutable", "set",
+                               "is read with faults only (--faults, --fail-links, --fail-nodes): "
+                               "without them every pair has a route");
+            }
             return run_tables(*opts);
           }};
 }

@@ -193,6 +193,7 @@ int run_verify(const VerifyOptions& o) {
     if (duato) write_duato_json(j, dr);
     j.key("delivery").begin_object();
     j.field("ok", d.ok).field("defect", d.defect).field("pairs", d.pairs);
+    if (d.unclaimed > 0) j.field("unclaimed", d.unclaimed);
     j.field("max_path", d.max_path).field("average_path", d.average_path);
     j.field("average_minimal", d.average_minimal).field("stretch", d.stretch());
     j.field("all_minimal", d.all_minimal);
@@ -212,6 +213,12 @@ int run_verify(const VerifyOptions& o) {
           "mean %.4f (minimal %.4f, stretch %.4f)%s\n",
           static_cast<unsigned long long>(d.pairs), d.max_path, d.average_path, d.average_minimal,
           d.stretch(), d.all_minimal ? ", all routes minimal" : "");
+      if (d.unclaimed > 0) {
+        std::printf(
+            "unclaimed  %llu working pairs have no route in the table (no legal route around "
+            "the faults): not checked; traffic that needs them is refused by run\n",
+            static_cast<unsigned long long>(d.unclaimed));
+      }
     } else {
       std::printf("delivery   FAILED: %s\n", d.defect.c_str());
     }

@@ -275,6 +275,7 @@ RunSummary PointRun::finish() {
     s_.saturated = true;
     s_.saturation_reason = "accepted traffic below 95% of offered";
   }
+  s_.dropped_messages = c_.comm.sum(model_.dropped_messages());
   s_.model_bytes = c_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);

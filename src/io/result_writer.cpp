@@ -523,6 +523,10 @@ void ResultWriter::end_point_unguarded(
   g.set_attribute("window_cycles", static_cast<std::uint64_t>(s.window_cycles));
   g.set_attribute("labelled_packets", s.measured_packets);
   g.set_attribute("delivered_packets", s.delivered_packets);
+  // Only with --drop-unroutable (a file without it is as before).
+  if (run_.config != nullptr && run_.config->traffic.drop_unroutable) {
+    g.set_attribute("dropped_messages", s.dropped_messages);
+  }
   g.set_attribute("saturated", static_cast<std::int64_t>(s.saturated ? 1 : 0));
   g.set_attribute("saturation_reason", std::string_view(s.saturation_reason));
   // Only in a run that asked for the early stop (files without it keep their layout).

@@ -7,7 +7,7 @@
 
 namespace wormnet::tables {
 
-std::vector<NodeId> max_remote_order(const Torus& topo) {
+std::vector<NodeId> max_remote_order(const Torus& topo, const FaultSet* faults) {
   const std::uint32_t n = topo.num_nodes();
   const int dims = topo.num_dims();
   // Coordinates once, then ring distances by table: the O(N^2) scan stays cheap.
@@ -34,7 +34,14 @@ std::vector<NodeId> max_remote_order(const Torus& topo) {
   order.reserve(n);
   std::vector<std::uint8_t> done(n, 0);
   std::uint32_t current = 0;
-  for (std::uint32_t step = 0; step < n; ++step) {
+  std::uint32_t sources = n;
+  if (faults != nullptr && !faults->empty()) {
+    // A failed node is never a source: marked done from the start.
+    for (std::uint32_t v = 0; v < n; ++v) done[v] = faults->node_failed(NodeId(v)) ? 1 : 0;
+    sources = faults->working_nodes();
+    while (done[current] != 0) ++current;
+  }
+  for (std::uint32_t step = 0; step < sources; ++step) {
     order.push_back(NodeId(current));
     done[current] = 1;
     int best = -1;
@@ -64,23 +71,24 @@ void generate_bfs(const RoutingGraph& graph, const GeneratorOptions& options,
                   const Communicator& comm, RouteTable& table, GenerationStats& stats) {
   const Torus& topo = graph.topology();
   const std::uint32_t n = topo.num_nodes();
-  const std::vector<NodeId> order = max_remote_order(topo);
+  const std::vector<NodeId> order = max_remote_order(topo, graph.faults());
+  const auto sources = static_cast<std::uint64_t>(order.size());
   SharedWeights weights(topo, comm);
   RouteSearch search(graph);
   const auto ranks = static_cast<std::uint64_t>(comm.size());
   const auto sync = static_cast<std::uint64_t>(options.sync_sources);
   const std::uint64_t per_round = ranks * sync;
   std::vector<NodeId> mine;
-  for (std::uint64_t round = 0; round * per_round < n; ++round) {
+  for (std::uint64_t round = 0; round * per_round < sources; ++round) {
     for (std::uint64_t j = 0; j < sync; ++j) {
       const std::uint64_t at =
           round * per_round + static_cast<std::uint64_t>(comm.rank()) * sync + j;
-      if (at >= n) break;
+      if (at >= sources) break;
       const NodeId s = order[at];
       auto row = table.words().subspan(static_cast<std::size_t>(s.value()) * n, n);
       search.bfs_routes(s, weights.current(), row);
       for (std::uint32_t d = 0; d < n; ++d) {
-        if (d != s.value()) weights.add_route(s, NodeId(d), row[d]);
+        if (d != s.value() && row[d] != kNoRoute) weights.add_route(s, NodeId(d), row[d]);
       }
       mine.push_back(s);
     }

@@ -6,8 +6,11 @@
 
 namespace wormnet::tables {
 
-CdgAugmentation::CdgAugmentation(const Torus& topo, Candidates candidates)
-    : topo_(topo), n_(topo.num_dims()), turns_(topo.num_nodes(), topo.num_dims()) {
+CdgAugmentation::CdgAugmentation(const Torus& topo, Candidates candidates, const FaultSet* faults)
+    : topo_(topo),
+      faults_(faults != nullptr && !faults->empty() ? faults : nullptr),
+      n_(topo.num_dims()),
+      turns_(topo.num_nodes(), topo.num_dims()) {
   build_base();
   compute_used_directions();
   while (true) {
@@ -17,7 +20,7 @@ CdgAugmentation::CdgAugmentation(const Torus& topo, Candidates candidates)
 }
 
 void CdgAugmentation::build_base() {
-  const RoutingGraph g(topo_);
+  const RoutingGraph g(topo_, {}, faults_);
   adj_.assign(topo_.num_channels(), 0);
   std::vector<std::uint16_t> out(static_cast<std::size_t>(2 * n_));
   for (std::uint32_t u = 0; u < topo_.num_nodes(); ++u) {
@@ -35,7 +38,7 @@ void CdgAugmentation::build_base() {
     }
     for (Direction a = 0; a < 2 * n_; ++a) {
       const PortId p = port_of(a, n_);
-      const NodeId from = topo_.neighbor(NodeId(u), Topology::reverse_port(p));
+      const NodeId from = g.behind(NodeId(u), a);  // over a working link only
       if (!from.valid()) continue;
       adj_[topo_.channel(from, p).value()] = out[static_cast<std::size_t>(a)];
     }
@@ -72,11 +75,13 @@ std::uint64_t CdgAugmentation::add_pass(Candidates candidates) {
   std::uint64_t added = 0;
   const bool first_pass = stats_.passes == 1;
   for (std::uint32_t c = 0; c < topo_.num_channels(); ++c) {
+    if (!working(ChannelId(c))) continue;
     const Direction a = direction_of(topo_.channel_port(ChannelId(c)), n_);
     const NodeId v = topo_.channel_dest(ChannelId(c));
     for (Direction o = 0; o < a; ++o) {  // turns against the order only
       const PortId p = port_of(o, n_);
       if (!topo_.has_port(v, p) || ((adj_[c] >> p) & 1U) != 0) continue;
+      if (faults_ != nullptr && faults_->port_failed(v, p)) continue;
       const bool first_step = is_plus(a, n_) && is_plus(o, n_);
       const bool last_step = !is_plus(a, n_) && !is_plus(o, n_);
       if (candidates == Candidates::kUsable && !first_step && !last_step) continue;

@@ -11,6 +11,7 @@
 #include "wormnet/tables/route_search.hpp"
 #include "wormnet/tables/source_partition.hpp"
 #include "wormnet/tables/unique_routes.hpp"
+#include "wormnet/topology/working_network.hpp"
 
 namespace wormnet::tables {
 
@@ -30,6 +31,19 @@ double sigma4(const std::vector<std::int64_t>& loads, double perfect) {
   return loads.empty()
              ? 0.0
              : static_cast<double>(std::pow(sum / static_cast<long double>(loads.size()), 0.25L));
+}
+
+/// sigma(4, R) over the channels listed (the working ones of a network with faults).
+double sigma4_over(const std::vector<std::int64_t>& loads, double perfect,
+                   const std::vector<std::uint32_t>& channels) {
+  long double sum = 0;
+  for (std::uint32_t c : channels) {
+    const long double d = static_cast<long double>(loads[c]) - perfect;
+    sum += d * d * d * d;
+  }
+  return channels.empty() ? 0.0
+                          : static_cast<double>(
+                                std::pow(sum / static_cast<long double>(channels.size()), 0.25L));
 }
 
 struct Chromosome {
@@ -132,9 +146,26 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
         pool.add(static_cast<std::uint64_t>(s) * n + d, variants);
       });
   comm.sum(fixed);
-  long double distance_sum = 0;
-  for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));
-  const double perfect = static_cast<double>(distance_sum * n / static_cast<long double>(channels));
+  double perfect = 0.0;
+  // With faults the fitness is the table check's sigma(4, R): over the working channels,
+  // against the perfect load of the distances over the working links.
+  std::vector<std::uint32_t> working;
+  const FaultSet* faults = graph.faults();
+  if (faults == nullptr) {
+    long double distance_sum = 0;
+    for (std::uint32_t d = 0; d < n; ++d) distance_sum += topo.distance(NodeId(0), NodeId(d));
+    perfect = static_cast<double>(distance_sum * n / static_cast<long double>(channels));
+  } else {
+    for (std::uint32_t c = 0; c < channels; ++c) {
+      if (!faults->channel_failed(ChannelId(c))) working.push_back(c);
+    }
+    perfect =
+        static_cast<double>(static_cast<long double>(working_distance_totals(topo, *faults).sum) /
+                            static_cast<long double>(working.size()));
+  }
+  const auto fitness = [&](const std::vector<std::int64_t>& loads) {
+    return faults == nullptr ? sigma4(loads, perfect) : sigma4_over(loads, perfect, working);
+  };
 
   const auto pop_size = static_cast<std::size_t>(ga.population);
   const auto kids = static_cast<std::size_t>(ga.children);
@@ -160,7 +191,7 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
       loads.assign(partial.begin() + static_cast<std::ptrdiff_t>(c * channels),
                    partial.begin() + static_cast<std::ptrdiff_t>((c + 1) * channels));
       for (std::size_t i = 0; i < channels; ++i) loads[i] += fixed[i];
-      population[c].fitness = sigma4(loads, perfect);
+      population[c].fitness = fitness(loads);
     }
   }
   auto by_fitness = [](const Chromosome& a, const Chromosome& b) { return a.fitness < b.fitness; };
@@ -244,7 +275,7 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
     for (std::size_t j = 0; j < kids; ++j) {
       children[j].loads = population[parent_of[j]].loads;
       for (std::size_t i = 0; i < channels; ++i) children[j].loads[i] += delta[j * channels + i];
-      children[j].fitness = sigma4(children[j].loads, perfect);
+      children[j].fitness = fitness(children[j].loads);
     }
     // Selection: the best of parents and children (parents first among equals).
     std::vector<Chromosome> all;

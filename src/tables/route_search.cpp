@@ -15,7 +15,11 @@ constexpr std::uint64_t kInfinity = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
 RouteSearch::RouteSearch(const RoutingGraph& graph)
-    : graph_(graph), topo_(graph.topology()), n_(graph.dims()), states_(graph.num_states()) {
+    : graph_(graph),
+      topo_(graph.topology()),
+      n_(graph.dims()),
+      states_(graph.num_states()),
+      faulty_(graph.faulty()) {
   const std::uint32_t nodes = topo_.num_nodes();
   require(static_cast<std::uint64_t>(nodes) * static_cast<std::uint64_t>(states_) < (1ULL << 32),
           "route search: too many routing-graph vertices for 32-bit ids");
@@ -69,6 +73,21 @@ RouteSearch::RouteSearch(const RoutingGraph& graph)
   end_stamp_.assign(nodes, 0);
   end_parent_.resize(nodes);
   end_count_.resize(nodes);
+  if (faulty_) {
+    fwd_stamp_.assign(vertices, 0);
+    depth_.resize(vertices);
+    fwd_end_stamp_.assign(nodes, 0);
+    end_depth_.resize(nodes);
+  }
+}
+
+int RouteSearch::route_length(NodeId d) const {
+  require(count_source_.valid(), "route_length() before count_routes()");
+  if (!faulty_) return topo_.distance(count_source_, d);
+  if (fwd_source_ != count_source_ || !end_reached(d) || d == count_source_) {
+    return d == count_source_ ? 0 : -1;
+  }
+  return end_depth_[d.value()];
 }
 
 void RouteSearch::next_epoch() {
@@ -196,6 +215,10 @@ bool RouteSearch::last_step_possible(NodeId d, int dim) const {
 
 void RouteSearch::bfs_routes(NodeId s, std::span<const std::uint64_t> weights,
                              std::span<RouteWord> row) {
+  if (faulty_) {
+    faulty_bfs_routes(s, weights, row);
+    return;
+  }
   next_epoch();
   queue_.clear();
   const Vertex b = vertex(s, graph_.begin_state());
@@ -243,6 +266,11 @@ void RouteSearch::bfs_routes(NodeId s, std::span<const std::uint64_t> weights,
 
 void RouteSearch::count_routes(NodeId s, std::span<std::uint32_t> counts,
                                std::span<RouteWord> unique, EdgeSet set) {
+  count_source_ = s;
+  if (faulty_) {
+    faulty_count_routes(s, counts, unique);
+    return;
+  }
   next_epoch();
   queue_.clear();
   const Vertex b = vertex(s, graph_.begin_state());
@@ -289,6 +317,10 @@ void RouteSearch::count_routes(NodeId s, std::span<std::uint32_t> counts,
 
 void RouteSearch::enumerate_routes(NodeId s, NodeId d, std::size_t limit,
                                    std::vector<RouteWord>& out) {
+  if (faulty_) {
+    faulty_enumerate_routes(s, d, limit, out);
+    return;
+  }
   out.clear();
   // Depth-first, backwards from the vertices of d that end a route, through vertices the
   // last count_routes(s) reached. path_ holds the states from d back towards s.
@@ -335,8 +367,13 @@ void RouteSearch::enumerate_routes(NodeId s, NodeId d, std::size_t limit,
 
 void RouteSearch::build_sssp(NodeId s, std::span<const NodeId> dests,
                              std::span<const std::uint64_t> weights, std::uint64_t base,
-                             std::span<RouteWord> routes, std::span<std::uint16_t> first_ports) {
+                             std::span<RouteWord> routes, std::span<std::uint16_t> first_ports,
+                             int length) {
   if (dests.empty()) return;
+  if (faulty_) {
+    faulty_build_sssp(s, dests, weights, base, routes, first_ports, length);
+    return;
+  }
   next_epoch();
   const int level = topo_.distance(s, dests[0]);
   if (levels_.size() < static_cast<std::size_t>(level) + 1) {
@@ -437,6 +474,9 @@ void RouteSearch::routes_of(std::size_t i, RouteSet& out) {
   if (out.first.empty()) out.first.push_back(0);
   walk_channels_.clear();
   walk_states_.clear();
+  if (faulty_ && dest_end_[i] < dest_end_[i + 1]) {
+    walk_dest_ = node_of(slots_[ends_list_[dest_end_[i]]].vertex);
+  }
   for (std::uint32_t k = dest_end_[i]; k < dest_end_[i + 1]; ++k) {
     if (slots_[ends_list_[k]].cost != kInfinity) walk_routes(ends_list_[k], out);
   }
@@ -446,6 +486,14 @@ void RouteSearch::walk_routes(std::uint32_t slot, RouteSet& out) {
   const Slot& x = slots_[slot];
   if (x.first_pred == x.end_pred) {  // U_begin(s): the walk is a route
     const auto& st = walk_states_;   // st[0]: last state (at d), st.back(): first after begin
+    if (faulty_) {
+      states_scratch_.assign(st.rbegin(), st.rend());
+      out.words.push_back(word_of_states(node_of(x.vertex), walk_dest_, states_scratch_));
+      out.channels.insert(out.channels.end(), walk_channels_.rbegin(), walk_channels_.rend());
+      out.first.push_back(static_cast<std::uint32_t>(out.channels.size()));
+      out.first_port.push_back(topo_.channel_port(ChannelId(walk_channels_.back())));
+      return;
+    }
     AngaraRoute r;
     std::size_t dirbit = 0;
     if (graph_.kind(st[0]) == StateKind::kLastStep) {

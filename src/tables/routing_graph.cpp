@@ -10,10 +10,26 @@ std::uint64_t RoutingGraph::vertices_per_node(int n) {
   return p + 2 * static_cast<std::uint64_t>(n) + 1;
 }
 
-RoutingGraph::RoutingGraph(const Torus& topo, TurnSet turns)
-    : topo_(&topo), turns_(std::move(turns)), n_(topo.num_dims()) {
+RoutingGraph::RoutingGraph(const Torus& topo, TurnSet turns, const FaultSet* faults)
+    : topo_(&topo),
+      faults_(faults != nullptr && !faults->empty() ? faults : nullptr),
+      turns_(std::move(turns)),
+      n_(topo.num_dims()) {
   require(n_ >= 1 && n_ <= 6, "routing graph: 1 to 6 dimensions");
   require(turns_.empty() || turns_.dims() == n_, "routing graph: turn set of another torus");
+  const std::uint32_t nodes = topo.num_nodes();
+  const auto ports = static_cast<std::size_t>(2 * n_);
+  ports_.resize(nodes);
+  next_.resize(static_cast<std::size_t>(nodes) * ports);
+  for (std::uint32_t u = 0; u < nodes; ++u) {
+    const NodeId v(u);
+    ports_[u] = faults_ != nullptr ? faults_->working_ports(topo, v) : topo.port_mask(v);
+    for (std::size_t p = 0; p < ports; ++p) {
+      const auto port = static_cast<PortId>(p);
+      next_[u * ports + p] = ((ports_[u] >> port) & 1U) != 0 ? topo.neighbor(v, port).value()
+                                                             : NodeId::invalid().value();
+    }
+  }
   pow3_of_.resize(static_cast<std::size_t>(n_));
   pow3_ = 1;
   for (int i = 0; i < n_; ++i) {

@@ -30,7 +30,15 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
   SharedWeights weights(topo, comm);
   RouteSearch search(graph);
   const SourceBlock block = source_block(n, comm.rank(), comm.size());
-  const auto lengths = static_cast<std::uint32_t>(topo.diameter()) + 1;
+  // Group keys: (turns, length). Without faults a route is as long as the torus distance;
+  // with them, a shortest legal route is at most an FS step, every ring or line once along,
+  // and an LS step.
+  std::uint32_t lengths = static_cast<std::uint32_t>(topo.diameter()) + 1;
+  if (search.faulty()) {
+    lengths = 3;
+    for (int i = 0; i < topo.num_dims(); ++i)
+      lengths += static_cast<std::uint32_t>(topo.size(i) - 1);
+  }
   const auto num_keys = static_cast<std::uint32_t>(topo.num_dims()) * lengths;
 
   // Stage 1: unique routes.
@@ -41,8 +49,10 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
         weights.add_route(NodeId(s), NodeId(d), route);
       },
       [&](std::uint32_t s, std::uint32_t d) {
+        const int length =
+            search.faulty() ? search.route_length(NodeId(d)) : topo.distance(NodeId(s), NodeId(d));
         const auto key = static_cast<std::uint32_t>(search.turns(NodeId(s), NodeId(d))) * lengths +
-                         static_cast<std::uint32_t>(topo.distance(NodeId(s), NodeId(d)));
+                         static_cast<std::uint32_t>(length);
         pending.push_back({key, s, d});
       });
   weights.exchange();
@@ -100,7 +110,8 @@ void generate_sssp(const RoutingGraph& graph, const GeneratorOptions& options,
           dests.push_back(NodeId(pending[i].d));
         routes.resize(dests.size());
         first_ports.resize(dests.size());
-        search.build_sssp(s, dests, weights.current(), base, routes, first_ports);
+        search.build_sssp(s, dests, weights.current(), base, routes, first_ports,
+                          search.faulty() ? static_cast<int>(key % lengths) : -1);
         ++calls;
         // Every destination's routes in BUILD_SSSP's order of preference, for the later calls.
         choices.clear();

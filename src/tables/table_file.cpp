@@ -130,8 +130,40 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   loads.set_attribute(io::schema::kDescriptionAttr,
                       std::string_view("gamma_c: routes crossing each directed channel (channel "
                                        "ids: source node, then port)"));
-  write_report(root.create_group(table_schema::kMetrics), root.create_group(table_schema::kProof),
-               *c.report);
+  const bool faulty = c.faults != nullptr && !c.faults->empty();
+  if (faulty) {
+    // Each pair's route length and stretch (root computes them; the others write nothing).
+    std::vector<std::uint32_t> lengths;
+    std::vector<double> stretch;
+    if (comm.is_root()) {
+      const std::vector<std::uint16_t> hops = route_lengths(table, c.faults);
+      lengths.assign(hops.begin(), hops.end());
+      stretch.assign(hops.size(), 0.0);
+      for (std::size_t i = 0; i < hops.size(); ++i) {
+        const int dist = topo.distance(NodeId(static_cast<std::uint32_t>(i / n)),
+                                       NodeId(static_cast<std::uint32_t>(i % n)));
+        if (hops[i] != kNoLength && dist > 0) stretch[i] = static_cast<double>(hops[i]) / dist;
+      }
+    }
+    const io::H5DataSet l =
+        root.write_dataset<std::uint32_t>(table_schema::kLengths, lengths, {n, n});
+    l.set_attribute(io::schema::kUnitAttr, std::string_view("hops"));
+    l.set_attribute(io::schema::kDescriptionAttr,
+                    std::string_view("route length of (row = source, column = destination) "
+                                     "over the working channels; 65535 = no route (no legal "
+                                     "route, or a failed end)"));
+    const io::H5DataSet st = root.write_dataset<double>(table_schema::kStretch, stretch, {n, n});
+    st.set_attribute(io::schema::kDescriptionAttr,
+                     std::string_view("route length over the fault-free torus distance; 0 on "
+                                      "the diagonal and where there is no route"));
+  }
+  const io::H5Group metrics = root.create_group(table_schema::kMetrics);
+  write_report(metrics, root.create_group(table_schema::kProof), *c.report);
+  if (faulty) {
+    metrics.set_attribute("mean_stretch", c.report->metrics.mean_stretch);
+    metrics.set_attribute("max_stretch", c.report->metrics.max_stretch);
+    metrics.set_attribute("unroutable_pairs", c.report->verdict.unroutable);
+  }
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
   if (c.faults != nullptr) io::write_faults(root, topo, *c.faults, c.fault_config);
   io::set_run_status(file, io::RunStatus::kComplete, io::StringStorage::kFixed);
@@ -269,7 +301,7 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
   }
   out.report = check_table(*table, out.turns, comm, &faults);
   const TableVerdict& v = out.report.verdict;
-  if (!v.complete || !v.minimal || !v.angara_rules) bad(option, path, v.defect);
+  if (!v.complete || !(v.minimal || v.faulty) || !v.angara_rules) bad(option, path, v.defect);
   if (!v.deadlock_free) {
     bad(option, path, "the routes' channel dependencies have a cycle between rings: " + v.cycle);
   }

@@ -31,7 +31,8 @@ int auto_sync_sources(std::uint32_t nodes, int ranks) {
 }
 
 GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& requested,
-                              const Communicator& comm) {
+                              const Communicator& comm, const FaultSet* fault_set) {
+  const FaultSet* faults = fault_set != nullptr && !fault_set->empty() ? fault_set : nullptr;
   GeneratorOptions options = requested;
   if (options.sync_sources <= 0) {
     options.sync_sources = auto_sync_sources(topo.num_nodes(), comm.size());
@@ -39,9 +40,9 @@ GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& request
   comm.barrier();
   const Stopwatch whole;
   GeneratedTable out;
-  const CdgAugmentation augmentation(topo, options.candidates);
+  const CdgAugmentation augmentation(topo, options.candidates, faults);
   out.turns = augmentation.turns();
-  const RoutingGraph graph(topo, out.turns);
+  const RoutingGraph graph(topo, out.turns, faults);
   const double augmentation_seconds = whole.wall();
   const Stopwatch routing;
   out.table = std::make_shared<RouteTable>(topo);

@@ -206,6 +206,13 @@ NodeId DestinationPattern::uniform(NodeId src, RandomStream& rng) const {
 }
 
 NodeId DestinationPattern::destination(NodeId src, RandomStream& rng, std::uint64_t index) const {
+  const NodeId d = draw(src, rng, index);
+  // Dropped after the draw, so that every other message keeps its destination.
+  if (carried_ && d.valid() && !carried_(src, d)) return NodeId::invalid();
+  return d;
+}
+
+NodeId DestinationPattern::draw(NodeId src, RandomStream& rng, std::uint64_t index) const {
   switch (pattern_) {
     case TrafficPattern::kUniform:
       return uniform(src, rng);

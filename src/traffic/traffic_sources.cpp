@@ -94,6 +94,12 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
   schedule(local);
 }
 
+std::uint64_t TrafficSources::dropped_messages() const {
+  std::uint64_t drawn = 0;
+  for (const Source& s : sources_) drawn += s.sequence;
+  return drawn - created_packets_;
+}
+
 bool TrafficSources::generates(std::uint32_t local) const {
   return rate_ > 0.0 && !pattern_.silent(NodeId(nodes_[local]));
 }

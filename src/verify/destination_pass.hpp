@@ -44,6 +44,7 @@ struct PartialAnalysis {
   /// On a network with faults: the sum of the working distances of the explored pairs (the
   /// closed forms do not hold there), 0 otherwise.
   std::uint64_t minimal_sum = 0;
+  std::uint64_t unclaimed = 0;  // working pairs the routing does not claim (not checked)
 };
 
 class DestinationPass {

@@ -239,7 +239,7 @@ class Case:
         os.makedirs(self.work, exist_ok=True)
         if self.cfg["routing"] == "table":
             self.table_file = self.tables.get(self.cfg["topology"], self.cfg["_table_algorithm"],
-                                              self.runner)
+                                              self.runner, space.fault_args(self.cfg))
         if "_trace" in self.cfg:
             self.trace_file = self.path("trace.csv")
             with open(self.trace_file, "w") as f:
@@ -518,7 +518,7 @@ def check_changed_input(case, ref):
     if option == "--tables":
         others = [a for a in space.TABLE_ALGORITHMS if a != case.cfg["_table_algorithm"]]
         other = case.tables.get(case.cfg["topology"], others[case.seed % len(others)],
-                                case.runner)
+                                case.runner, space.fault_args(case.cfg))
         shutil.copyfile(other, copy + ".new")
         os.replace(copy + ".new", copy)
     else:
@@ -574,12 +574,16 @@ class TableCache:
         self.dir = directory
         self.lock = threading.Lock()
 
-    def get(self, topology, algorithm, runner):
-        path = os.path.join(self.dir, f"{topology.replace(':', '_')}_{algorithm}.h5")
+    def get(self, topology, algorithm, runner, faults=()):
+        """`faults`: the fault options of a table made around them (space.fault_args)."""
+        tag = "_".join(a.lstrip("-") for a in faults)
+        path = os.path.join(self.dir, f"{topology.replace(':', '_')}_{algorithm}"
+                                      f"{'_' + tag if tag else ''}.h5")
         with self.lock:
             if not os.path.exists(path):
                 os.makedirs(self.dir, exist_ok=True)
-                r = runner.run(["tables", "-t", topology, "-a", algorithm, "-q", "-o", path])
+                r = runner.run(["tables", "-t", topology, "-a", algorithm, *faults, "-q", "-o",
+                                path])
                 if r.rc != 0:
                     raise Failure("tables", f"wormnet tables exit {r.rc}: {r.err.strip()}")
         return path

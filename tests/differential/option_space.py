@@ -677,10 +677,12 @@ def draw_early_stop(rng, cfg):
 # --- faults (docs/faults.md) ------------------------------------------------------------------
 #
 # wormnet refuses at setup a routing that would take a failed channel for some working pair,
-# so the option space draws only fault sets that wormnet runs. Without the fault-aware tables
-# (issue 40, item 2), the one family found by trying every single failed node and link of
-# small networks with every routing is west-first on a 2-D mesh without one or both of its
-# east corners (x = kx - 1, y = 0 or ky - 1): listed in a fault file, or drawn at random by
+# so the option space draws only fault sets that wormnet runs. Besides tables made around
+# faults (half the table-driven runs on a torus lose one to three random links: the harness
+# makes their table with the same --fail-links, --fault-seed and --allow-unroutable, and the
+# run drops the messages to pairs without a route, --drop-unroutable), the one family found
+# by trying every single failed node and link of small networks with every routing is
+# west-first on a 2-D mesh without one or both of its east corners (x = kx - 1, y = 0 or ky - 1): listed in a fault file, or drawn at random by
 # --fail-nodes 1 with a --fault-seed whose draw (wormnet's documented algorithm, mirrored in
 # first_random_node) is such a corner. The faults come from a random.Random of their own,
 # seeded by the configuration drawn before them: adding them changed no other option of any
@@ -723,11 +725,36 @@ def failed_nodes(cfg):
     return []
 
 
+def faulty_table(cfg):
+    """A table made around random failed links (docs/tables.md section 8): --routing table on
+    a torus with --fail-links only, its messages to pairs without a route dropped."""
+    return (cfg["routing"] == "table" and topology_kind(cfg) == "torus" and "fail-links" in cfg
+            and "faults" not in cfg and "fail-nodes" not in cfg)
+
+
+def fault_args(cfg):
+    """The fault options `wormnet tables` makes the configuration's table with."""
+    if not faulty_table(cfg):
+        return []
+    return ["--fail-links", str(cfg["fail-links"]), "--fault-seed",
+            str(cfg.get("fault-seed", 1)), "--allow-unroutable"]
+
+
 def faults_valid(cfg):
     """The fault options as wormnet takes them and runs them (see above)."""
     random_draw = "fail-nodes" in cfg or "fail-links" in cfg
     if not random_draw and "fault-seed" in cfg:
         return False
+    if "drop-unroutable" in cfg and not faulty_table(cfg):
+        return False
+    if faulty_table(cfg):
+        # The random draw keeps the working nodes connected: at most the links beyond a
+        # spanning tree can fail (a size-2 dimension has one link per node pair, others one
+        # per node).
+        links = sum(nodes(cfg) // (2 if k == 2 else 1) for k in sizes(cfg))
+        # Closed-loop workloads and traces do not run on a network with faults.
+        return ("allow-disconnected" not in cfg and "workload" not in cfg and
+                "trace" not in cfg and cfg["fail-links"] <= links - (nodes(cfg) - 1))
     if not (random_draw or "faults" in cfg):
         return "allow-disconnected" not in cfg
     if cfg["routing"] != "west-first" or topology_kind(cfg) != "mesh" or len(sizes(cfg)) != 2:
@@ -747,8 +774,19 @@ def faults_valid(cfg):
 
 def draw_faults(rng, cfg):
     """Half the west-first runs on a 2-D mesh lose one or both east corners (a file), or one
-    drawn at random; an own Random: `rng` is not used, so no other draw moves."""
+    drawn at random; half the table-driven runs on a torus lose one to three random links,
+    with a table made around them (faulty_table); an own Random: `rng` is not used, so no
+    other draw moves."""
     del rng
+    if cfg["routing"] == "table" and topology_kind(cfg) == "torus":
+        # Its own salt: the golden seeds' table configuration stays without faults (it is
+        # compared with binaries that made no tables around faults).
+        local = random.Random("faulty tables (docs/tables.md section 8): " + repr(cfg))
+        if local.random() < 0.5:
+            cfg["fail-links"] = local.randint(1, 3)
+            cfg["fault-seed"] = local.randint(1, 1000)
+            cfg["drop-unroutable"] = True
+        return
     if cfg["routing"] != "west-first" or topology_kind(cfg) != "mesh":
         return
     # The salt leaves the golden seeds (golden.py) without faults: they compare results with
@@ -1023,7 +1061,7 @@ def simplifications(cfg):
         offer("no after-saturation", lambda c: c.__setitem__("_after_saturation", None))
     def no_faults(c):
         for k in ("faults", "fail-nodes", "fail-links", "fault-seed", "allow-disconnected",
-                  "_fault_text", "_fault_nodes"):
+                  "drop-unroutable", "_fault_text", "_fault_nodes"):
             c.pop(k, None)
     offer("no faults", no_faults)
     for k in list(cfg):

@@ -1068,6 +1068,19 @@ class FaultBadInput(CorpusRunner):
             Case(["run", "-t", "mesh:4x4", "-r", "west-first", "--fail-links", "10"],
                  "--fail-links", "10", "only 9 links", "--allow-disconnected",
                  label="random links that would split the mesh"),
+            # Tables around faults (docs/tables.md section 8).
+            Case([*self.RUN, "--drop-unroutable"], "--drop-unroutable",
+                 "--routing table on a network with faults only",
+                 label="--drop-unroutable without faults"),
+            Case([*self.MESH, "--faults", "f.txt", "--drop-unroutable"], "--drop-unroutable",
+                 files={"f.txt": "node (3,0)\n"}, label="--drop-unroutable without a table"),
+            Case(["tables", "-t", "torus:4x4", "-a", "bfs", "--allow-unroutable"],
+                 "--allow-unroutable", "faults only", label="--allow-unroutable without faults"),
+            Case(["tables", "-t", "torus:4x4", "-a", "sssp", "--faults", "f.txt", "-o",
+                  "results.h5"], "--faults", "f.txt", "14 working pairs have no legal Angara "
+                 "route", "(1,0) -> (1,1)", "--allow-unroutable",
+                 files={"f.txt": "link (1,1) X+\nlink (1,1) Y+\nlink (1,1) Y-\n"},
+                 label="a table with pairs without a legal route (the earlier file kept)"),
         ])
 
     def test_restart_with_a_changed_fault_file(self):
@@ -1241,6 +1254,7 @@ class Corpus(CorpusRunner):
         "--fail-nodes": ["-1", "x", "23", "0.5"],
         "--fault-seed": ["-1", "x", "5", "18446744073709551616"],
         "--allow-disconnected": [],  # a flag; refused without faults (FaultBadInput)
+        "--drop-unroutable": [],  # a flag; refused without faults and a table (FaultBadInput)
     }
     RUN_ONLY = {
         "--load": ["0", "-0.1", "1.5", "nan", "inf", "-inf", "abc", "1e-300", ""],
@@ -1308,7 +1322,9 @@ class Corpus(CorpusRunner):
         "tables": (TABLES, {"--topology": ["torus:4x", "mesh:4x4", "honeycomb:2"],
                             "--algorithm": ["dfs", ""],
                             "--output": ["/no/such/dir/t.h5", "/dev/full", "{d}", ""],
-                            "--json": [], **GENERATOR, **FAULTS}),
+                            "--json": [], **GENERATOR, **FAULTS,
+                            # a flag; refused without faults (FaultBadInput)
+                            "--allow-unroutable": []}),
         "tables-study": (STUDY, {"--dims": ["7", "0", "x", "2,,3"],
                                  "--systems": ["-1", "1,2", "x"],
                                  "--min-size": ["1", "x"], "--max-size": ["1", "65"],

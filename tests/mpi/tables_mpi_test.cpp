@@ -103,5 +103,56 @@ TEST(TablesMpi, CheckAndFileDoNotDependOnTheRankCount) {
   EXPECT_EQ(l.report.loads, alone.loads);
 }
 
+// Around faults (a failed link and a failed node on torus:4x4x3): every rank holds the same
+// table, the genetic one is the one-rank one, the check (stretch, unroutable pairs and their
+// examples included) and the table file are the same from any number of ranks.
+TEST(TablesMpi, AroundFaultsTheSameFromAnyNumberOfRanks) {
+  const Communicator w = Communicator::world();
+  const Torus t({4, 4, 3}, true);
+  FaultSet faults(t);
+  faults.fail_link(t.channel(NodeId(5), 0));  // (1,1,0) X+
+  faults.fail_node(NodeId(26));               // (2,2,1)
+  for (TableAlgorithm a : {TableAlgorithm::kBfs, TableAlgorithm::kGenetic, TableAlgorithm::kSssp}) {
+    GeneratorOptions o;
+    o.algorithm = a;
+    o.seed = 3;
+    o.genetic.max_generations = 15;
+    const GeneratedTable g = generate_table(t, o, w, &faults);
+    std::vector<std::uint8_t> bytes(g.table->words().size() * sizeof(RouteWord));
+    std::memcpy(bytes.data(), g.table->words().data(), bytes.size());
+    w.broadcast(bytes, 0);
+    EXPECT_EQ(std::memcmp(bytes.data(), g.table->words().data(), bytes.size()), 0) << to_string(a);
+    if (a == TableAlgorithm::kGenetic) {
+      const GeneratedTable alone = generate_table(t, o, Communicator::self(), &faults);
+      EXPECT_TRUE(same(*g.table, *alone.table));
+    }
+    const TableReport here = check_table(*g.table, g.turns, w, &faults);
+    const TableReport alone = check_table(*g.table, g.turns, Communicator::self(), &faults);
+    EXPECT_TRUE(here.verdict.ok()) << to_string(a) << ": " << here.verdict.defect;
+    EXPECT_EQ(here.loads, alone.loads);
+    EXPECT_EQ(here.verdict.unroutable, alone.verdict.unroutable);
+    EXPECT_EQ(here.verdict.unroutable_examples, alone.verdict.unroutable_examples);
+    EXPECT_EQ(here.metrics.pairs, alone.metrics.pairs);
+    EXPECT_EQ(here.metrics.mean_stretch, alone.metrics.mean_stretch);  // the same bits
+    EXPECT_EQ(here.metrics.max_stretch, alone.metrics.max_stretch);
+    EXPECT_EQ(here.metrics.sigma4, alone.metrics.sigma4);
+    EXPECT_GT(here.metrics.mean_stretch, 1.0);
+
+    test::SharedTempFile file(w, "tables");
+    TableFileContents c;
+    c.table = g.table.get();
+    c.turns = &g.turns;
+    c.stats = &g.stats;
+    c.report = &here;
+    c.faults = &faults;
+    c.fault_config.file = "f.txt";
+    write_table_file(file.path(), "-o", c, w);
+    const LoadedTable l = load_table_file(file.path(), "--tables", t, w, faults);
+    EXPECT_TRUE(same(*l.table, *g.table));
+    EXPECT_EQ(l.report.loads, alone.loads);
+    EXPECT_EQ(l.report.metrics.mean_stretch, alone.metrics.mean_stretch);
+  }
+}
+
 }  // namespace
 }  // namespace wormnet::tables

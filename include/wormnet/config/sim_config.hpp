@@ -105,6 +105,10 @@ struct TrafficConfig {
   /// Uniform destinations include the source itself (BookSim's uniform traffic): a packet to
   /// itself crosses its router from the injection to the ejection port.
   bool self_traffic = false;
+  /// --drop-unroutable: a message to a working pair the table routing does not claim (a table
+  /// made around faults, docs/tables.md section 8) is dropped at its source and counted,
+  /// instead of the run being refused.
+  bool drop_unroutable = false;
   double hotspot_fraction = 0.1;   ///< share of messages sent to a hotspot node
   std::vector<int> hotspot_nodes;  ///< node ids; empty = node 0
 };

@@ -171,6 +171,8 @@ class RankModel {
   /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).
   [[nodiscard]] std::uint64_t flits_at_sources() const;
   [[nodiscard]] std::uint64_t messages_at_sources() const;
+  /// Messages this rank's sources dropped (--drop-unroutable), from the start.
+  [[nodiscard]] std::uint64_t dropped_messages() const { return sources_.dropped_messages(); }
   /// Labelled packets generated and delivered so far (for the drain).
   [[nodiscard]] std::uint64_t measured_created() const {
     require(level(), "measured_created() while the walk's layers are not level");

@@ -36,6 +36,9 @@ class FaultAvoidingRouting final : public RoutingFunction {
   }
   void route(const RouteRequest& request, RouteOptions& out) const override;
   [[nodiscard]] bool source_dependent() const override { return inner_->source_dependent(); }
+  [[nodiscard]] bool claims(NodeId src, NodeId dst) const override {
+    return inner_->claims(src, dst);
+  }
   [[nodiscard]] bool needs_bubble() const override { return inner_->needs_bubble(); }
   [[nodiscard]] VcMask escape_vcs() const override { return inner_->escape_vcs(); }
   [[nodiscard]] bool minimal() const override { return inner_->minimal(); }

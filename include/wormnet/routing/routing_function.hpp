@@ -130,6 +130,11 @@ class RoutingFunction {
   virtual void route(const RouteRequest& request, RouteOptions& out) const = 0;
   /// True when the routing reads request.source beyond initial_state() (table routing).
   [[nodiscard]] virtual bool source_dependent() const { return false; }
+  /// Whether the routing claims to deliver from src to dst. Every routing claims every pair
+  /// but a table made around faults, which leaves the pairs without a legal route unclaimed
+  /// (docs/tables.md section 8; only a source-dependent routing may claim less): the
+  /// analyses check the claimed pairs, and traffic must not need the others.
+  [[nodiscard]] virtual bool claims(NodeId /*src*/, NodeId /*dst*/) const { return true; }
   /// True when deadlock freedom inside rings relies on bubble flow control rather than on
   /// the channel dependency graph (Angara, torus DOR with bubble flow control).
   [[nodiscard]] virtual bool needs_bubble() const { return false; }

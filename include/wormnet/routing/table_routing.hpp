@@ -24,6 +24,11 @@ class TableRouting final : public RoutingFunction {
   /// Hop indices 0 .. longest route.
   [[nodiscard]] int state_count() const override { return max_hops_ + 1; }
   [[nodiscard]] bool source_dependent() const override { return true; }
+  /// False for a pair without a route (kNoRoute: a table made around faults leaves the pairs
+  /// without a legal route so).
+  [[nodiscard]] bool claims(NodeId src, NodeId dst) const override {
+    return src == dst || table_->word(src, dst) != kNoRoute;
+  }
   [[nodiscard]] bool needs_bubble() const override { return true; }
   /// True when every route of the table is as long as the distance of its pair.
   [[nodiscard]] bool minimal() const override { return minimal_; }

@@ -58,6 +58,9 @@ struct RunSummary {
   double average_hops = 0.0;
   std::uint64_t measured_packets = 0;   ///< labelled packets generated
   std::uint64_t delivered_packets = 0;  ///< labelled packets delivered
+  /// Messages dropped at their sources, whole run (--drop-unroutable: to a working pair the
+  /// table does not route).
+  std::uint64_t dropped_messages = 0;
   bool saturated = false;
   std::string saturation_reason;
   /// Stopped by the early stop of a saturated point (--stop-backlog, --stop-latency) before

@@ -19,8 +19,11 @@
 
 namespace wormnet::tables {
 
-/// The GET_MAX_REMOTE source order of Algorithm 1, starting at node 0.
-[[nodiscard]] std::vector<NodeId> max_remote_order(const Torus& topo);
+/// The GET_MAX_REMOTE source order of Algorithm 1, starting at node 0. With `faults`: the
+/// working nodes only, from the first working one (the distances stay the torus's: the order
+/// is a heuristic for spreading the sources).
+[[nodiscard]] std::vector<NodeId> max_remote_order(const Torus& topo,
+                                                   const FaultSet* faults = nullptr);
 
 /// Fills `table` (every pair, on every rank).
 void generate_bfs(const RoutingGraph& graph, const GeneratorOptions& options,

@@ -23,12 +23,21 @@
 // a turn from a - to a + direction would be added to the CDG but no route could ever take
 // it, and its used directions would only block usable turns. We add the usable ones by
 // default (Candidates::kUsable) and keep the literal reading (kAll) for comparison.
+//
+// On a network with faults the CDG is the working network's: a failed channel has no
+// dependency in or out (no route can take it), so the used-direction sets are those reachable
+// over working channels only. They can only be smaller than the fault-free ones, so a turn
+// may be added that the fault-free network had to refuse (a ring broken by a failed link no
+// longer carries a direction all the way round), and Theorem 2 holds on the working
+// network as it does on the whole one: the augmented CDG's only cycles run round an intact
+// ring in one direction.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "wormnet/tables/turn_set.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/torus.hpp"
 #include "wormnet/verify/channel_dependency_graph.hpp"
 
@@ -49,8 +58,10 @@ class CdgAugmentation {
     int passes = 0;                    ///< stage-2 passes, the last one adding nothing
   };
 
-  /// Runs both stages on `topo`.
-  explicit CdgAugmentation(const Torus& topo, Candidates candidates = Candidates::kUsable);
+  /// Runs both stages on `topo`, over the working network of `faults` (null or empty: no
+  /// faults; it must outlive the augmentation).
+  explicit CdgAugmentation(const Torus& topo, Candidates candidates = Candidates::kUsable,
+                           const FaultSet* faults = nullptr);
 
   /// The added turns the routing graph can use (input of RoutingGraph).
   [[nodiscard]] const TurnSet& turns() const { return turns_; }
@@ -73,7 +84,12 @@ class CdgAugmentation {
   std::uint64_t add_pass(Candidates candidates);
   void propagate(ChannelId from, std::uint16_t directions);
 
+  [[nodiscard]] bool working(ChannelId c) const {
+    return faults_ == nullptr || !faults_->channel_failed(c);
+  }
+
   const Torus& topo_;
+  const FaultSet* faults_;  // null without faults
   int n_;
   TurnSet turns_;
   Stats stats_;

@@ -10,6 +10,19 @@
 // path counts and shortest-path trees; the saving is most of the 3^n + 2n + 1 vertices
 // per node.
 //
+// On a network with faults (a RoutingGraph built around a FaultSet) node distances no longer
+// tell which steps lie on shortest routes: a shortest legal route may run the long way round a
+// ring, or step aside and back (FS +X, +Y, -X round a failed +Y link). There the searches run
+// over the literal routing graph of the working network without that pruning: a breadth-first
+// search from U_begin(s) gives every vertex its depth, a pair's route length is the least depth
+// of a vertex of d (every vertex but U_begin and U_end has an edge to U_end), and the routes
+// of a pair are the paths of that length, its shortest legal routes. Such a path is a route of
+// the same length in the network, and the rules allow no shorter one: the generators still
+// produce only shortest routes, now shortest over the legal routes of the working network
+// rather than the torus distance. Each route is named by its canonical word
+// (canonical_route.hpp), since the literal graph may hold it as several paths; a pair that no
+// path reaches has no legal route (kNoRoute).
+//
 // A vertex is node * S + state (S = states per node). Channel weights are per directed link
 // (the paper's "edge link attribute": all routing-graph edges over one link share its
 // weight), indexed by the topology's dense channel id.
@@ -48,22 +61,33 @@ class RouteSearch {
   }
   /// Minimal-route turns between s and d: dimensions in which they differ, minus one.
   [[nodiscard]] int turns(NodeId s, NodeId d) const;
+  /// Whether the graph has faults (the searches then run as the header says).
+  [[nodiscard]] bool faulty() const { return faulty_; }
+  /// Length (hops) of the shortest legal route from the source of the last count_routes() to
+  /// d, -1 when there is none. Without faults, the torus distance.
+  [[nodiscard]] int route_length(NodeId d) const;
 
   /// The paper's Algorithm 2 (BFS) from s: breadth-first search in which each expanded
   /// vertex queues its undiscovered successors in ascending order of their link's weight
   /// (ties: routing-graph rule order); the first discoverer is the parent. Writes the route
-  /// of every pair (s, d) into row[d] (row[s] is left alone).
+  /// of every pair (s, d) into row[d] (row[s] is left alone; kNoRoute for a pair without a
+  /// legal route, which only faults leave).
   void bfs_routes(NodeId s, std::span<const std::uint64_t> weights, std::span<RouteWord> row);
 
   /// Number of minimal routes from s to every node (saturating at kManyRoutes), and the route
   /// of every pair that has exactly one (kNoRoute elsewhere). With EdgeSet::kLiteral the
   /// count is of routing-graph paths, which counts a route once more for every
   /// order-preserving FS/LS split of it (kept to compare with the paper's route counts).
+  /// With faults (`set` is then ignored): 0 for a pair without a legal route, 1 exactly when
+  /// the pair has a single shortest legal route, more otherwise (the number of routes when
+  /// the literal graph holds at most four paths of them, else of paths: at most four paths
+  /// name one route, its FS and LS splits).
   void count_routes(NodeId s, std::span<std::uint32_t> counts, std::span<RouteWord> unique,
                     EdgeSet set = EdgeSet::kCanonical);
 
   /// Every minimal route from s to d, in a fixed order, at most `limit` of them. Needs the
-  /// search state of count_routes(s, ...) (the vertices reachable from s).
+  /// search state of count_routes(s, ...) (the vertices reachable from s). With faults: every
+  /// shortest legal route, each once (by canonical word).
   void enumerate_routes(NodeId s, NodeId d, std::size_t limit, std::vector<RouteWord>& out);
 
   /// The paper's Algorithm 4 (BUILD_SSSP) from s to `dests`, all at the same distance L from
@@ -72,10 +96,13 @@ class RouteSearch {
   /// path is minimal, so each level is settled when the one before is done). Searches only
   /// the region of vertices on minimal paths to some destination (found backwards from the
   /// destinations) and stops at level L. Writes routes[i] for dests[i], and first_ports[i]:
-  /// bit p set when some route of dests[i] starts on port p.
+  /// bit p set when some route of dests[i] starts on port p. With faults L is `length`, the
+  /// length of every destination's shortest legal route (the region is then the vertices on
+  /// such routes, found backwards from the destinations through the vertices a search from s
+  /// reaches one level earlier).
   void build_sssp(NodeId s, std::span<const NodeId> dests, std::span<const std::uint64_t> weights,
                   std::uint64_t base, std::span<RouteWord> routes,
-                  std::span<std::uint16_t> first_ports);
+                  std::span<std::uint16_t> first_ports, int length = -1);
 
   /// A list of routes, each with its route word and its channels in route order.
   struct RouteSet {
@@ -106,6 +133,30 @@ class RouteSearch {
   [[nodiscard]] std::uint64_t expanded() const { return expanded_; }
 
  private:
+  // ---- with faults (route_search_faults.cpp) ----
+  /// Breadth-first search of the literal graph from U_begin(s) to depth `limit`: fwd_stamp_,
+  /// depth_, parent_ (first discoverer), and with `count` the path counts count_ (along
+  /// depth-increasing edges only) and per node the least depth of an end (end_depth_) and the
+  /// paths of that length (end_count_), end_parent_ the first vertex that ends there. Kept
+  /// for later calls with the same source and a limit it covers.
+  void forward(NodeId s, int limit, bool count);
+  [[nodiscard]] bool reached(Vertex x) const { return fwd_stamp_[x] == fwd_epoch_; }
+  [[nodiscard]] bool end_reached(NodeId d) const { return fwd_end_stamp_[d.value()] == fwd_epoch_; }
+  void faulty_bfs_routes(NodeId s, std::span<const std::uint64_t> weights,
+                         std::span<RouteWord> row);
+  void faulty_count_routes(NodeId s, std::span<std::uint32_t> counts, std::span<RouteWord> unique);
+  void faulty_enumerate_routes(NodeId s, NodeId d, std::size_t limit, std::vector<RouteWord>& out);
+  void faulty_build_sssp(NodeId s, std::span<const NodeId> dests,
+                         std::span<const std::uint64_t> weights, std::uint64_t base,
+                         std::span<RouteWord> routes, std::span<std::uint16_t> first_ports,
+                         int length);
+  /// The canonical word of a path given by its states after U_begin, first to last, from s
+  /// to d.
+  [[nodiscard]] RouteWord word_of_states(NodeId s, NodeId d,
+                                         std::span<const RoutingGraph::State> states) const;
+  /// The same for the path ending in `last` along parent_ (faulty forward search).
+  [[nodiscard]] RouteWord faulty_route_from(NodeId s, Vertex last);
+
   [[nodiscard]] Vertex vertex(NodeId u, RoutingGraph::State q) const {
     return u.value() * static_cast<std::uint32_t>(states_) + q;
   }
@@ -182,6 +233,7 @@ class RouteSearch {
   std::vector<RoutingGraph::State> ends_;
   std::vector<std::uint32_t> walk_channels_;  // routes_of(): channels from d backwards
   std::vector<RoutingGraph::State> walk_states_;
+  NodeId walk_dest_;                    // routes_of(): the destination walked back from
   std::vector<std::uint32_t> channel_;  // [node * ports + port]: channel id
   struct Child {
     Vertex v;
@@ -190,6 +242,19 @@ class RouteSearch {
   std::vector<Child> children_;
   std::vector<RoutingGraph::State> path_;
   std::uint64_t expanded_ = 0;
+
+  // With faults: the forward search's state (see forward()).
+  bool faulty_ = false;
+  std::uint32_t fwd_epoch_ = 0;
+  std::vector<std::uint32_t> fwd_stamp_;      // [vertex]
+  std::vector<std::uint16_t> depth_;          // [vertex]
+  std::vector<std::uint32_t> fwd_end_stamp_;  // [node]
+  std::vector<std::uint16_t> end_depth_;      // [node]
+  NodeId fwd_source_ = NodeId::invalid();
+  int fwd_limit_ = -1;
+  bool fwd_counted_ = false;
+  NodeId count_source_ = NodeId::invalid();  // source of the last count_routes()
+  std::vector<RoutingGraph::State> states_scratch_;
 };
 
 }  // namespace wormnet::tables

@@ -16,6 +16,12 @@
 // last(S) -> j. A step needs a link, so a node at the end of a size-2 dimension (a mesh
 // link) has fewer edges.
 //
+// On a network with faults (docs/faults.md) the graph is built over the working network: a
+// step needs a working link (both ends working, the link not failed), so a failed node's
+// vertices have no edges and no edge crosses a failed link. Everything else is unchanged: the
+// rules are the fault-free network's, and a ring with a failed link is simply a line that
+// the direction-order part can only run along, not around.
+//
 // Two edge sets: kLiteral is the graph above. kCanonical leaves out the order-preserving FS
 // and LS edges (rule 2's edges and rule 3's LS edges). On a minimal route such a step is an
 // ordinary direction-order step (an FS step l followed by k > l goes l once and never again,
@@ -32,6 +38,7 @@
 
 #include "wormnet/tables/direction.hpp"
 #include "wormnet/tables/turn_set.hpp"
+#include "wormnet/topology/fault_set.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet::tables {
@@ -48,10 +55,25 @@ class RoutingGraph {
   /// The "direction" of an edge to U_end: no link, the path ends at this node.
   static constexpr Direction kEndStep = -1;
 
-  /// The graph of `topo` (1 to 6 dimensions) with the added turns `turns` (empty: none).
-  explicit RoutingGraph(const Torus& topo, TurnSet turns = {});
+  /// The graph of `topo` (1 to 6 dimensions) with the added turns `turns` (empty: none),
+  /// over the working network of `faults` (null or empty: no faults; it must outlive the
+  /// graph).
+  explicit RoutingGraph(const Torus& topo, TurnSet turns = {}, const FaultSet* faults = nullptr);
 
   [[nodiscard]] const Torus& topology() const { return *topo_; }
+  /// The faults the graph was built around, null without any.
+  [[nodiscard]] const FaultSet* faults() const { return faults_; }
+  [[nodiscard]] bool faulty() const { return faults_ != nullptr; }
+  /// Whether a step in direction o leaves u over a working link.
+  [[nodiscard]] bool has(NodeId u, Direction o) const {
+    return ((ports_[u.value()] >> port_of(o, n_)) & 1U) != 0;
+  }
+  /// Node one step `o` away from v backwards (the u with u + o = v) over a working link, or
+  /// invalid.
+  [[nodiscard]] NodeId behind(NodeId v, Direction o) const {
+    return NodeId(next_[static_cast<std::size_t>(v.value()) * static_cast<std::size_t>(2 * n_) +
+                        Topology::reverse_port(port_of(o, n_))]);
+  }
   [[nodiscard]] int dims() const { return n_; }
   [[nodiscard]] const TurnSet& turns() const { return turns_; }
   /// C_V(n) = 3^n + 2n + 1 vertices per node.
@@ -104,13 +126,8 @@ class RoutingGraph {
   }
 
  private:
-  [[nodiscard]] bool has(NodeId u, Direction o) const { return topo_->has_port(u, port_of(o, n_)); }
-  /// Node one step `o` away from v backwards (the u with u + o = v), if that link exists.
-  [[nodiscard]] NodeId behind(NodeId v, Direction o) const {
-    return topo_->neighbor(v, Topology::reverse_port(port_of(o, n_)));
-  }
-
   const Torus* topo_;
+  const FaultSet* faults_ = nullptr;  // null without faults
   TurnSet turns_;
   int n_;
   int pow3_;
@@ -120,6 +137,10 @@ class RoutingGraph {
   std::vector<std::uint8_t> minus_;         // [code]
   std::vector<std::int16_t> extend_;        // [code * 2n + o]: code of S + {o}, -1 if not an edge
   std::vector<std::vector<State>> ending_;  // [o]
+  // The working network: ports with a working link per node, and the neighbour across
+  // each (invalid across a failed link), [node * 2n + port]. Without faults the topology's.
+  std::vector<std::uint16_t> ports_;
+  std::vector<std::uint32_t> next_;
 };
 
 // ---- inline edge enumeration (the generators' inner loops) ----

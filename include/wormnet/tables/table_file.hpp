@@ -35,6 +35,10 @@ inline constexpr std::string_view kTopologyAttr = "topology";
 inline constexpr std::string_view kRoutes = "routes";  // uint32 [N, N] route words
 inline constexpr std::string_view kTurns = "turns";    // uint32 [N, 2n] turn masks
 inline constexpr std::string_view kLoads = "loads";    // uint64 [C] gamma_c
+/// With faults only (docs/tables.md section 8): route lengths (65535: no route, a failed
+/// end) and their stretch over the fault-free distance (0 where there is no length).
+inline constexpr std::string_view kLengths = "route_lengths";  // uint32 [N, N] hops
+inline constexpr std::string_view kStretch = "stretch";        // float64 [N, N]
 /// Groups holding attributes.
 inline constexpr std::string_view kMetrics = "metrics";
 inline constexpr std::string_view kProof = "proof";

@@ -1,6 +1,12 @@
 // The three routing-table generators of the Angara paper (Mukosey et al., Section IV) behind
 // one entry point: build the CDG augmentation and the routing graph of the torus, run the
 // algorithm rank-parallel over the sources, and hand every rank the complete table.
+//
+// On a torus with faults (docs/faults.md, docs/tables.md section 8) the augmentation and the
+// routing graph are the working network's, and every generator routes each working pair on
+// one of its shortest legal routes (Angara routes over working channels only, which may be
+// longer than the torus distance); a pair with no legal route keeps kNoRoute, and so do the
+// pairs with a failed end.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +18,7 @@
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/cdg_augmentation.hpp"
 #include "wormnet/tables/turn_set.hpp"
+#include "wormnet/topology/fault_set.hpp"
 
 namespace wormnet::tables {
 
@@ -93,8 +100,9 @@ struct GeneratedTable {
   GenerationStats stats;
 };
 
-/// Collective: generates a table for `topo` (which must outlive the table).
+/// Collective: generates a table for `topo` (which must outlive the table), around `faults`
+/// (null or empty: none; the same set on every rank, outliving the call).
 GeneratedTable generate_table(const Torus& topo, const GeneratorOptions& options,
-                              const Communicator& comm);
+                              const Communicator& comm, const FaultSet* faults = nullptr);
 
 }  // namespace wormnet::tables

@@ -20,6 +20,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
@@ -37,8 +39,15 @@ class DestinationPattern {
   DestinationPattern(const Topology& topo, const TrafficConfig& traffic,
                      const FaultSet* faults = nullptr);
 
-  /// Destination of message number `index` of `src`; NodeId::invalid() when src sends nothing.
+  /// Destination of message number `index` of `src`; NodeId::invalid() when src sends nothing
+  /// or the message is dropped (drop_unclaimed()).
   [[nodiscard]] NodeId destination(NodeId src, RandomStream& rng, std::uint64_t index) const;
+  /// Whether the network carries a message from a source to a destination.
+  using PairFilter = std::function<bool(NodeId, NodeId)>;
+  /// From now on a message to a pair `carried` refuses is dropped: destination() draws it as
+  /// before, then returns NodeId::invalid() (--drop-unroutable: the pairs a table made
+  /// around faults does not route, RoutingFunction::claims()).
+  void drop_unless(PairFilter carried) { carried_ = std::move(carried); }
   /// True when src never sends (fixed point of a permutation, a failed node, or a working
   /// node a permutation maps onto a failed one).
   [[nodiscard]] bool silent(NodeId src) const;
@@ -58,6 +67,7 @@ class DestinationPattern {
 
  private:
   [[nodiscard]] NodeId uniform(NodeId src, RandomStream& rng) const;
+  [[nodiscard]] NodeId draw(NodeId src, RandomStream& rng, std::uint64_t index) const;
 
   const Topology& topo_;
   TrafficPattern pattern_;
@@ -70,6 +80,7 @@ class DestinationPattern {
   std::vector<std::uint32_t> working_;
   std::vector<std::uint32_t> rank_;
   std::uint32_t silenced_ = 0;
+  PairFilter carried_;  // --drop-unroutable: empty = every message is kept
 };
 
 }  // namespace wormnet

@@ -82,6 +82,10 @@ class TrafficSources {
   /// Flits generated so far (all of them, and the labelled ones).
   [[nodiscard]] std::uint64_t created_flits() const { return created_flits_; }
   [[nodiscard]] std::uint64_t created_packets() const { return created_packets_; }
+  /// Messages drawn but dropped (no destination: --drop-unroutable), from the start: every
+  /// message drawn takes a sequence number, every one kept is created (both are restored
+  /// from a checkpoint, so the count is too).
+  [[nodiscard]] std::uint64_t dropped_messages() const;
   [[nodiscard]] std::uint64_t measured_packets() const { return measured_packets_; }
   [[nodiscard]] std::uint64_t measured_flits() const { return measured_flits_; }
   [[nodiscard]] std::size_t bytes() const;

@@ -22,8 +22,11 @@ namespace wormnet {
 /// livelock (a cycle of routing states), every step legal.
 struct DeliveryReport {
   bool ok = true;
-  std::string defect;            ///< first problem found, empty when ok
-  std::uint64_t pairs = 0;       ///< ordered pairs checked
+  std::string defect;       ///< first problem found, empty when ok
+  std::uint64_t pairs = 0;  ///< ordered pairs checked
+  /// Working pairs the routing does not claim (RoutingFunction::claims(); a table made around
+  /// faults), not checked and not in `pairs`.
+  std::uint64_t unclaimed = 0;
   int max_path = 0;              ///< longest route over all pairs and choices (hops)
   double average_path = 0.0;     ///< mean hops, choices weighted by the even split
   double average_minimal = 0.0;  ///< mean minimal distance over the same pairs

@@ -48,6 +48,12 @@ class DestinationPattern {
   /// before, then returns NodeId::invalid() (--drop-unroutable: the pairs a table made
   /// around faults does not route, RoutingFunction::claims()).
   void drop_unless(PairFilter carried) { carried_ = std::move(carried); }
+  /// Whether some pairs are dropped (drop_unless() was given a filter).
+  [[nodiscard]] bool drops() const { return static_cast<bool>(carried_); }
+  /// Whether a message from `src` to `dest` is carried, not dropped.
+  [[nodiscard]] bool carries(NodeId src, NodeId dest) const {
+    return !carried_ || carried_(src, dest);
+  }
   /// True when src never sends (fixed point of a permutation, a failed node, or a working
   /// node a permutation maps onto a failed one).
   [[nodiscard]] bool silent(NodeId src) const;

@@ -44,6 +44,9 @@ class TrafficMatrix {
   void sources_of(NodeId dest, std::vector<SourceShare>& out) const;
 
  private:
+  /// Hotspot: the draws naming each node, and the pairs with a share at a fraction of 1.
+  void count_hotspots();
+
   const Topology& topo_;
   const DestinationPattern& pattern_;
   bool uniform_ = false;

@@ -201,5 +201,48 @@ TEST(TrafficMatrix, UniformAndAllToAllAreUniform) {
   }
 }
 
+// --drop-unroutable: messages to the pairs a filter refuses are drawn, then dropped, so those
+// pairs carry nothing. By hand on the 12-node torus: a permutation whose source 0's one pair
+// is dropped has source 0 silent; uniform traffic with every pair into node 5 dropped and
+// the pair 3 -> 7 dropped keeps 12 x 11 - 11 - 1 = 120 pairs of share 1/11 each (the dropped
+// messages are not drawn again), and is no longer the uniform analysis.
+TEST(TrafficMatrix, DroppedPairsCarryNothing) {
+  const Torus t({3, 4}, true);
+  const auto filter = [](NodeId s, NodeId d) {
+    return s.value() != 0 && d.value() != 5 && !(s.value() == 3 && d.value() == 7);
+  };
+  TrafficConfig c;
+  c.pattern = TrafficPattern::kTornado;
+  DestinationPattern tornado(t, c);
+  const TrafficMatrix before(t, tornado);
+  tornado.drop_unless(filter);
+  const TrafficMatrix after(t, tornado);
+  std::uint32_t into_five = 0;  // tornado sources mapped onto node 5 (their pairs dropped)
+  for (std::uint32_t s = 1; s < 12; ++s) {
+    const NodeId d = tornado.fixed_destination(NodeId(s));
+    into_five += d.value() == 5 && !tornado.silent(NodeId(s)) ? 1 : 0;
+  }
+  const std::uint32_t three = tornado.fixed_destination(NodeId(3)).value() == 7 ? 1 : 0;
+  const std::uint32_t zero = tornado.silent(NodeId(0)) ? 0 : 1;
+  EXPECT_EQ(after.silent(), before.silent() + zero + into_five + three);
+  EXPECT_EQ(after.pairs(), before.pairs() - zero - into_five - three);
+  const auto m = dense(t, after);
+  for (std::uint32_t d = 0; d < 12; ++d) EXPECT_EQ(m[0][d], 0.0);
+
+  c.pattern = TrafficPattern::kUniform;
+  DestinationPattern uniform(t, c);
+  uniform.drop_unless(filter);
+  const TrafficMatrix u(t, uniform);
+  EXPECT_FALSE(u.uniform());
+  EXPECT_EQ(u.pairs(), 12U * 11U - 11U - 11U + 1U - 1U);  // source 0, into 5 (0->5 once), 3->7
+  const auto mu = dense(t, u);
+  for (std::uint32_t s = 0; s < 12; ++s) EXPECT_EQ(mu[s][5], 0.0);
+  EXPECT_EQ(mu[3][7], 0.0);
+  EXPECT_NEAR(mu[3][8], 1.0 / 11, 1e-15);
+  double row = 0;
+  for (double x : mu[3]) row += x;
+  EXPECT_NEAR(row, 9.0 / 11, 1e-12);  // 3 -> 5 and 3 -> 7 dropped
+}
+
 }  // namespace
 }  // namespace wormnet

@@ -778,6 +778,8 @@ def draw_faults(rng, cfg):
     with a table made around them (faulty_table); an own Random: `rng` is not used, so no
     other draw moves."""
     del rng
+    if workload(cfg):
+        return  # a workload on a faulty network is refused (docs/faults.md)
     if cfg["routing"] == "table" and topology_kind(cfg) == "torus":
         # Its own salt: the golden seeds' table configuration stays without faults (it is
         # compared with binaries that made no tables around faults).

@@ -465,60 +465,27 @@ std::uint64_t RankModel::stuck_vcs(Cycle t, Cycle threshold) const {
 }
 
 std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const {
-  const InputUnit& in = bank_.inputs();
-  const OutputUnit& out = bank_.outputs();
   std::vector<WaitEdge> edges;
-  RouteOptions options;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv, std::uint32_t i) {
-    const std::uint32_t node = bank_.nodes()[r];
-    const InputVcState& s = in.state(i);
-    const int in_port = bank_.port_of(lv);
-    const int in_vc = bank_.vc_of(lv);
-    WaitEdge e{node, static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(in_vc), 0, 0, 0};
-    // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
-    auto downstream = [&](int port, int vc) {
-      e.on_node = topo_.neighbor(NodeId(node), static_cast<PortId>(port)).value();
-      e.on_port = static_cast<std::uint8_t>(port ^ 1);
-      e.on_vc = static_cast<std::uint8_t>(vc);
+  std::vector<VcWait> waits;
+  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv, std::uint32_t) {
+    const NodeId node(bank_.nodes()[r]);
+    waits.clear();
+    bank_.wait_for(r, static_cast<int>(lv), t, waits);
+    for (const VcWait& w : waits) {
+      WaitEdge e{node.value(),
+                 static_cast<std::uint8_t>(bank_.port_of(lv)),
+                 static_cast<std::uint8_t>(bank_.vc_of(lv)),
+                 node.value(),
+                 w.port,
+                 w.vc};
+      if (w.kind == VcWait::kDownstream) {
+        // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
+        const auto port = static_cast<PortId>(w.port);
+        e.on_node = topo_.neighbor(node, port).value();
+        e.on_port = static_cast<std::uint8_t>(Topology::reverse_port(port));
+      }
       edges.push_back(e);
-    };
-    if (s.stage == VcStage::kActive) {
-      // Holding an output VC, it moves unless it has no credit (ejection never runs out).
-      if (s.out_port != ports_ && out.credits(out.index(r, s.out_port * vcs_ + s.out_vc)) == 0) {
-        downstream(s.out_port, s.out_vc);
-      }
-      return;
     }
-    if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
-    // A head waits for every output VC it may take: for the owner of each taken one, and
-    // for room behind each free one that bubble flow control refuses. A free one it may
-    // take means it moves (it wins, or another packet does and owns it). Duato's rule
-    // (an adaptive VC takes a new packet only into an empty buffer) is not applied here:
-    // a free adaptive VC counts as a way out, so a knot is never reported falsely, and a
-    // routing proven by Duato's condition cannot form one through its escape VCs.
-    const std::size_t first = edges.size();
-    bool way_out = false;
-    const Packet& p = packets_[in.front(i).packet()];
-    bank_.routing_options(r, in_port, in_vc, p, options);
-    for (const RouteOption& o : options) {
-      const VcMask vcs = o.port == ports_ ? o.vcs : bank_.physical_vcs(o.vcs);
-      for (int w = 0; w < vcs_ && !way_out; ++w) {
-        if (!((vcs >> w) & 1U)) continue;
-        const std::uint8_t owner = out.owner(out.index(r, o.port * vcs_ + w));
-        if (owner != OutputUnit::kFree) {
-          e.on_node = node;
-          e.on_port = static_cast<std::uint8_t>(bank_.port_of(owner));
-          e.on_vc = static_cast<std::uint8_t>(bank_.vc_of(owner));
-          edges.push_back(e);
-        } else if (!bank_.bubble_allows(r, in_port, o.port, w, p)) {
-          downstream(o.port, w);
-        } else {
-          way_out = true;
-        }
-      }
-      if (way_out) break;
-    }
-    if (way_out || options.size() == 0) edges.resize(first);
   });
   return edges;
 }

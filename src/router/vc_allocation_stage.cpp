@@ -26,15 +26,6 @@ static_assert(RouteOptions::kCapacity <= 256, "an option's number fits VcAllocat
 
 }  // namespace
 
-bool RouterBank::bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
-                               const Packet& p) const {
-  if (!params_.bubble || out_port == params_.ports) return true;
-  const int free = outputs_.credits(outputs_.index(r, out_port * params_.vcs + out_vc));
-  const bool ring = ring_port_[static_cast<std::size_t>(out_port)] != 0;
-  return wormnet::bubble_allows(free, p.length, params_.max_length,
-                                enters_ring(in_port, out_port, params_.ports, ring));
-}
-
 int RouterBank::least_occupied(std::uint32_t r, const int* candidates, int found) const {
   int best = 0;
   int best_free = -1;
@@ -54,7 +45,6 @@ int RouterBank::least_occupied(std::uint32_t r, const int* candidates, int found
 
 std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
   const int ports = params_.ports;
-  const int vcs = params_.vcs;
   const VcMask escape_vcs = params_.escape_vcs;
   // With priority selection and no escape VCs the first free VC ends the search.
   const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
@@ -80,32 +70,18 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     int found = 0;
     int adaptive = 0;          // candidates on adaptive VCs (routings with escape VCs)
     bool for_credits = false;  // a free VC refused for its credits: they return without a tail
-    for (int k = 0; k < options.size(); ++k) {
-      const RouteOption& o = options[k];
-      const VcMask allowed = o.port == ports ? o.vcs : class_vcs_[o.vcs];
-      for (int w = 0; w < vcs; ++w) {
-        if (!((allowed >> w) & 1U)) continue;
-        const int ol = o.port * vcs + w;
-        if (outputs_.owner(outputs_.index(r, ol)) != OutputUnit::kFree) continue;
-        if (!bubble_allows(r, in_port, o.port, w, p)) {
-          for_credits = true;
-          continue;
-        }
-        if (escape_vcs != 0 && o.port != ports && ((escape_vcs >> w) & 1U) == 0) {
-          if (!adaptive_vc_takes_new_packet(outputs_.credits(outputs_.index(r, ol)),
-                                            params_.depth)) {
-            for_credits = true;
-            continue;
-          }
-          ++adaptive;
-        }
-        candidates[found] = ol;
-        candidate_option[found] = k;
-        ++found;
-        if (first_only) break;
+    choose_vcs(r, in_port, p, options, [&](const VcChoice& c) {
+      if (c.verdict == VcVerdict::kOwned) return true;
+      if (c.verdict != VcVerdict::kTake) {
+        for_credits = true;
+        return true;
       }
-      if (found > 0 && first_only) break;
-    }
+      adaptive += c.adaptive ? 1 : 0;
+      candidates[found] = c.local;
+      candidate_option[found] = c.option;
+      ++found;
+      return !first_only;
+    });
     if (found == 0) {
       // Its route and packet stay as they are while it waits, and owners change only at
       // grants (which take VCs) and tails (release_output): it parks until a tail, where a
@@ -161,6 +137,46 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     if (s.out_port != ports) ++p.hops;
   }
   return params_.vc_alloc_delay != 0 ? granted_vcs : 0;
+}
+
+void RouterBank::wait_for(std::uint32_t r, int local_vc, Cycle t,
+                          std::vector<VcWait>& waits) const {
+  const std::uint32_t i = inputs_.index(r, local_vc);
+  const InputVcState& s = inputs_.state(i);
+  if (s.stage == VcStage::kActive) {
+    // Holding an output VC, it moves unless it has no credit (ejection never runs out).
+    const std::uint32_t o = outputs_.index(r, s.out_port * params_.vcs + s.out_vc);
+    if (s.out_port != params_.ports && outputs_.credits(o) == 0) {
+      waits.push_back(VcWait{VcWait::kDownstream, s.out_port, s.out_vc});
+    }
+    return;
+  }
+  if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
+  const std::size_t first = waits.size();
+  const int in_port = port_of_[static_cast<std::size_t>(local_vc)];
+  const Packet& p = packets_[inputs_.front(i).packet()];
+  RouteOptions options;
+  routing_options(r, in_port, vc_of_[static_cast<std::size_t>(local_vc)], p, options);
+  bool way_out = false;
+  choose_vcs(r, in_port, p, options, [&](const VcChoice& c) {
+    switch (c.verdict) {
+      case VcVerdict::kOwned: {
+        const std::uint8_t owner = outputs_.owner(c.output);
+        waits.push_back(VcWait{VcWait::kOwner, port_of_[owner], vc_of_[owner]});
+        return true;
+      }
+      case VcVerdict::kBubble:
+        waits.push_back(VcWait{VcWait::kDownstream, static_cast<std::uint8_t>(c.port),
+                               static_cast<std::uint8_t>(c.vc)});
+        return true;
+      case VcVerdict::kTake:
+      case VcVerdict::kAdaptiveNeedsEmpty:
+        break;
+    }
+    way_out = true;  // it wins the VC, or another packet does and then owns it
+    return false;
+  });
+  if (way_out || options.empty()) waits.resize(first);
 }
 
 }  // namespace wormnet

@@ -19,6 +19,8 @@
 #include "wormnet/router/router_params.hpp"
 #include "wormnet/router/switch_allocator.hpp"
 #include "wormnet/router/vc_allocator.hpp"
+#include "wormnet/router/vc_choice.hpp"
+#include "wormnet/router/vc_rules.hpp"
 #include "wormnet/routing/routing_function.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
@@ -100,7 +102,7 @@ class RouterBank {
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request
   /// again from the next cycle. Every release goes through here, so that none stays parked.
-  void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
+  [[gnu::always_inline]] inline void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
     outputs_.set_owner(o, OutputUnit::kFree);
     if (inputs_.parked(r) != 0) [[unlikely]]
       inputs_.unpark(r, t);
@@ -172,15 +174,55 @@ class RouterBank {
   [[gnu::always_inline]] inline void allocate_switch(std::uint32_t r, Cycle t,
                                                      std::uint64_t movable, OnMove& on_move);
 
-  /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
-  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
-                       RouteOptions& out) const;
-  /// Whether bubble flow control lets p leave input port in_port of router r by output VC
-  /// (out_port, out_vc) (always true when bubble flow control is off or out_port is ejection).
-  [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
-                                   const Packet& p) const;
-  /// The physical VCs (bit per VC) of a routing VC-class mask on a network port.
-  [[nodiscard]] VcMask physical_vcs(VcMask classes) const { return class_vcs_[classes]; }
+  /// The VC-choice function: for head p at input port in_port of router r, whose routing
+  /// offered `options`, calls visit(const VcChoice&) for each output VC the options allow,
+  /// in the options' order and within an option by VC number, with the VC rules' verdict
+  /// (vc_choice.hpp); stops at the first call that returns false. The VC allocation stage
+  /// takes from it, and the deadlock detector's wait-for edges are read from it (wait_for()):
+  /// the rules are stated once. Inlined into both (a visitor, no call per VC).
+  template <class Visit>
+  [[gnu::always_inline]] inline void choose_vcs(std::uint32_t r, int in_port, const Packet& p,
+                                                const RouteOptions& options, Visit&& visit) const {
+    const int ports = params_.ports;
+    const int vcs = params_.vcs;
+    const VcMask escape = params_.escape_vcs;
+    for (int k = 0; k < options.size(); ++k) {
+      const RouteOption& o = options[k];
+      // Ejection takes any VC; a network port's VC classes stand for their physical VCs.
+      const VcMask allowed = o.port == ports ? o.vcs : class_vcs_[o.vcs];
+      for (int w = 0; w < vcs; ++w) {
+        if (!((allowed >> w) & 1U)) continue;
+        const int local = o.port * vcs + w;
+        const std::uint32_t out = outputs_.index(r, local);
+        // Each verdict calls the visitor from a place of its own, so that the inlined
+        // visitor is specialized for it (no second branch on the verdict).
+        const auto tell = [&](VcVerdict v) __attribute__((always_inline)) {
+          const bool adaptive = escape != 0 && o.port != ports && ((escape >> w) & 1U) == 0;
+          return visit(VcChoice{k, o.port, w, local, out, adaptive, v});
+        };
+        bool go_on;
+        if (outputs_.owner(out) != OutputUnit::kFree) {
+          go_on = tell(VcVerdict::kOwned);
+        } else if (!bubble_allows(r, in_port, o.port, w, p)) {
+          go_on = tell(VcVerdict::kBubble);
+        } else if (escape != 0 && o.port != ports && ((escape >> w) & 1U) == 0 &&
+                   !adaptive_vc_takes_new_packet(outputs_.credits(out), params_.depth)) {
+          go_on = tell(VcVerdict::kAdaptiveNeedsEmpty);
+        } else {
+          go_on = tell(VcVerdict::kTake);
+        }
+        if (!go_on) return;
+      }
+    }
+  }
+  /// What input VC local_vc of router r, stuck at cycle t, waits for (appended to `waits`):
+  /// holding an output VC without a credit, the VC downstream; a routed head, for each
+  /// output VC its route allows, the owner's input VC or, refused by bubble flow control, the
+  /// VC downstream (the VC-choice function's verdicts). Nothing when it has a way to move: a
+  /// credit, a free output VC it may take (Duato's empty-buffer rule is not applied: a free
+  /// adaptive VC counts as a way out, so a knot is never reported falsely), the ejection
+  /// channel, or a pipeline delay still running.
+  void wait_for(std::uint32_t r, int local_vc, Cycle t, std::vector<VcWait>& waits) const;
 
   [[nodiscard]] const RouterParams& params() const { return params_; }
   [[nodiscard]] std::uint32_t routers() const { return static_cast<std::uint32_t>(nodes_.size()); }
@@ -210,6 +252,19 @@ class RouterBank {
   /// Which of the routing's initial choices packet `packet_id` (message `sequence` of its
   /// source) takes: by --ring-tie, alternating with the sequence or a seeded hash of the id.
   [[nodiscard]] int initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const;
+  /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
+  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
+                       RouteOptions& out) const;
+  /// Whether bubble flow control lets p leave input port in_port of router r by output VC
+  /// (out_port, out_vc) (always true when bubble flow control is off or out_port is ejection).
+  [[nodiscard]] bool bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
+                                   const Packet& p) const {
+    if (!params_.bubble || out_port == params_.ports) return true;
+    const int free = outputs_.credits(outputs_.index(r, out_port * params_.vcs + out_vc));
+    const bool ring = ring_port_[static_cast<std::size_t>(out_port)] != 0;
+    return wormnet::bubble_allows(free, p.length, params_.max_length,
+                                  enters_ring(in_port, out_port, params_.ports, ring));
+  }
   /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free
   /// buffer slots downstream; the first among equals.
   [[nodiscard]] int least_occupied(std::uint32_t r, const int* candidates, int found) const;

@@ -31,7 +31,7 @@ struct InputVcState {
   /// so that none straddles two cache lines (at 40 bytes half did, and a router step on a
   /// large rank fetched both). Exact while the cycle is within 2^31 of it: a stage's delay
   /// is far shorter, and a head that waits longer for a VC has it moved up by the VC stage
-  /// (RouterBank::allocate_vcs); where it no longer matters, checkpoints store the present.
+  /// (VcAllocationStage::step); where it no longer matters, checkpoints store the present.
   std::uint32_t ready_low = 0;
   std::uint16_t head = 0;   ///< ring-buffer index of the front flit
   std::uint16_t count = 0;  ///< flits buffered
@@ -129,9 +129,9 @@ class InputUnit {
   /// request, every output VC its route allows was owned by another packet (a subset of
   /// waiting()): it cannot be granted one before a tail leaves one of the router's output VCs
   /// (ownership is the only thing that changes for it: its route and packet do not), so the
-  /// VC stage skips it until then (RouterBank::allocate_vcs, traverse). A head refused for
-  /// want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits return
-  /// without a tail.
+  /// VC stage skips it until then (VcAllocationStage::step, RouterCore::release_output). A head
+  /// refused for want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits
+  /// return without a tail.
   [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
   /// The waiting heads that request an output VC this cycle: waiting() but parked().
   [[nodiscard]] std::uint64_t requesting(std::uint32_t router) const {

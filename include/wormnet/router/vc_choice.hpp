@@ -1,7 +1,7 @@
 // The VC-choice function's answer: each output VC a waiting head's route allows, with the
 // verdict of the VC rules on it. The VC allocation stage takes the VCs whose verdict is kTake;
-// the deadlock detector reads the others as what the head waits for (RouterBank::choose_vcs,
-// docs/simulator.md, "Router" and "Measurement").
+// the deadlock detector reads the others as what the head waits for
+// (VcAllocationStage::choose_vcs(), docs/simulator.md, "Router" and "Measurement").
 #pragma once
 
 #include <cstdint>

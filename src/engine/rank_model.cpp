@@ -160,7 +160,7 @@ void RankModel::enter_cycle(Cycle c) {
 }
 
 void RankModel::prefetch_move(const MoveDue& m) const {
-  bank_.outputs().prefetch(m.output);
+  bank_.prefetch_credit(m.output);
   if (m.channel != kNoLink) {
     prefetch(&link_[m.channel]);
     if (in_measurement_) prefetch_for_write(&channel_flits_[m.channel]);
@@ -169,11 +169,10 @@ void RankModel::prefetch_move(const MoveDue& m) const {
 
 void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c) {
   // The record the deposit has just written: in the cache.
-  const InputVcState& s = bank_.inputs().state(bank_.inputs().index(r, local_vc));
-  if (s.stage != VcStage::kActive) return;
-  const bool network = s.out_port != ports_;
-  const MoveDue m{bank_.outputs().index(r, s.out_port * vcs_ + s.out_vc),
-                  network ? static_cast<std::uint32_t>(port_slot(r, s.out_port)) : kNoLink};
+  const RouterBank::Outlet s = bank_.outlet(r, local_vc);
+  if (!s.holds) return;
+  const bool network = s.port != ports_;
+  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(port_slot(r, s.port)) : kNoLink};
   // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
   // its packet finds one there).
   prefetch_move(m);
@@ -183,9 +182,9 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
   // the hint for the cycle after next as well. Ejection moves take no credit and send
   // nothing over a link: not worth a hint.
-  if (!network || s.count < 2) return;  // a rank of blocks: move_hint_span_ >= 1
+  if (!network || s.flits < 2) return;  // a rank of blocks: move_hint_span_ >= 1
   wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
-  if (tail && s.count >= 3 && move_hint_span_ >= 2) {
+  if (tail && s.flits >= 3 && move_hint_span_ >= 2) {
     wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);
   }
 }
@@ -339,7 +338,7 @@ void RankModel::receive(const Outbox& from_peer) {
     require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
     require(rf.arrival >= current, "a remote flit arrived after its arrival cycle");
     const int local_vc = rf.port * vcs_ + rf.vc;
-    const std::uint32_t i = bank_.inputs().index(r, local_vc);
+    const std::uint32_t i = bank_.input_vc(r, local_vc);
     Flit f = Flit::with_kind(0, rf.kind);
     // The head brings its packet's record; the body and tail that follow on the same input
     // VC (wormhole: no other packet can interleave there) belong to the same packet.
@@ -368,7 +367,7 @@ void RankModel::receive(const Outbox& from_peer) {
     const std::uint32_t r = local_of_[rc.node];
     require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
     require(rc.arrival >= current, "a remote credit arrived after its arrival cycle");
-    const std::uint32_t o = bank_.outputs().index(r, rc.port * vcs_ + rc.vc);
+    const std::uint32_t o = bank_.output_vc(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
       require(is_boundary(r), "a remote credit arrived at a router without a remote link");
       if (observer_ != nullptr) observe_credit(o, rc.arrival);
@@ -409,12 +408,7 @@ std::uint64_t RankModel::flits_in_network() const {
   for (const WheelSlot& w : wheel_) {  // flits on local links
     for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
   }
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    const InputUnit& in = bank_.inputs();
-    for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
-      n += in.state(in.index(r, std::countr_zero(mask))).count;
-    }
-  }
+  for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);
   for (const Outbox& o : outboxes_) n += o.flits.size();
   return n;
 }
@@ -423,9 +417,7 @@ std::uint64_t RankModel::flits_at_sources() const {
   require(level(), "flits_at_sources() while the walk's layers are not level");
   std::uint64_t n = 0;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    n += sources_.queue(r).queued_flits();
-    const RouterBank::Injection& inj = bank_.injection(r);
-    if (inj.length != 0) n += inj.length - inj.sent;
+    n += sources_.queue(r).queued_flits() + bank_.unsent_flits(r);
   }
   return n;
 }
@@ -444,30 +436,26 @@ void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
   // idle VC in the last routing_delay cycles sleeps until they route (arrive()); they are
   // not stuck, since the threshold exceeds the routing delay (config validation).
   require(level(), "a deadlock check while the walk's layers are not level");
-  const InputUnit& in = bank_.inputs();
   for (std::size_t w = 0; w < active_.size(); ++w) {
     for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
       const auto r =
           static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
-        const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
-        const std::uint32_t i = in.index(r, static_cast<int>(lv));
-        if (in.stuck(i, t, threshold)) f(r, lv, i);
-      }
+      bank_.for_each_stuck_vc(r, t, threshold,
+                              [&](int lv) { f(r, static_cast<std::uint32_t>(lv)); });
     }
   }
 }
 
 std::uint64_t RankModel::stuck_vcs(Cycle t, Cycle threshold) const {
   std::uint64_t n = 0;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t, std::uint32_t, std::uint32_t) { ++n; });
+  for_each_stuck_vc(t, threshold, [&](std::uint32_t, std::uint32_t) { ++n; });
   return n;
 }
 
 std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const {
   std::vector<WaitEdge> edges;
   std::vector<VcWait> waits;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv, std::uint32_t) {
+  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv) {
     const NodeId node(bank_.nodes()[r]);
     waits.clear();
     bank_.wait_for(r, static_cast<int>(lv), t, waits);

@@ -175,7 +175,7 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     return;
   }
   credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
-      bank_.outputs().index(target, out_port * vcs_ + vc));
+      bank_.output_vc(target, out_port * vcs_ + vc));
 }
 
 }  // namespace wormnet

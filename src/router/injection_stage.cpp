@@ -64,4 +64,29 @@ int InjectionStage::initial_choice(const RouterCore& c, std::uint64_t packet_id,
   return static_cast<int>(mix64(c.params.tie_key ^ packet_id) % choices);
 }
 
+void InjectionStage::save(const RouterCore& c, RouterRows& rows, const PacketIdOf& id_of) {
+  for (std::uint32_t r = 0; r < c.routers(); ++r) {
+    const Injection& inj = c.inputs.injection(r);
+    rows.injection.push_back(inj.length != 0 ? id_of(inj.packet) : RouterRows::kNoPacket);
+    rows.injection.push_back(inj.sent);
+    rows.injection.push_back(inj.length);
+    rows.injection.push_back(inj.vc);
+  }
+}
+
+void InjectionStage::restore(RouterCore& c, const RouterRows& rows, const PacketSlotOf& slot_of) {
+  const auto terminal_vcs = static_cast<std::uint32_t>(c.params.ports * c.params.vcs);
+  for (std::uint32_t r = 0; r < c.routers(); ++r) {
+    Injection& inj = c.inputs.injection(r);
+    const std::uint64_t* in = &rows.injection[4 * static_cast<std::size_t>(r)];
+    inj = Injection{};
+    if (in[0] != RouterRows::kNoPacket) {
+      inj.vc = static_cast<std::uint8_t>(in[3]);
+      inj.packet = slot_of(r, terminal_vcs + inj.vc, in[0]);
+      inj.sent = static_cast<std::uint16_t>(in[1]);
+      inj.length = static_cast<std::uint16_t>(in[2]);
+    }
+  }
+}
+
 }  // namespace wormnet

@@ -35,4 +35,23 @@ std::uint64_t SwitchStage::still_settling(RouterCore& c, std::uint32_t r, Cycle 
   return waiting;
 }
 
+void SwitchStage::save(RouterRows& rows, std::uint32_t routers, int ports) const {
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (int p = 0; p < ports; ++p) {
+      rows.sa_last_vc.push_back(allocator_.last_vc(r, p));
+      rows.sa_last_port.push_back(allocator_.last_port(r, p));
+    }
+  }
+}
+
+void SwitchStage::restore(const RouterRows& rows, std::uint32_t routers, int ports) {
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (int p = 0; p < ports; ++p) {
+      const std::size_t row = static_cast<std::size_t>(r) * static_cast<std::size_t>(ports) +
+                              static_cast<std::size_t>(p);
+      allocator_.set_last(r, p, rows.sa_last_vc[row], rows.sa_last_port[row]);
+    }
+  }
+}
+
 }  // namespace wormnet

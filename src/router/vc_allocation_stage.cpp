@@ -178,4 +178,13 @@ void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local
   if (way_out || options.empty()) waits.resize(first);
 }
 
+void VcAllocationStage::save(const RouterCore& c, RouterRows& rows) {
+  for (std::uint32_t o = 0; o < c.outputs.size(); ++o)
+    rows.va_last.push_back(c.outputs.last_grant(o));
+}
+
+void VcAllocationStage::restore(RouterCore& c, const RouterRows& rows) {
+  for (std::uint32_t o = 0; o < c.outputs.size(); ++o) c.outputs.last_grant(o) = rows.va_last[o];
+}
+
 }  // namespace wormnet

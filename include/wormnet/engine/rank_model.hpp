@@ -205,8 +205,8 @@ class RankModel {
   [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;
 
  private:
-  /// Calls f(router, local VC, input VC index) for every non-empty input VC of an active
-  /// router that has waited at least `threshold` cycles at `t`.
+  /// Calls f(router, local VC) for every non-empty input VC of an active router that has
+  /// waited at least `threshold` cycles at `t`.
   template <class F>
   void for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const;
   struct Arrival {

@@ -12,6 +12,7 @@
 
 #include "wormnet/core/ids.hpp"
 #include "wormnet/router/router_core.hpp"
+#include "wormnet/router/router_rows.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
 
 namespace wormnet {
@@ -38,6 +39,11 @@ class InjectionStage {
   /// injection VC when its injection channel delivered it (creation + injection latency <=
   /// t), and writes one flit of the packet being injected when the buffer has room.
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source);
+  /// The packets being written, in checkpoint form (RouterRows::injection: packet id by
+  /// id_of, flits sent, length, VC), and back (slot_of: the packet's slot as found at its
+  /// injection VC).
+  static void save(const RouterCore& c, RouterRows& rows, const PacketIdOf& id_of);
+  static void restore(RouterCore& c, const RouterRows& rows, const PacketSlotOf& slot_of);
   /// Which of the routing's initial choices packet `packet_id` (message `sequence` of its
   /// source) takes: by --ring-tie, alternating with the sequence or a seeded hash of the id.
   [[nodiscard]] static int initial_choice(const RouterCore& c, std::uint64_t packet_id,

@@ -15,6 +15,7 @@
 #include "wormnet/core/opaque.hpp"
 #include "wormnet/core/prefetch.hpp"
 #include "wormnet/router/flit.hpp"
+#include "wormnet/router/router_rows.hpp"
 
 namespace wormnet {
 
@@ -233,6 +234,19 @@ class InputUnit {
   [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
     return headers_[router].injection;
+  }
+  /// Appends every router's input VCs to `rows`: ready cycles (in full where they matter, a
+  /// head waiting or a VC settling; no later than `now`, the next cycle to simulate, where
+  /// they do not, since a cycle long past may be more than 2^31 cycles back; a parked head at
+  /// `now`, as the requests it skipped would have left it), stamps, packed states and flits
+  /// (their packets' ids by id_of).
+  void save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const;
+  /// Fills every router's input VCs from `rows` (a unit just built or emptied; row r is
+  /// router r); slot_of gives each flit's packet slot. The stage masks follow the stages;
+  /// the switch stage's (blocked, settling) are the caller's to rebuild.
+  void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
+  [[nodiscard]] std::uint32_t routers() const {
+    return static_cast<std::uint32_t>(headers_.size());
   }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }

@@ -9,6 +9,7 @@
 // is the rank's (RankModel), so the bank never sees a link, a wheel or another rank.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/router/router_core.hpp"
 #include "wormnet/router/router_params.hpp"
+#include "wormnet/router/router_rows.hpp"
 #include "wormnet/router/switch_stage.hpp"
 #include "wormnet/router/vc_allocation_stage.hpp"
 #include "wormnet/router/vc_choice.hpp"
@@ -31,9 +33,6 @@ namespace wormnet {
 class RouterBank {
  public:
   using Injected = InjectionStage::Injected;
-  /// The packet being written into a router's injection buffer (kept by the input unit).
-  using Injection = wormnet::Injection;
-
   /// The routers `nodes` (global ids; local index = position) of `topo`, routed by
   /// `routing`; their packets live in `packets` (shared with the rank's links).
   RouterBank(const RouterParams& params, const Topology& topo, const RoutingFunction& routing,
@@ -118,12 +117,10 @@ class RouterBank {
       core_.inputs.prefetch_record(core_.inputs.index(r, std::countr_zero(m)));
     }
   }
-  /// Hint for what return_credit<true>(o) reads and writes: o's record (its router's header
-  /// only when the credit unblocks a VC, which the hint cannot know and which is rare).
+  /// Hint for what return_credit<true>(o) reads and writes, and what a move out through o
+  /// writes: o's record (its router's header only when the credit unblocks a VC, which the
+  /// hint cannot know and which is rare).
   void prefetch_credit(std::uint32_t o) const { core_.outputs.prefetch(o); }
-  /// Sets the switch stage's masks (InputUnit::blocked() and settling()) from the input
-  /// VCs' stages and the output VCs' credits, after a restore wrote those directly.
-  void rebuild_switch_masks() { SwitchStage::rebuild_masks(core_); }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r) const {
     return core_.inputs.nonempty(r) == 0 && !has_injection(r);
@@ -142,20 +139,92 @@ class RouterBank {
   [[nodiscard]] int port_of(std::uint32_t local_vc) const { return core_.port_of(local_vc); }
   [[nodiscard]] int vc_of(std::uint32_t local_vc) const { return core_.vc_of(local_vc); }
 
-  // The state, for the rank's queries, checkpoints and restores.
-  [[nodiscard]] InputUnit& inputs() { return core_.inputs; }
-  [[nodiscard]] const InputUnit& inputs() const { return core_.inputs; }
-  [[nodiscard]] OutputUnit& outputs() { return core_.outputs; }
-  [[nodiscard]] const OutputUnit& outputs() const { return core_.outputs; }
-  [[nodiscard]] SwitchAllocator& switch_allocator() { return switch_.allocator(); }
-  [[nodiscard]] const SwitchAllocator& switch_allocator() const { return switch_.allocator(); }
-  [[nodiscard]] Injection& injection(std::uint32_t r) { return core_.inputs.injection(r); }
-  [[nodiscard]] const Injection& injection(std::uint32_t r) const {
-    return core_.inputs.injection(r);
+  // Questions about the state, for the rank's reports and hints.
+  /// The index of input VC local_vc of router r among the rank's (InputUnit), and of output
+  /// VC local_vc (OutputUnit; credits on the wheel name it).
+  [[nodiscard]] std::uint32_t input_vc(std::uint32_t r, int local_vc) const {
+    return core_.inputs.index(r, local_vc);
   }
-  /// Empties every input buffer (wait stamps at 0, no injection in progress) and frees every
-  /// output VC: a restore then sets every VC and injection from the checkpoint.
-  void clear_buffers() { core_.clear(); }
+  [[nodiscard]] std::uint32_t output_vc(std::uint32_t r, int local_vc) const {
+    return core_.outputs.index(r, local_vc);
+  }
+  /// Output VC o's router and its number there (port * vcs + vc).
+  struct OutputPlace {
+    std::uint32_t router;
+    std::uint32_t local_vc;
+  };
+  [[nodiscard]] OutputPlace output_place(std::uint32_t o) const {
+    const std::uint32_t r = core_.outputs.router_of(o);
+    return OutputPlace{r, o - core_.outputs.index(r, 0)};
+  }
+  /// Where the front flit of input VC local_vc of router r leaves, if its packet holds an
+  /// output VC: that output VC (an OutputUnit index), its port, and the flits buffered.
+  struct Outlet {
+    bool holds = false;  ///< the VC holds an output VC (the fields below are meaningful)
+    int port = 0;
+    std::uint32_t output = 0;
+    std::uint32_t flits = 0;
+  };
+  [[nodiscard]] Outlet outlet(std::uint32_t r, int local_vc) const {
+    const InputVcState& s = core_.inputs.state(core_.inputs.index(r, local_vc));
+    if (s.stage != VcStage::kActive) return Outlet{};
+    return Outlet{true, s.out_port, core_.outputs.index(r, s.out_port * params().vcs + s.out_vc),
+                  s.count};
+  }
+  /// Calls f(local_vc) for every input VC of router r that holds flits and has moved none for
+  /// `threshold` cycles (< 2^31) before cycle t.
+  template <class F>
+  void for_each_stuck_vc(std::uint32_t r, Cycle t, Cycle threshold, F&& f) const {
+    const InputUnit& in = core_.inputs;
+    for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
+      const int lv = std::countr_zero(mask);
+      if (in.stuck(in.index(r, lv), t, threshold)) f(lv);
+    }
+  }
+  /// Flits in router r's input buffers.
+  [[nodiscard]] std::uint64_t buffered_flits(std::uint32_t r) const {
+    const InputUnit& in = core_.inputs;
+    std::uint64_t n = 0;
+    for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
+      n += in.state(in.index(r, std::countr_zero(mask))).count;
+    }
+    return n;
+  }
+  /// Flits of the packet being injected at router r not yet written to its buffer.
+  [[nodiscard]] std::uint64_t unsent_flits(std::uint32_t r) const {
+    const Injection& inj = core_.inputs.injection(r);
+    return inj.length != 0 ? static_cast<std::uint64_t>(inj.length - inj.sent) : 0;
+  }
+  /// Calls f(r, out_port, out_vc, packet slot) for every output VC of a network port whose
+  /// packet streams over its link: its head has left, so its later flits will follow on the
+  /// link (a checkpoint records them; the rank that receives them may change on restart).
+  /// Routers ascending, then output VCs.
+  template <class F>
+  void for_each_stream(F&& f) const {
+    const InputUnit& in = core_.inputs;
+    const OutputUnit& out = core_.outputs;
+    const auto network_vcs = static_cast<std::uint32_t>(params().ports * params().vcs);
+    for (std::uint32_t r = 0; r < routers(); ++r) {
+      for (std::uint32_t lv = 0; lv < network_vcs; ++lv) {
+        const std::uint32_t o = out.index(r, static_cast<int>(lv));
+        if (out.owner(o) == OutputUnit::kFree) continue;
+        const std::uint32_t owner = in.index(r, out.owner(o));
+        const bool head_waiting = in.state(owner).count > 0 && in.front(owner).head() &&
+                                  in.front(owner).packet() == out.owner_packet(o);
+        if (!head_waiting) f(r, port_of(lv), vc_of(lv), out.owner_packet(o));
+      }
+    }
+  }
+
+  /// Appends the state of every router, unit by unit, to `rows` (checkpoint form; `now`: the
+  /// next cycle to simulate; id_of names the packets).
+  void save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const;
+  /// Replaces the state of every router with `rows` (row r is router r), unit by unit;
+  /// slot_of gives the packet slot of a packet id found at an input VC.
+  void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
+
+  /// Read-only view of the units, for tests.
+  [[nodiscard]] const RouterCore& core() const { return core_; }
 
   /// Bytes of router state (buffers, VC states, allocators, stamps, injections).
   [[nodiscard]] std::size_t bytes() const {

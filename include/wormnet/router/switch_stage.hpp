@@ -14,6 +14,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/router/router_core.hpp"
+#include "wormnet/router/router_rows.hpp"
 #include "wormnet/router/switch_allocator.hpp"
 
 namespace wormnet {
@@ -37,7 +38,11 @@ class SwitchStage {
   /// stages and the output VCs' credits, after a restore wrote those directly.
   static void rebuild_masks(RouterCore& c);
 
-  /// The round-robin pointers (checkpoints and tests).
+  /// Its arbiter state in checkpoint form (RouterRows::sa_last_vc, sa_last_port) for
+  /// `routers` routers of `ports` ports (the terminal's included), and back.
+  void save(RouterRows& rows, std::uint32_t routers, int ports) const;
+  void restore(const RouterRows& rows, std::uint32_t routers, int ports);
+  /// The round-robin pointers (tests).
   [[nodiscard]] SwitchAllocator& allocator() { return allocator_; }
   [[nodiscard]] const SwitchAllocator& allocator() const { return allocator_; }
   [[nodiscard]] std::size_t bytes() const { return allocator_.bytes(); }

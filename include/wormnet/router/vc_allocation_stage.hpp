@@ -14,6 +14,7 @@
 
 #include "wormnet/core/ids.hpp"
 #include "wormnet/router/router_core.hpp"
+#include "wormnet/router/router_rows.hpp"
 #include "wormnet/router/vc_choice.hpp"
 #include "wormnet/router/vc_rules.hpp"
 
@@ -92,6 +93,10 @@ class VcAllocationStage {
         free, p.length, c.params.max_length,
         enters_ring(in_port, out_port, c.params.ports, c.ring_port(out_port)));
   }
+
+  /// Its arbiter state in checkpoint form (RouterRows::va_last), and back.
+  static void save(const RouterCore& c, RouterRows& rows);
+  static void restore(RouterCore& c, const RouterRows& rows);
 
  private:
   /// Index among `candidates` (output VCs port * vcs + vc) whose port has the most free

@@ -86,8 +86,8 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   if (routers >= layout.blocked_min && routers > 0) {
     blocks_ = ((static_cast<std::size_t>(routers) - 1) >> block_shift_) + 1;
   }
-  skew_ = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
-  const Cycle spread = blocks_ > 1 ? skew_ - 1 : 0;
+  const Cycle skew = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
+  const Cycle spread = blocks_ > 1 ? skew - 1 : 0;
   wheel_.resize(
       std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + spread + 1)));
   wheel_mask_ = wheel_.size() - 1;
@@ -113,7 +113,7 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
     if (boundary_[w] != 0) boundary_words_.push_back(w);
   }
   channel_flits_.assign(link_.size(), 0);
-  build_layers();
+  walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
 }
 
@@ -234,8 +234,8 @@ extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, tr
 template <RankModel::Pass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
-  const std::size_t first = layer_first_[layer];
-  const std::size_t end = layer_first_[layer + 1];
+  const std::size_t first = walk_.layer_begin(layer);
+  const std::size_t end = walk_.layer_end(layer);
   if (observer_ != nullptr) [[unlikely]] {
     if (blocks_ > 1) {
       step_blocks<kPass, true, true>(first, end, c);

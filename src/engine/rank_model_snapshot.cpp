@@ -230,8 +230,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     if (!idle(r)) wake(r);
   }
   // The next step anchors the layers at its cycle, level (see begin_cycle()).
-  std::fill(layer_next_.begin(), layer_next_.end(), 0);
-  anchored_ = false;
+  walk_.reset();
 }
 
 }  // namespace wormnet

@@ -102,12 +102,12 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   }
   const std::uint64_t created = sources_.created_packets();
   for (std::size_t i = first; i < end; ++i) {
-    const std::size_t block = layer_blocks_[i];
+    const std::size_t block = walk_.block(i);
     sources_.generate_until(block, c, [this](std::uint32_t r) {
       bank_.source_filled(r);
       wake(r);
     });
-    arrive<kBlocked, kObserved>(block, i + 1 < end ? layer_blocks_[i + 1] : kNoBlock, c);
+    arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
     const std::size_t w0 = kBlocked ? block << (block_shift_ - 6) : 0;

@@ -8,17 +8,10 @@
 // another rank are appended to outboxes that the engine's transport carries.
 //
 // The skewed walk. A large rank's routers form blocks (2^block_shift consecutive local
-// indices) and the blocks form layers: layer 0 holds the blocks with a link to another rank
-// (or, without one, a seed block), layer k + 1 the blocks linked to layer k that are in no
-// lower layer, so a link joins blocks of the same or adjacent layers. A router at cycle c
-// needs only what its neighbours sent at c - 1 or before, so a layer may simulate cycle c as
-// soon as its adjacent layers have simulated c - 1: layers need not be level. Layer 0 follows
-// the engine's cycle (it trades with other ranks); between the cycles the engine reads the
-// state (set_level_at()), the deeper layers lag behind it, a layer k at most min(k, skew - 1)
-// cycles, and catch up every `skew` cycles in a wave from the deepest layer to layer 1 that
-// advances a band of adjacent layers through several cycles while their state is in the caches,
-// where a level walk fetched every active router's state from memory in every cycle
-// (docs/scaling.md, "The skewed walk"). Results are those of the level walk, bit for bit.
+// indices), and the blocks layers by their distance from the rank's boundary; the deeper
+// layers may lag behind the engine's cycle between the cycles the engine reads the state
+// (WalkSchedule, walk_schedule.hpp, says which layer simulates which cycle). Results are those
+// of the level walk, bit for bit.
 #pragma once
 
 #include <array>
@@ -34,6 +27,7 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/walk_schedule.hpp"
 #include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -64,26 +58,6 @@ struct RemoteCredit {
   std::uint32_t node = 0;  ///< router that owns the output VC (global id)
   std::uint8_t port = 0;   ///< its output port
   std::uint8_t vc = 0;
-};
-
-/// How a rank walks its routers (see the skewed walk above). The defaults suit the caches of
-/// today's machines; the tests take small blocks to reach the blocked, layered walk on small
-/// networks.
-struct WalkLayout {
-  /// Ranks of at least this many routers keep their arrivals by block and walk in layers;
-  /// smaller ranks (some 16 MB of state) are one block: their state stays in the caches.
-  std::uint32_t blocked_min = 16384;
-  /// log2 routers per block, 6 or more (a block is whole words of active_). 1,024: on
-  /// torus:100x100x100 (2 ranks, docs/scaling.md) the loop ran 1.02-1.19x faster than with
-  /// 256 in 5 alternating pairs, 4,096 no better than 1,024; on one rank of a million routers
-  /// 1.08-1.15x; on honeycomb:300 and torus:64x64x64 (one rank) the same.
-  int block_shift = 10;
-  /// Ranks of at least this many blocked routers let their deeper layers lag (by `skew`);
-  /// smaller ones keep them level. On torus:100x100x100 (500,000 routers per rank) the lag
-  /// made the loop 1.19x faster, on torus:60x60x60 (216,000 on one rank) not at all: a
-  /// layer's state must be large against the caches for a level walk to lose it every cycle.
-  std::uint32_t skewed_min = 262144;
-  Cycle skew = 4;  ///< cycles between the catch-ups of the deeper layers (1: always level)
 };
 
 /// Everything bound for one peer rank during a window.
@@ -123,11 +97,11 @@ class RankModel {
   /// and no sooner: until then the layers away from the rank's boundary may lag behind the
   /// cycle stepped (the skewed walk). 0, the default, keeps every layer level after every
   /// step. Every reader of the state requires level layers.
-  void set_level_at(Cycle t) { level_at_ = t; }
+  void set_level_at(Cycle t) { walk_.set_level_at(t); }
   /// Whether every layer has simulated the same cycles (always, on a rank of one block).
-  [[nodiscard]] bool level() const;
+  [[nodiscard]] bool level() const { return walk_.level(); }
   /// Layers of the skewed walk (1 on a rank of one block).
-  [[nodiscard]] std::size_t layers() const { return layer_next_.size(); }
+  [[nodiscard]] std::size_t layers() const { return walk_.layers(); }
 
   /// Puts a message in the source queue of `node` (a local node) as if generated at
   /// m.created: scripted traffic for tests and hand-worked scenarios. The layers must be level.
@@ -254,9 +228,6 @@ class RankModel {
   void begin_cycle(Cycle t);
   /// Closes the engine's cycle t: layer 0 has simulated it.
   void end_cycle(Cycle t);
-  /// Steps layers 1.. towards their targets for the engine's cycle t: t + 1 for all when
-  /// `catch_up`, else the least that lets layer 0 simulate t (layer k: t + 1 - k).
-  void advance_layers(Cycle t, bool catch_up);
   /// Points the walk at cycle c: the wheel's buckets for what it sends, the measurement flag.
   void enter_cycle(Cycle c);
   /// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only).
@@ -292,8 +263,8 @@ class RankModel {
   /// After a flit's deposit at cycle c into input VC local_vc of router r (of `block`): if
   /// the VC holds an output VC, hints for its move now, and on the wheel for its next moves.
   void hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c);
-  /// Groups the blocks into layers by their distance from the rank's boundary.
-  void build_layers();
+  /// The rank's blocks and the links between them (for the skewed walk's layers).
+  [[nodiscard]] BlockGraph block_graph() const;
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
   template <bool kBlocked, bool kObserved>
@@ -394,15 +365,8 @@ class RankModel {
   /// buckets would only add work.
   int block_shift_ = 10;
   std::size_t blocks_ = 1;
-  /// The layers of the skewed walk: layer_blocks_[layer_first_[k] .. layer_first_[k + 1]) are
-  /// layer k's blocks, ascending.
-  std::vector<std::uint32_t> layer_first_;
-  std::vector<std::uint32_t> layer_blocks_;
-  std::vector<Cycle> layer_next_;  ///< [layer]: the first cycle it has not simulated
-  Cycle skew_ = 1;         ///< WalkLayout::skew on ranks of skewed_min routers or more, else 1
-  Cycle level_at_ = 0;     ///< set_level_at()
-  Cycle level_since_ = 0;  ///< the cycle at which the layers were last level
-  bool anchored_ = false;  ///< layer_next_ follows the engine's cycles (see begin_cycle)
+  /// The layers of the walk and the cycles each has simulated.
+  WalkSchedule walk_{1};
   /// Packets generated and tails ejected at each cycle not yet settled (index: cycle masked
   /// like the wheel, which spans the layers' spread), and the totals over settled cycles.
   std::vector<std::uint64_t> created_at_;

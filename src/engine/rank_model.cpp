@@ -105,14 +105,12 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   }
   // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
   move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
-  created_at_.assign(wheel_.size(), 0);
-  ejected_at_.assign(wheel_.size(), 0);
   outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
   for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
     if (boundary_[w] != 0) boundary_words_.push_back(w);
   }
-  channel_flits_.assign(link_.size(), 0);
+  counters_ = RankCounters(link_.size(), wheel_.size(), measure_begin_, measure_end_);
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
 }
@@ -131,7 +129,7 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
-  ++scripted_packets_;
+  counters_.scripted();
   wake(r);
 }
 
@@ -163,7 +161,7 @@ void RankModel::prefetch_move(const MoveDue& m) const {
   bank_.prefetch_credit(m.output);
   if (m.channel != kNoLink) {
     prefetch(&link_[m.channel]);
-    if (in_measurement_) prefetch_for_write(&channel_flits_[m.channel]);
+    if (in_measurement_) counters_.prefetch_hop(m.channel);
   }
 }
 
@@ -277,26 +275,13 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 }
 
 void RankModel::eject(const Flit& f, Cycle t) {
-  ++window_.ejected_flits;
-  if (in_measurement_) ++measured_.accepted_flits;
+  counters_.ejected_flit(in_measurement_);
   if (!f.tail()) return;
   const Packet& p = packets_[f.packet()];
   const Cycle done = t + eject_delay_;
-  const Cycle latency = done - p.created;
-  ++window_.ejected_packets;
-  ++ejected_packets_;
-  ++ejected_at_[t & wheel_mask_];
-  window_.latency_sum += latency;
+  counters_.delivered(p, t, done);
   if (on_delivery_) on_delivery_(p, done);
   if (script_ != nullptr) script_->delivered(p, done);
-  if (p.measured) {
-    measured_.total.add(latency);
-    measured_.network.add(done - p.injected);
-    measured_.queueing.add(p.injected - p.created);
-    ++measured_.delivered_packets;
-    measured_.delivered_flits += p.length;
-    measured_.hops_sum += p.hops;
-  }
   packets_.release(f.packet());
 }
 
@@ -380,13 +365,7 @@ void RankModel::receive(const Outbox& from_peer) {
 
 TrafficCounters RankModel::take_window() {
   require(level(), "take_window() while the walk's layers are not level");
-  TrafficCounters w = window_;
-  w.created_flits = sources_.created_flits() - created_flits_seen_;
-  w.created_packets = sources_.created_packets() - created_packets_seen_;
-  created_flits_seen_ = sources_.created_flits();
-  created_packets_seen_ = sources_.created_packets();
-  window_ = TrafficCounters{};
-  return w;
+  return counters_.take_window(sources_.created_flits(), sources_.created_packets());
 }
 
 std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() const {
@@ -396,7 +375,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
     for (int p = 0; p < ports_; ++p) {
       const ChannelId c = topo_.channel(NodeId(bank_.nodes()[r]), static_cast<PortId>(p));
       if (!c.valid()) continue;
-      out.emplace_back(c.value(), channel_flits_[port_slot(r, p)]);
+      out.emplace_back(c.value(), counters_.channel_flits(port_slot(r, p)));
     }
   }
   return out;
@@ -481,7 +460,7 @@ std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const 
 std::size_t RankModel::bytes() const {
   std::size_t b = bank_.bytes() + packets_.capacity_bytes() + sources_.bytes();
   b += local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
-       inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
+       inbound_.size() * 32 + active_.capacity() * 8 + counters_.bytes();
   for (const WheelSlot& w : wheel_) {
     for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
     for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();

@@ -1,7 +1,6 @@
 // RankModel's side of the skewed walk (WalkSchedule says which layer simulates which cycle):
-// the graph of the rank's blocks the layers are built from, the opening and closing of the
-// engine's cycles, and the counters kept per cycle that are final once every layer has
-// simulated it.
+// the graph of the rank's blocks the layers are built from, and the opening and closing of
+// the engine's cycles.
 #include "wormnet/engine/rank_model.hpp"
 
 #include <algorithm>
@@ -48,9 +47,7 @@ void RankModel::begin_cycle(Cycle t) {
   if (!walk_.anchored()) {
     // The first cycle stepped, or the first after restore(): the layers are level at t.
     walk_.anchor(t);
-    settled_ = t;
-    settled_created_ = sources_.created_packets();
-    settled_ejected_ = ejected_packets_;
+    counters_.anchor(t, sources_.created_packets());
   }
   now_ = t + 1;
   if (script_ != nullptr && script_->next_release() <= t) {
@@ -66,21 +63,7 @@ void RankModel::begin_cycle(Cycle t) {
 
 void RankModel::end_cycle(Cycle t) {
   walk_.end(t);
-  settle();
-}
-
-void RankModel::settle() {
-  const Cycle done = walk_.settled();
-  for (; settled_ < done; ++settled_) {
-    const std::size_t k = settled_ & wheel_mask_;
-    settled_created_ += created_at_[k];
-    created_at_[k] = 0;
-    if (settled_ >= measure_begin_ && settled_ < measure_end_) {
-      measured_.packet_cycles += settled_created_ + scripted_packets_ - settled_ejected_;
-    }
-    settled_ejected_ += ejected_at_[k];
-    ejected_at_[k] = 0;
-  }
+  counters_.settle(walk_.settled());
 }
 
 }  // namespace wormnet

@@ -56,7 +56,7 @@ ModelSnapshot RankModel::snapshot() const {
   sources_.save(s.sources);
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     for (int p = 0; p < ports_; ++p) {
-      s.counters.channel_flits.push_back(channel_flits_[port_slot(r, p)]);
+      s.counters.channel_flits.push_back(counters_.channel_flits(port_slot(r, p)));
     }
   }
   // Streams: the input VC at the other end of each link a packet streams over.
@@ -94,12 +94,7 @@ ModelSnapshot RankModel::snapshot() const {
   slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
   for (std::uint32_t slot : slots) s.packets.push_back(packets_[slot]);
 
-  s.counters.window = window_;
-  s.counters.measured = measured_;
-  s.counters.created_flits_seen = created_flits_seen_;
-  s.counters.created_packets_seen = created_packets_seen_;
-  s.counters.ejected_packets = ejected_packets_;
-  s.counters.scripted_packets = scripted_packets_;
+  counters_.save(s.counters);
   return s;
 }
 
@@ -182,10 +177,11 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int p = 0; p < ports_; ++p) {
-      channel_flits_[port_slot(r, p)] =
+      counters_.set_channel_flits(
+          port_slot(r, p),
           all.counters
               .channel_flits[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
-                             static_cast<std::size_t>(p)];
+                             static_cast<std::size_t>(p)]);
     }
   }
 
@@ -218,13 +214,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     inbound_[bank_.input_vc(r, static_cast<int>(st.local_vc))] = slot(r, st.local_vc, st.packet);
   }
 
-  const CounterRows& c = all.counters;
-  window_ = keeper ? c.window : TrafficCounters{};
-  measured_ = keeper ? c.measured : MeasuredStats{};
-  created_flits_seen_ = keeper ? c.created_flits_seen : 0;
-  created_packets_seen_ = keeper ? c.created_packets_seen : 0;
-  ejected_packets_ = keeper ? c.ejected_packets : 0;
-  scripted_packets_ = keeper ? c.scripted_packets : 0;
+  counters_.restore(all.counters, keeper);
   std::fill(active_.begin(), active_.end(), 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!idle(r)) wake(r);

@@ -120,7 +120,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
     }
     if constexpr (kBlocked) ask_ahead(~std::size_t{0});
   }
-  created_at_[c & wheel_mask_] += sources_.created_packets() - created;
+  counters_.created(c, sources_.created_packets() - created);
 }
 
 template <bool kBlocked, bool kObserved>
@@ -129,8 +129,7 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
   // does not add its zero counts.
   if (bank_.has_injection(r)) {
     const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
-    window_.injected_packets += injected.packets;
-    window_.injected_flits += injected.flits;
+    counters_.injected(injected.packets, injected.flits);
   }
   bank_.allocate(r, t, Carry<kBlocked, kObserved>{*this, r, t});
 }
@@ -154,8 +153,7 @@ void RankModel::Carry<kBlocked, kObserved>::operator()(int in_port, int in_vc, i
 template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
   const std::size_t k = port_slot(r, out_port);
-  ++window_.flit_hops;
-  if (in_measurement_) ++channel_flits_[k];
+  counters_.hop(k, in_measurement_);
   const std::uint32_t target = link_[k];
   const int in_port = out_port ^ 1;
   if ((target & kRemoteBit) != 0) {

@@ -27,6 +27,7 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/rank_counters.hpp"
 #include "wormnet/engine/walk_schedule.hpp"
 #include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
@@ -136,7 +137,7 @@ class RankModel {
   TrafficCounters take_window();
   [[nodiscard]] const MeasuredStats& measured() const {
     require(level(), "measured() while the walk's layers are not level");
-    return measured_;
+    return counters_.measured();
   }
   /// Flits switched per local channel during the measurement window, by global channel id.
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
@@ -199,7 +200,7 @@ class RankModel {
   /// output VC's record, whose credit the move takes, the link and its flit counter).
   struct MoveDue {
     std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< port_slot() (link_ and channel_flits_), or kNoLink
+    std::uint32_t channel;  ///< port_slot() (link_ and the channel counters), or kNoLink
   };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
@@ -236,8 +237,6 @@ class RankModel {
   /// kObserved: observer_ is told of every move and credit (set_router_observer()).
   template <Pass kPass, bool kBlocked, bool kObserved>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
-  /// Cycles every layer has simulated: their counters (packet-cycles) are final.
-  void settle();
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
   /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
@@ -330,7 +329,7 @@ class RankModel {
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
   int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
-  int port_shift_;     ///< log2 of the slots per router in link_ and channel_flits_ (>= P)
+  int port_shift_;     ///< log2 of the slots per router in link_ and the channel counters
   int vcs_;            ///< VCs per port
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
@@ -367,13 +366,6 @@ class RankModel {
   std::size_t blocks_ = 1;
   /// The layers of the walk and the cycles each has simulated.
   WalkSchedule walk_{1};
-  /// Packets generated and tails ejected at each cycle not yet settled (index: cycle masked
-  /// like the wheel, which spans the layers' spread), and the totals over settled cycles.
-  std::vector<std::uint64_t> created_at_;
-  std::vector<std::uint64_t> ejected_at_;
-  Cycle settled_ = 0;  ///< every layer has simulated the cycles before it
-  std::uint64_t settled_created_ = 0;
-  std::uint64_t settled_ejected_ = 0;
   WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
   /// The buckets (one per block) of the flits and the credits sent during the cycle being
   /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
@@ -397,20 +389,15 @@ class RankModel {
   std::vector<std::uint32_t> boundary_words_;
   bool cycle_open_ = false;  ///< between step_interior(t) and step_boundary(t)
 
-  TrafficCounters window_;
-  MeasuredStats measured_;
-  HugeVector<std::uint64_t> channel_flits_;  ///< [port_slot()], measurement window
+  /// Counts by cycle masked like the wheel, which spans the layers' spread.
+  RankCounters counters_;
   Cycle window_end_ = 0;
-  Cycle now_ = 0;                       ///< first cycle not yet simulated
-  bool in_measurement_ = false;         ///< the cycle being stepped is in the measurement window
-  std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
-  std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
+  Cycle now_ = 0;                ///< first cycle not yet simulated
+  bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;
   std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
-  std::uint64_t created_flits_seen_ = 0;
-  std::uint64_t created_packets_seen_ = 0;
 };
 
 }  // namespace wormnet

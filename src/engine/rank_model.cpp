@@ -37,7 +37,6 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
                      const Partition& partition, int rank, double rate, WalkLayout layout)
     : topo_(topo),
       ports_(topo.num_ports()),
-      port_shift_(std::bit_width(static_cast<unsigned>(std::max(ports_, 1) - 1))),
       vcs_(plan.vcs),
       flit_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                      config.network.switch_delay + config.network.link_latency)),
@@ -48,34 +47,10 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
       measure_begin_(plan.window.begin),
       measure_end_(plan.window.end()),
       bank_(router_params(config, plan, topo), topo, routing, partition.nodes_of(rank), packets_),
-      local_of_(topo.num_nodes(), kNoLink),
+      links_(topo, partition, rank, bank_.nodes()),
       sources_(bank_.nodes(), config.traffic, pattern, rate, config.measure.seed, measure_begin_,
                measure_end_) {
-  const std::vector<std::uint32_t>& nodes = bank_.nodes();
-  const auto routers = static_cast<std::uint32_t>(nodes.size());
-  for (std::uint32_t r = 0; r < routers; ++r) local_of_[nodes[r]] = r;
-
-  link_.assign(static_cast<std::size_t>(routers) << port_shift_, kNoLink);
-  boundary_.assign((routers + 63) / 64, 0);
-  for (std::uint32_t r = 0; r < routers; ++r) {
-    for (int p = 0; p < ports_; ++p) {
-      const NodeId m = topo.neighbor(NodeId(nodes[r]), static_cast<PortId>(p));
-      if (!m.valid()) continue;
-      const std::size_t k = port_slot(r, p);
-      const int owner = partition.owner(m);
-      if (owner == rank) {
-        link_[k] = local_of_[m.value()];
-      } else {
-        link_[k] = kRemoteBit | static_cast<std::uint32_t>(remote_.size());
-        remote_.push_back(RemoteEnd{m.value(), static_cast<std::uint16_t>(owner)});
-        neighbor_ranks_.push_back(owner);
-        boundary_[r >> 6] |= std::uint64_t{1} << (r & 63U);
-      }
-    }
-  }
-  std::sort(neighbor_ranks_.begin(), neighbor_ranks_.end());
-  neighbor_ranks_.erase(std::unique(neighbor_ranks_.begin(), neighbor_ranks_.end()),
-                        neighbor_ranks_.end());
+  const auto routers = bank_.routers();
 
   // Arrivals are due at most max(delay) cycles after the cycle that sends them, and the
   // layers of the skewed walk are fewer than `skew` cycles apart: a power-of-two ring of
@@ -105,27 +80,17 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   }
   // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
   move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
-  outboxes_.resize(static_cast<std::size_t>(partition.parts()));
   active_.assign((routers + 63) / 64, 0);
-  for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
-    if (boundary_[w] != 0) boundary_words_.push_back(w);
-  }
-  counters_ = RankCounters(link_.size(), wheel_.size(), measure_begin_, measure_end_);
+  counters_ = RankCounters(links_.slots(), wheel_.size(), measure_begin_, measure_end_);
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
-}
-
-std::uint64_t RankModel::links_to(int peer) const {
-  std::uint64_t n = 0;
-  for (const RemoteEnd& e : remote_) n += e.rank == peer ? 1 : 0;
-  return n;
 }
 
 void RankModel::enqueue(NodeId node, const Message& m) {
   // A lagging layer would inject the message before its cycle, and its packet-cycles would
   // count from a cycle before this call.
   require(level(), "enqueue() while the walk's layers are not level");
-  const std::uint32_t r = local_of_[node.value()];
+  const std::uint32_t r = links_.local(node.value());
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
@@ -160,7 +125,7 @@ void RankModel::enter_cycle(Cycle c) {
 void RankModel::prefetch_move(const MoveDue& m) const {
   bank_.prefetch_credit(m.output);
   if (m.channel != kNoLink) {
-    prefetch(&link_[m.channel]);
+    links_.prefetch(m.channel);
     if (in_measurement_) counters_.prefetch_hop(m.channel);
   }
 }
@@ -170,7 +135,7 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   const RouterBank::Outlet s = bank_.outlet(r, local_vc);
   if (!s.holds) return;
   const bool network = s.port != ports_;
-  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(port_slot(r, s.port)) : kNoLink};
+  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(links_.slot(r, s.port)) : kNoLink};
   // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
   // its packet finds one there).
   prefetch_move(m);
@@ -286,27 +251,25 @@ void RankModel::eject(const Flit& f, Cycle t) {
 }
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
-  const RemoteEnd& e = remote_[remote];
-  require(arrival >= window_end_, "lookahead violated: a flit would reach another rank too early");
+  Outbox& out = links_.outbox(remote, arrival,
+                              "lookahead violated: a flit would reach another rank too early");
   RemoteFlit rf;
   rf.arrival = arrival;
-  rf.node = e.node;
+  rf.node = links_.remote_end(remote).node;
   rf.port = static_cast<std::uint8_t>(in_port);
   rf.vc = static_cast<std::uint8_t>(vc);
   rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
-  Outbox& out = outboxes_[e.rank];
   out.flits.push_back(rf);
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
 
 void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {
-  const RemoteEnd& e = remote_[remote];
-  require(arrival >= window_end_,
-          "lookahead violated: a credit would reach another rank too early");
-  outboxes_[e.rank].credits.push_back(RemoteCredit{
-      arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
+  links_.outbox(remote, arrival, "lookahead violated: a credit would reach another rank too early")
+      .credits.push_back(RemoteCredit{arrival, links_.remote_end(remote).node,
+                                      static_cast<std::uint8_t>(out_port),
+                                      static_cast<std::uint8_t>(vc)});
 }
 
 void RankModel::receive(const Outbox& from_peer) {
@@ -314,12 +277,9 @@ void RankModel::receive(const Outbox& from_peer) {
   // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
   // routers can receive from another rank, and they have not been stepped yet at t.
   const Cycle current = cycle_open_ ? now_ - 1 : now_;
-  auto is_boundary = [this](std::uint32_t r) {
-    return ((boundary_[r >> 6] >> (r & 63U)) & 1U) != 0;
-  };
   std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
-    const std::uint32_t r = local_of_[rf.node];
+    const std::uint32_t r = links_.local(rf.node);
     require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
     require(rf.arrival >= current, "a remote flit arrived after its arrival cycle");
     const int local_vc = rf.port * vcs_ + rf.vc;
@@ -331,16 +291,16 @@ void RankModel::receive(const Outbox& from_peer) {
       require(next_head < from_peer.heads.size() && from_peer.heads[next_head].id == rf.packet_id,
               "a head flit arrived from another rank without its packet record");
       f.set_packet(packets_.allocate(from_peer.heads[next_head++]));
-      if (!f.tail()) inbound_[i] = f.packet();
+      if (!f.tail()) links_.stream_in(i, f.packet());
     } else {
-      const auto it = inbound_.find(i);
-      require(it != inbound_.end() && packets_[it->second].id == rf.packet_id,
+      const std::uint32_t slot = links_.streaming(i);
+      require(slot != kNoLink && packets_[slot].id == rf.packet_id,
               "a body flit arrived from another rank without its head");
-      f.set_packet(it->second);
-      if (f.tail()) inbound_.erase(it);
+      f.set_packet(slot);
+      if (f.tail()) links_.stream_ends(i);
     }
     if (rf.arrival < now_) {
-      require(is_boundary(r), "a remote flit arrived at a router without a remote link");
+      require(links_.boundary(r), "a remote flit arrived at a router without a remote link");
       deposit(r, local_vc, f, rf.arrival);
       continue;
     }
@@ -349,12 +309,12 @@ void RankModel::receive(const Outbox& from_peer) {
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
-    const std::uint32_t r = local_of_[rc.node];
+    const std::uint32_t r = links_.local(rc.node);
     require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
     require(rc.arrival >= current, "a remote credit arrived after its arrival cycle");
     const std::uint32_t o = bank_.output_vc(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
-      require(is_boundary(r), "a remote credit arrived at a router without a remote link");
+      require(links_.boundary(r), "a remote credit arrived at a router without a remote link");
       if (observer_ != nullptr) observe_credit(o, rc.arrival);
       bank_.return_credit(o);
       continue;
@@ -375,7 +335,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
     for (int p = 0; p < ports_; ++p) {
       const ChannelId c = topo_.channel(NodeId(bank_.nodes()[r]), static_cast<PortId>(p));
       if (!c.valid()) continue;
-      out.emplace_back(c.value(), counters_.channel_flits(port_slot(r, p)));
+      out.emplace_back(c.value(), counters_.channel_flits(links_.slot(r, p)));
     }
   }
   return out;
@@ -388,7 +348,7 @@ std::uint64_t RankModel::flits_in_network() const {
     for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
   }
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);
-  for (const Outbox& o : outboxes_) n += o.flits.size();
+  for (const Outbox& o : links_.outboxes()) n += o.flits.size();
   return n;
 }
 
@@ -459,8 +419,7 @@ std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const 
 
 std::size_t RankModel::bytes() const {
   std::size_t b = bank_.bytes() + packets_.capacity_bytes() + sources_.bytes();
-  b += local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
-       inbound_.size() * 32 + active_.capacity() * 8 + counters_.bytes();
+  b += links_.bytes() + active_.capacity() * 8 + counters_.bytes();
   for (const WheelSlot& w : wheel_) {
     for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
     for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();

@@ -14,7 +14,7 @@ namespace wormnet {
 
 BlockGraph RankModel::block_graph() const {
   // The blocks linked to each block (links come in pairs, one each way: a block's list names
-  // every block that sends it flits or credits). kNoLink has kRemoteBit set: skipped as well.
+  // every block that sends it flits or credits). kNoLink counts as remote: skipped as well.
   BlockGraph g;
   std::vector<std::uint32_t> mine;
   const auto routers = static_cast<std::uint32_t>(bank_.routers());
@@ -26,12 +26,12 @@ BlockGraph RankModel::block_graph() const {
     bool boundary = false;
     for (std::uint32_t r = begin; r < end; ++r) {
       for (int p = 0; p < ports_; ++p) {
-        const std::uint32_t m = link(r, p);
-        if ((m & kRemoteBit) == 0 && block_of(m) != b) {
+        const std::uint32_t m = links_.link(r, p);
+        if (!RankLinks::remote(m) && block_of(m) != b) {
           mine.push_back(static_cast<std::uint32_t>(block_of(m)));
         }
       }
-      boundary = boundary || ((boundary_[r >> 6] >> (r & 63U)) & 1U) != 0;
+      boundary = boundary || links_.boundary(r);
     }
     std::sort(mine.begin(), mine.end());
     mine.erase(std::unique(mine.begin(), mine.end()), mine.end());

@@ -56,7 +56,7 @@ ModelSnapshot RankModel::snapshot() const {
   sources_.save(s.sources);
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     for (int p = 0; p < ports_; ++p) {
-      s.counters.channel_flits.push_back(counters_.channel_flits(port_slot(r, p)));
+      s.counters.channel_flits.push_back(counters_.channel_flits(links_.slot(r, p)));
     }
   }
   // Streams: the input VC at the other end of each link a packet streams over.
@@ -86,7 +86,7 @@ ModelSnapshot RankModel::snapshot() const {
   }
   // Streams coming in from other ranks are recorded by their senders; the slots they hold
   // keep their records alive here.
-  for (const auto& [ivc, slot] : inbound_) {
+  for (const auto& [ivc, slot] : links_.streams()) {
     (void)ivc;
     id_of(slot);
   }
@@ -106,7 +106,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   require(all.routers == bank_.nodes(), "checkpoint: rows do not match this rank's routers");
   const std::uint32_t pv = all.port_vcs();
   const auto routers = bank_.routers();
-  const auto mine = [&](std::uint32_t global) { return local_of_[global] != kNoLink; };
+  const auto mine = [&](std::uint32_t global) { return links_.mine(global); };
   const RouterRows& rows = all.router;
 
   // One slot per packet this rank needs, with the freshest record (the head's copy has the
@@ -133,8 +133,8 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
       const std::uint32_t from = segments.place(ivc(r, rows.ovc_owner[row]), rows.ovc_packet[row]);
       const auto q = static_cast<PortId>(bank_.port_of(lv));
       if (q == ports_) continue;
-      const std::uint32_t next = link(r, q);
-      if ((next & kRemoteBit) != 0) continue;
+      const std::uint32_t next = links_.link(r, q);
+      if (RankLinks::remote(next)) continue;
       const auto across =
           static_cast<std::uint32_t>(Topology::reverse_port(q) * vcs_ + bank_.vc_of(lv));
       segments.join(from, segments.place(ivc(next, across), rows.ovc_packet[row]));
@@ -170,7 +170,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
   bank_.restore(rows, slot);
   sources_.restore(all.sources, keeper, [&](std::uint32_t global) {
-    return mine(global) ? std::optional<std::uint32_t>(local_of_[global]) : std::nullopt;
+    return mine(global) ? std::optional<std::uint32_t>(links_.local(global)) : std::nullopt;
   });
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!sources_.queue(r).empty()) bank_.source_filled(r);
@@ -178,7 +178,7 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int p = 0; p < ports_; ++p) {
       counters_.set_channel_flits(
-          port_slot(r, p),
+          links_.slot(r, p),
           all.counters
               .channel_flits[static_cast<std::size_t>(r) * static_cast<std::size_t>(ports_) +
                              static_cast<std::size_t>(p)]);
@@ -193,25 +193,26 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
   for (const ArrivalRows::Flit& f : all.arrivals.flits) {
     if (!mine(f.router)) continue;
-    const std::uint32_t r = local_of_[f.router];
+    const std::uint32_t r = links_.local(f.router);
     wheel_[f.arrival & wheel_mask_].flits[block_of(r)].push_back(
         Arrival{r, static_cast<std::uint16_t>(f.local_vc),
                 Flit::with_kind(slot(r, f.local_vc, f.packet), f.kind)});
   }
   for (const ArrivalRows::Credit& c : all.arrivals.credits) {
     if (!mine(c.router)) continue;
-    const std::uint32_t r = local_of_[c.router];
+    const std::uint32_t r = links_.local(c.router);
     wheel_[c.arrival & wheel_mask_].credits[block_of(r)].push_back(
         bank_.output_vc(r, static_cast<int>(c.local_vc)));
   }
   // Streams whose sender is now on another rank: later flits find their packet through
-  // inbound_ (a stream from a router of this rank needs nothing: flits carry the slot).
-  inbound_.clear();
+  // the links' streams (a stream from a router of this rank needs nothing: flits carry the slot).
+  links_.clear_streams();
   for (const StreamRow& st : all.streams) {
     if (!mine(st.router)) continue;
-    const std::uint32_t r = local_of_[st.router];
-    if ((link(r, bank_.port_of(st.local_vc)) & kRemoteBit) == 0) continue;
-    inbound_[bank_.input_vc(r, static_cast<int>(st.local_vc))] = slot(r, st.local_vc, st.packet);
+    const std::uint32_t r = links_.local(st.router);
+    if (!RankLinks::remote(links_.link(r, bank_.port_of(st.local_vc)))) continue;
+    links_.stream_in(bank_.input_vc(r, static_cast<int>(st.local_vc)),
+                     slot(r, st.local_vc, st.packet));
   }
 
   counters_.restore(all.counters, keeper);

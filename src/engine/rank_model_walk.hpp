@@ -97,7 +97,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   if constexpr (kPass == Pass::kBoundary) {
     // The interior pass applied the arrivals and generated the messages of the boundary
     // routers' blocks (all in layer 0).
-    for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
+    for (std::uint32_t w : links_.boundary_words()) scan(w, active_[w] & links_.boundary_word(w));
     return;
   }
   const std::uint64_t created = sources_.created_packets();
@@ -115,7 +115,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
         kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << (block_shift_ - 6)))
                  : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
-      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w],
+      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
     if constexpr (kBlocked) ask_ahead(~std::size_t{0});
@@ -152,12 +152,12 @@ void RankModel::Carry<kBlocked, kObserved>::operator()(int in_port, int in_vc, i
 
 template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
-  const std::size_t k = port_slot(r, out_port);
+  const std::size_t k = links_.slot(r, out_port);
   counters_.hop(k, in_measurement_);
-  const std::uint32_t target = link_[k];
+  const std::uint32_t target = links_.target(k);
   const int in_port = out_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
+  if (RankLinks::remote(target)) {
+    send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
   flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
@@ -166,10 +166,10 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
 
 template <bool kBlocked>
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
-  const std::uint32_t target = link(r, in_port);
+  const std::uint32_t target = links_.link(r, in_port);
   const int out_port = in_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
+  if (RankLinks::remote(target)) {
+    send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
   credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(

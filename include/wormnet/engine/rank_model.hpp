@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <functional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
@@ -28,6 +27,7 @@
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/rank_counters.hpp"
+#include "wormnet/engine/rank_links.hpp"
 #include "wormnet/engine/walk_schedule.hpp"
 #include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
@@ -41,37 +41,6 @@
 #include "wormnet/verify/wait_for_graph.hpp"
 
 namespace wormnet {
-
-/// A flit crossing to another rank: 24 bytes. A head's packet record travels beside it in
-/// Outbox::heads (most flits are body flits, which need none).
-struct RemoteFlit {
-  Cycle arrival = 0;
-  std::uint64_t packet_id = 0;  ///< Packet::id, to check that body flits follow their head
-  std::uint32_t node = 0;       ///< receiving router (global id)
-  std::uint8_t port = 0;        ///< receiving input port
-  std::uint8_t vc = 0;
-  std::uint8_t kind = 0;  ///< Flit::kind(): head / tail bits
-};
-
-/// A credit crossing to another rank.
-struct RemoteCredit {
-  Cycle arrival = 0;
-  std::uint32_t node = 0;  ///< router that owns the output VC (global id)
-  std::uint8_t port = 0;   ///< its output port
-  std::uint8_t vc = 0;
-};
-
-/// Everything bound for one peer rank during a window.
-struct Outbox {
-  std::vector<RemoteFlit> flits;
-  std::vector<Packet> heads;  ///< the record of each head flit in `flits`, in the same order
-  std::vector<RemoteCredit> credits;
-  void clear() {
-    flits.clear();
-    heads.clear();
-    credits.clear();
-  }
-};
 
 class RankModel {
  public:
@@ -121,17 +90,17 @@ class RankModel {
   void set_router_observer(RouterObserver* observer) { observer_ = observer; }
 
   /// Flits/credits for peer ranks produced since the last clear; index = peer rank.
-  [[nodiscard]] std::vector<Outbox>& outboxes() { return outboxes_; }
+  [[nodiscard]] std::vector<Outbox>& outboxes() { return links_.outboxes(); }
   /// Peer ranks that share a link with this one (ascending).
-  [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return neighbor_ranks_; }
+  [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return links_.neighbor_ranks(); }
   /// Accepts what a peer sent. Arrival cycles are not in the past; between step_interior(t)
   /// and step_boundary(t) they may be t itself (applied at once, to boundary routers only).
   void receive(const Outbox& from_peer);
   /// Links between this rank's routers and `peer`'s.
-  [[nodiscard]] std::uint64_t links_to(int peer) const;
+  [[nodiscard]] std::uint64_t links_to(int peer) const { return links_.links_to(peer); }
   /// First cycle of the next window: anything sent to another rank must arrive at or after
   /// it (the lookahead promise, checked on every remote send).
-  void set_window_end(Cycle t) { window_end_ = t; }
+  void set_window_end(Cycle t) { links_.set_window_end(t); }
 
   /// Counters since the last take_window(); resets them.
   TrafficCounters take_window();
@@ -200,7 +169,7 @@ class RankModel {
   /// output VC's record, whose credit the move takes, the link and its flit counter).
   struct MoveDue {
     std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< port_slot() (link_ and the channel counters), or kNoLink
+    std::uint32_t channel;  ///< RankLinks::slot() (links and channel counters), or kNoLink
   };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
@@ -213,13 +182,7 @@ class RankModel {
     /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
     std::vector<WheelBucket<MoveDue>> moves;
   };
-  /// Remote end of a link: index into remote_ when the neighbour is on another rank.
-  static constexpr std::uint32_t kRemoteBit = 0x80000000U;
-  static constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
-  struct RemoteEnd {
-    std::uint32_t node;  ///< global id
-    std::uint16_t rank;
-  };
+  static constexpr std::uint32_t kNoLink = RankLinks::kNoLink;
 
   /// Which active routers a pass over the bitmap steps.
   enum class Pass { kAll, kInterior, kBoundary };
@@ -312,24 +275,9 @@ class RankModel {
   [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
                                                        Cycle arrival);
   [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r); }
-  /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
-  /// or kNoLink.
-  [[nodiscard]] std::uint32_t link(std::uint32_t r, int port) const {
-    return link_[port_slot(r, port)];
-  }
-  /// Index of router r's network port in link_ and channel_flits_: a router's ports take a
-  /// power-of-two count of slots (8 for a 3-D torus), so that its links (32 bytes) and its flit
-  /// counters (64 bytes) never straddle two cache lines. At 6 slots a quarter of the routers'
-  /// links did, and a move's credit then read its input port's link from a line that the
-  /// hint for the move, which asks for the output port's, had not fetched.
-  [[nodiscard]] std::size_t port_slot(std::uint32_t r, int port) const {
-    return (static_cast<std::size_t>(r) << port_shift_) | static_cast<std::size_t>(port);
-  }
-
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
   int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
-  int port_shift_;     ///< log2 of the slots per router in link_ and the channel counters
   int vcs_;            ///< VCs per port
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
@@ -344,14 +292,8 @@ class RankModel {
 
   PacketTable packets_;
   RouterBank bank_;
-  HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
-  HugeVector<std::uint32_t> link_;      ///< [port_slot()]: local neighbour, remote, kNoLink
-  std::vector<RemoteEnd> remote_;
-  std::vector<int> neighbor_ranks_;
+  RankLinks links_;
   TrafficSources sources_;
-  /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
-  /// local packet slot.
-  std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
@@ -375,7 +317,6 @@ class RankModel {
   /// The next block's arrivals not yet hinted at (within the current cycle's buckets, which
   /// no send of the cycle grows: sends are a cycle or more ahead).
   Ahead ahead_;
-  std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
@@ -383,15 +324,10 @@ class RankModel {
   /// A router that holds flits is active, except while its only flits are heads waiting out
   /// their routing delay at idle VCs (a rank of blocks: arrive() wakes it when they route).
   HugeVector<std::uint64_t> active_;
-  /// Routers with a link to another rank (same layout as active_), and the words of it that
-  /// hold any: the boundary pass visits only those.
-  std::vector<std::uint64_t> boundary_;
-  std::vector<std::uint32_t> boundary_words_;
   bool cycle_open_ = false;  ///< between step_interior(t) and step_boundary(t)
 
   /// Counts by cycle masked like the wheel, which spans the layers' spread.
   RankCounters counters_;
-  Cycle window_end_ = 0;
   Cycle now_ = 0;                ///< first cycle not yet simulated
   bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;

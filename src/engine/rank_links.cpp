@@ -14,7 +14,7 @@ RankLinks::RankLinks(const Topology& topo, const Partition& partition, int rank,
   const auto routers = static_cast<std::uint32_t>(nodes.size());
   for (std::uint32_t r = 0; r < routers; ++r) local_of_[nodes[r]] = r;
   link_.assign(static_cast<std::size_t>(routers) << port_shift_, kNoLink);
-  boundary_.assign((routers + 63) / 64, 0);
+  boundary_.assign(router_set::words(routers), 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     for (int p = 0; p < topo.num_ports(); ++p) {
       const NodeId m = topo.neighbor(NodeId(nodes[r]), static_cast<PortId>(p));
@@ -27,7 +27,7 @@ RankLinks::RankLinks(const Topology& topo, const Partition& partition, int rank,
         link_[k] = kRemoteBit | static_cast<std::uint32_t>(remote_.size());
         remote_.push_back(RemoteEnd{m.value(), static_cast<std::uint16_t>(owner)});
         neighbor_ranks_.push_back(owner);
-        boundary_[r / 64] |= std::uint64_t{1} << (r % 64);
+        boundary_[router_set::word(r)] |= router_set::bit(r);
       }
     }
   }

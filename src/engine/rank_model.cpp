@@ -80,7 +80,7 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   }
   // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
   move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
-  active_.assign((routers + 63) / 64, 0);
+  active_.assign(router_set::words(routers), 0);
   counters_ = RankCounters(links_.slots(), wheel_.size(), measure_begin_, measure_end_);
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
@@ -112,7 +112,7 @@ std::uint64_t RankModel::crossing_limit(Cycle window) const {
 }
 
 void RankModel::wake(std::uint32_t r) {
-  active_[r >> 6] |= std::uint64_t{1} << (r & 63U);
+  active_[router_set::word(r)] |= router_set::bit(r);
 }
 
 void RankModel::enter_cycle(Cycle c) {
@@ -377,8 +377,7 @@ void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
   require(level(), "a deadlock check while the walk's layers are not level");
   for (std::size_t w = 0; w < active_.size(); ++w) {
     for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
-      const auto r =
-          static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      const std::uint32_t r = router_set::router(w, std::countr_zero(bits));
       bank_.for_each_stuck_vc(r, t, threshold,
                               [&](int lv) { f(r, static_cast<std::uint32_t>(lv)); });
     }

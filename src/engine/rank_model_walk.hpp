@@ -71,7 +71,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
                   std::uint64_t two_on = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
-      const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
+      const std::uint32_t r = router_set::router(w, b);
       step_router<kBlocked, kObserved>(r, c);
       // On a large rank, hints for what the next steps touch, one or two of each kind per
       // step so that the fetches overlap the steps without filling the queue of misses: the
@@ -81,13 +81,11 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       if constexpr (kBlocked) {
         ask_ahead(2);
         if (two_on != 0) {
-          bank_.prefetch_header(
-              static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(two_on)));
+          bank_.prefetch_header(router_set::router(w + 2, std::countr_zero(two_on)));
           two_on &= two_on - 1;
         }
         if (one_on != 0) {
-          bank_.prefetch_inputs(
-              static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(one_on)));
+          bank_.prefetch_inputs(router_set::router(w + 1, std::countr_zero(one_on)));
           one_on &= one_on - 1;
         }
       }
@@ -110,10 +108,10 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
     arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
-    const std::size_t w0 = kBlocked ? block << (block_shift_ - 6) : 0;
+    const int shift = block_shift_ - router_set::kWordShift;  // log2 words a block
+    const std::size_t w0 = kBlocked ? block << shift : 0;
     const std::size_t w1 =
-        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << (block_shift_ - 6)))
-                 : active_.size();
+        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << shift)) : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
       scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
@@ -155,7 +153,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
   const std::size_t k = links_.slot(r, out_port);
   counters_.hop(k, in_measurement_);
   const std::uint32_t target = links_.target(k);
-  const int in_port = out_port ^ 1;
+  const int in_port = Topology::reverse_port(static_cast<PortId>(out_port));
   if (RankLinks::remote(target)) {
     send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
@@ -167,7 +165,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
 template <bool kBlocked>
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const std::uint32_t target = links_.link(r, in_port);
-  const int out_port = in_port ^ 1;
+  const int out_port = Topology::reverse_port(static_cast<PortId>(in_port));
   if (RankLinks::remote(target)) {
     send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;

@@ -14,6 +14,7 @@
 #include "wormnet/core/ids.hpp"
 #include "wormnet/core/prefetch.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/router_set.hpp"
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/topology/topology.hpp"
 
@@ -91,7 +92,7 @@ class RankLinks {
   [[nodiscard]] std::uint64_t boundary_word(std::size_t w) const { return boundary_[w]; }
   [[nodiscard]] const std::vector<std::uint32_t>& boundary_words() const { return boundary_words_; }
   [[nodiscard]] bool boundary(std::uint32_t r) const {
-    return ((boundary_[r / 64] >> (r % 64)) & 1U) != 0;
+    return (boundary_[router_set::word(r)] & router_set::bit(r)) != 0;
   }
 
   /// Peer ranks that share a link with this one (ascending), and the links to `peer`.

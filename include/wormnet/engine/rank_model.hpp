@@ -28,6 +28,7 @@
 #include "wormnet/engine/partition.hpp"
 #include "wormnet/engine/rank_counters.hpp"
 #include "wormnet/engine/rank_links.hpp"
+#include "wormnet/engine/router_set.hpp"
 #include "wormnet/engine/walk_schedule.hpp"
 #include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"

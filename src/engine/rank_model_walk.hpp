@@ -153,7 +153,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
   const std::size_t k = links_.slot(r, out_port);
   counters_.hop(k, in_measurement_);
   const std::uint32_t target = links_.target(k);
-  const int in_port = Topology::reverse_port(static_cast<PortId>(out_port));
+  const int in_port = Topology::reverse_port(out_port);
   if (RankLinks::remote(target)) {
     send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
@@ -165,7 +165,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
 template <bool kBlocked>
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
   const std::uint32_t target = links_.link(r, in_port);
-  const int out_port = Topology::reverse_port(static_cast<PortId>(in_port));
+  const int out_port = Topology::reverse_port(in_port);
   if (RankLinks::remote(target)) {
     send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;

@@ -16,8 +16,7 @@ namespace wormnet {
 /// faces p (Topology::reverse_port); a packet from the terminal port (`terminal`) always
 /// enters.
 constexpr bool enters_ring(int in_port, int out_port, int terminal, bool out_is_ring) {
-  const bool continuing =
-      in_port != terminal && out_port == Topology::reverse_port(static_cast<PortId>(in_port));
+  const bool continuing = in_port != terminal && out_port == Topology::reverse_port(in_port);
   return out_is_ring && !continuing;
 }
 

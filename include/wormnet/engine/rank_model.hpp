@@ -1,11 +1,13 @@
 // The part of the network one rank simulates: its routers (a RouterBank: the pipeline and its
 // state), its terminals (sources and sinks) and the links that leave them. This class is the
-// wiring: which router each link reaches (here or on another rank), the arrival wheel that
-// delays flits and credits on local links, the outboxes for other ranks, the boundary and
-// active-router sets, and the counters. Routers interact only through links whose latency is
-// >= 1 cycle, so the routers of a cycle can be stepped in any order, and a rank can run ahead
-// of its neighbours by the lookahead. This class never sees MPI: flits and credits bound for
-// another rank are appended to outboxes that the engine's transport carries.
+// loop over the rank's blocks of routers that calls its parts (docs/engine.md): the links
+// (RankLinks: where each link leads, the outboxes for other ranks), the walk's schedule
+// (WalkSchedule), the counters (RankCounters); it keeps the arrival wheel that delays flits
+// and credits on local links and the set of active routers. Routers interact only through
+// links whose latency is >= 1 cycle, so the routers of a cycle can be stepped in any order, and
+// a rank can run ahead of its neighbours by the lookahead. This class never sees MPI: flits
+// and credits bound for another rank are appended to outboxes that the engine's transport
+// carries.
 //
 // The skewed walk. A large rank's routers form blocks (2^block_shift consecutive local
 // indices), and the blocks layers by their distance from the rank's boundary; the deeper

@@ -37,7 +37,6 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
                      const Partition& partition, int rank, double rate, WalkLayout layout)
     : topo_(topo),
       ports_(topo.num_ports()),
-      port_shift_(std::bit_width(static_cast<unsigned>(std::max(ports_, 1) - 1))),
       vcs_(plan.vcs),
       flit_delay_(static_cast<Cycle>(config.network.switch_alloc_delay +
                                      config.network.switch_delay + config.network.link_latency)),
@@ -48,34 +47,10 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
       measure_begin_(plan.window.begin),
       measure_end_(plan.window.end()),
       bank_(router_params(config, plan, topo), topo, routing, partition.nodes_of(rank), packets_),
-      local_of_(topo.num_nodes(), kNoLink),
+      links_(topo, partition, rank, bank_.nodes()),
       sources_(bank_.nodes(), config.traffic, pattern, rate, config.measure.seed, measure_begin_,
                measure_end_) {
-  const std::vector<std::uint32_t>& nodes = bank_.nodes();
-  const auto routers = static_cast<std::uint32_t>(nodes.size());
-  for (std::uint32_t r = 0; r < routers; ++r) local_of_[nodes[r]] = r;
-
-  link_.assign(static_cast<std::size_t>(routers) << port_shift_, kNoLink);
-  boundary_.assign((routers + 63) / 64, 0);
-  for (std::uint32_t r = 0; r < routers; ++r) {
-    for (int p = 0; p < ports_; ++p) {
-      const NodeId m = topo.neighbor(NodeId(nodes[r]), static_cast<PortId>(p));
-      if (!m.valid()) continue;
-      const std::size_t k = port_slot(r, p);
-      const int owner = partition.owner(m);
-      if (owner == rank) {
-        link_[k] = local_of_[m.value()];
-      } else {
-        link_[k] = kRemoteBit | static_cast<std::uint32_t>(remote_.size());
-        remote_.push_back(RemoteEnd{m.value(), static_cast<std::uint16_t>(owner)});
-        neighbor_ranks_.push_back(owner);
-        boundary_[r >> 6] |= std::uint64_t{1} << (r & 63U);
-      }
-    }
-  }
-  std::sort(neighbor_ranks_.begin(), neighbor_ranks_.end());
-  neighbor_ranks_.erase(std::unique(neighbor_ranks_.begin(), neighbor_ranks_.end()),
-                        neighbor_ranks_.end());
+  const auto routers = bank_.routers();
 
   // Arrivals are due at most max(delay) cycles after the cycle that sends them, and the
   // layers of the skewed walk are fewer than `skew` cycles apart: a power-of-two ring of
@@ -86,8 +61,8 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   if (routers >= layout.blocked_min && routers > 0) {
     blocks_ = ((static_cast<std::size_t>(routers) - 1) >> block_shift_) + 1;
   }
-  skew_ = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
-  const Cycle spread = blocks_ > 1 ? skew_ - 1 : 0;
+  const Cycle skew = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
+  const Cycle spread = blocks_ > 1 ? skew - 1 : 0;
   wheel_.resize(
       std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + spread + 1)));
   wheel_mask_ = wheel_.size() - 1;
@@ -105,33 +80,21 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
   }
   // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
   move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
-  created_at_.assign(wheel_.size(), 0);
-  ejected_at_.assign(wheel_.size(), 0);
-  outboxes_.resize(static_cast<std::size_t>(partition.parts()));
-  active_.assign((routers + 63) / 64, 0);
-  for (std::uint32_t w = 0; w < boundary_.size(); ++w) {
-    if (boundary_[w] != 0) boundary_words_.push_back(w);
-  }
-  channel_flits_.assign(link_.size(), 0);
-  build_layers();
+  active_.assign(router_set::words(routers), 0);
+  counters_ = RankCounters(links_.slots(), wheel_.size(), measure_begin_, measure_end_);
+  walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
-}
-
-std::uint64_t RankModel::links_to(int peer) const {
-  std::uint64_t n = 0;
-  for (const RemoteEnd& e : remote_) n += e.rank == peer ? 1 : 0;
-  return n;
 }
 
 void RankModel::enqueue(NodeId node, const Message& m) {
   // A lagging layer would inject the message before its cycle, and its packet-cycles would
   // count from a cycle before this call.
   require(level(), "enqueue() while the walk's layers are not level");
-  const std::uint32_t r = local_of_[node.value()];
+  const std::uint32_t r = links_.local(node.value());
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
-  ++scripted_packets_;
+  counters_.scripted();
   wake(r);
 }
 
@@ -149,7 +112,7 @@ std::uint64_t RankModel::crossing_limit(Cycle window) const {
 }
 
 void RankModel::wake(std::uint32_t r) {
-  active_[r >> 6] |= std::uint64_t{1} << (r & 63U);
+  active_[router_set::word(r)] |= router_set::bit(r);
 }
 
 void RankModel::enter_cycle(Cycle c) {
@@ -160,20 +123,19 @@ void RankModel::enter_cycle(Cycle c) {
 }
 
 void RankModel::prefetch_move(const MoveDue& m) const {
-  bank_.outputs().prefetch(m.output);
+  bank_.prefetch_credit(m.output);
   if (m.channel != kNoLink) {
-    prefetch(&link_[m.channel]);
-    if (in_measurement_) prefetch_for_write(&channel_flits_[m.channel]);
+    links_.prefetch(m.channel);
+    if (in_measurement_) counters_.prefetch_hop(m.channel);
   }
 }
 
 void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c) {
   // The record the deposit has just written: in the cache.
-  const InputVcState& s = bank_.inputs().state(bank_.inputs().index(r, local_vc));
-  if (s.stage != VcStage::kActive) return;
-  const bool network = s.out_port != ports_;
-  const MoveDue m{bank_.outputs().index(r, s.out_port * vcs_ + s.out_vc),
-                  network ? static_cast<std::uint32_t>(port_slot(r, s.out_port)) : kNoLink};
+  const RouterBank::Outlet s = bank_.outlet(r, local_vc);
+  if (!s.holds) return;
+  const bool network = s.port != ports_;
+  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(links_.slot(r, s.port)) : kNoLink};
   // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
   // its packet finds one there).
   prefetch_move(m);
@@ -183,9 +145,9 @@ void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, boo
   // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
   // the hint for the cycle after next as well. Ejection moves take no credit and send
   // nothing over a link: not worth a hint.
-  if (!network || s.count < 2) return;  // a rank of blocks: move_hint_span_ >= 1
+  if (!network || s.flits < 2) return;  // a rank of blocks: move_hint_span_ >= 1
   wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
-  if (tail && s.count >= 3 && move_hint_span_ >= 2) {
+  if (tail && s.flits >= 3 && move_hint_span_ >= 2) {
     wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);
   }
 }
@@ -235,8 +197,8 @@ extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, tr
 template <RankModel::Pass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
-  const std::size_t first = layer_first_[layer];
-  const std::size_t end = layer_first_[layer + 1];
+  const std::size_t first = walk_.layer_begin(layer);
+  const std::size_t end = walk_.layer_end(layer);
   if (observer_ != nullptr) [[unlikely]] {
     if (blocks_ > 1) {
       step_blocks<kPass, true, true>(first, end, c);
@@ -278,51 +240,36 @@ void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
 }
 
 void RankModel::eject(const Flit& f, Cycle t) {
-  ++window_.ejected_flits;
-  if (in_measurement_) ++measured_.accepted_flits;
+  counters_.ejected_flit(in_measurement_);
   if (!f.tail()) return;
   const Packet& p = packets_[f.packet()];
   const Cycle done = t + eject_delay_;
-  const Cycle latency = done - p.created;
-  ++window_.ejected_packets;
-  ++ejected_packets_;
-  ++ejected_at_[t & wheel_mask_];
-  window_.latency_sum += latency;
+  counters_.delivered(p, t, done);
   if (on_delivery_) on_delivery_(p, done);
   if (script_ != nullptr) script_->delivered(p, done);
-  if (p.measured) {
-    measured_.total.add(latency);
-    measured_.network.add(done - p.injected);
-    measured_.queueing.add(p.injected - p.created);
-    ++measured_.delivered_packets;
-    measured_.delivered_flits += p.length;
-    measured_.hops_sum += p.hops;
-  }
   packets_.release(f.packet());
 }
 
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
-  const RemoteEnd& e = remote_[remote];
-  require(arrival >= window_end_, "lookahead violated: a flit would reach another rank too early");
+  Outbox& out = links_.outbox(remote, arrival,
+                              "lookahead violated: a flit would reach another rank too early");
   RemoteFlit rf;
   rf.arrival = arrival;
-  rf.node = e.node;
+  rf.node = links_.remote_end(remote).node;
   rf.port = static_cast<std::uint8_t>(in_port);
   rf.vc = static_cast<std::uint8_t>(vc);
   rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
-  Outbox& out = outboxes_[e.rank];
   out.flits.push_back(rf);
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
 
 void RankModel::send_remote_credit(std::uint32_t remote, int out_port, int vc, Cycle arrival) {
-  const RemoteEnd& e = remote_[remote];
-  require(arrival >= window_end_,
-          "lookahead violated: a credit would reach another rank too early");
-  outboxes_[e.rank].credits.push_back(RemoteCredit{
-      arrival, e.node, static_cast<std::uint8_t>(out_port), static_cast<std::uint8_t>(vc)});
+  links_.outbox(remote, arrival, "lookahead violated: a credit would reach another rank too early")
+      .credits.push_back(RemoteCredit{arrival, links_.remote_end(remote).node,
+                                      static_cast<std::uint8_t>(out_port),
+                                      static_cast<std::uint8_t>(vc)});
 }
 
 void RankModel::receive(const Outbox& from_peer) {
@@ -330,16 +277,13 @@ void RankModel::receive(const Outbox& from_peer) {
   // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
   // routers can receive from another rank, and they have not been stepped yet at t.
   const Cycle current = cycle_open_ ? now_ - 1 : now_;
-  auto is_boundary = [this](std::uint32_t r) {
-    return ((boundary_[r >> 6] >> (r & 63U)) & 1U) != 0;
-  };
   std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
-    const std::uint32_t r = local_of_[rf.node];
+    const std::uint32_t r = links_.local(rf.node);
     require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
     require(rf.arrival >= current, "a remote flit arrived after its arrival cycle");
     const int local_vc = rf.port * vcs_ + rf.vc;
-    const std::uint32_t i = bank_.inputs().index(r, local_vc);
+    const std::uint32_t i = bank_.input_vc(r, local_vc);
     Flit f = Flit::with_kind(0, rf.kind);
     // The head brings its packet's record; the body and tail that follow on the same input
     // VC (wormhole: no other packet can interleave there) belong to the same packet.
@@ -347,16 +291,16 @@ void RankModel::receive(const Outbox& from_peer) {
       require(next_head < from_peer.heads.size() && from_peer.heads[next_head].id == rf.packet_id,
               "a head flit arrived from another rank without its packet record");
       f.set_packet(packets_.allocate(from_peer.heads[next_head++]));
-      if (!f.tail()) inbound_[i] = f.packet();
+      if (!f.tail()) links_.stream_in(i, f.packet());
     } else {
-      const auto it = inbound_.find(i);
-      require(it != inbound_.end() && packets_[it->second].id == rf.packet_id,
+      const std::uint32_t slot = links_.streaming(i);
+      require(slot != kNoLink && packets_[slot].id == rf.packet_id,
               "a body flit arrived from another rank without its head");
-      f.set_packet(it->second);
-      if (f.tail()) inbound_.erase(it);
+      f.set_packet(slot);
+      if (f.tail()) links_.stream_ends(i);
     }
     if (rf.arrival < now_) {
-      require(is_boundary(r), "a remote flit arrived at a router without a remote link");
+      require(links_.boundary(r), "a remote flit arrived at a router without a remote link");
       deposit(r, local_vc, f, rf.arrival);
       continue;
     }
@@ -365,12 +309,12 @@ void RankModel::receive(const Outbox& from_peer) {
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
-    const std::uint32_t r = local_of_[rc.node];
+    const std::uint32_t r = links_.local(rc.node);
     require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
     require(rc.arrival >= current, "a remote credit arrived after its arrival cycle");
-    const std::uint32_t o = bank_.outputs().index(r, rc.port * vcs_ + rc.vc);
+    const std::uint32_t o = bank_.output_vc(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
-      require(is_boundary(r), "a remote credit arrived at a router without a remote link");
+      require(links_.boundary(r), "a remote credit arrived at a router without a remote link");
       if (observer_ != nullptr) observe_credit(o, rc.arrival);
       bank_.return_credit(o);
       continue;
@@ -381,13 +325,7 @@ void RankModel::receive(const Outbox& from_peer) {
 
 TrafficCounters RankModel::take_window() {
   require(level(), "take_window() while the walk's layers are not level");
-  TrafficCounters w = window_;
-  w.created_flits = sources_.created_flits() - created_flits_seen_;
-  w.created_packets = sources_.created_packets() - created_packets_seen_;
-  created_flits_seen_ = sources_.created_flits();
-  created_packets_seen_ = sources_.created_packets();
-  window_ = TrafficCounters{};
-  return w;
+  return counters_.take_window(sources_.created_flits(), sources_.created_packets());
 }
 
 std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() const {
@@ -397,7 +335,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
     for (int p = 0; p < ports_; ++p) {
       const ChannelId c = topo_.channel(NodeId(bank_.nodes()[r]), static_cast<PortId>(p));
       if (!c.valid()) continue;
-      out.emplace_back(c.value(), channel_flits_[port_slot(r, p)]);
+      out.emplace_back(c.value(), counters_.channel_flits(links_.slot(r, p)));
     }
   }
   return out;
@@ -409,13 +347,8 @@ std::uint64_t RankModel::flits_in_network() const {
   for (const WheelSlot& w : wheel_) {  // flits on local links
     for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
   }
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    const InputUnit& in = bank_.inputs();
-    for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
-      n += in.state(in.index(r, std::countr_zero(mask))).count;
-    }
-  }
-  for (const Outbox& o : outboxes_) n += o.flits.size();
+  for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);
+  for (const Outbox& o : links_.outboxes()) n += o.flits.size();
   return n;
 }
 
@@ -423,9 +356,7 @@ std::uint64_t RankModel::flits_at_sources() const {
   require(level(), "flits_at_sources() while the walk's layers are not level");
   std::uint64_t n = 0;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    n += sources_.queue(r).queued_flits();
-    const RouterBank::Injection& inj = bank_.injection(r);
-    if (inj.length != 0) n += inj.length - inj.sent;
+    n += sources_.queue(r).queued_flits() + bank_.unsent_flits(r);
   }
   return n;
 }
@@ -444,89 +375,50 @@ void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
   // idle VC in the last routing_delay cycles sleeps until they route (arrive()); they are
   // not stuck, since the threshold exceeds the routing delay (config validation).
   require(level(), "a deadlock check while the walk's layers are not level");
-  const InputUnit& in = bank_.inputs();
   for (std::size_t w = 0; w < active_.size(); ++w) {
     for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
-      const auto r =
-          static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
-        const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
-        const std::uint32_t i = in.index(r, static_cast<int>(lv));
-        if (in.stuck(i, t, threshold)) f(r, lv, i);
-      }
+      const std::uint32_t r = router_set::router(w, std::countr_zero(bits));
+      bank_.for_each_stuck_vc(r, t, threshold,
+                              [&](int lv) { f(r, static_cast<std::uint32_t>(lv)); });
     }
   }
 }
 
 std::uint64_t RankModel::stuck_vcs(Cycle t, Cycle threshold) const {
   std::uint64_t n = 0;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t, std::uint32_t, std::uint32_t) { ++n; });
+  for_each_stuck_vc(t, threshold, [&](std::uint32_t, std::uint32_t) { ++n; });
   return n;
 }
 
 std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const {
-  const InputUnit& in = bank_.inputs();
-  const OutputUnit& out = bank_.outputs();
   std::vector<WaitEdge> edges;
-  RouteOptions options;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv, std::uint32_t i) {
-    const std::uint32_t node = bank_.nodes()[r];
-    const InputVcState& s = in.state(i);
-    const int in_port = bank_.port_of(lv);
-    const int in_vc = bank_.vc_of(lv);
-    WaitEdge e{node, static_cast<std::uint8_t>(in_port), static_cast<std::uint8_t>(in_vc), 0, 0, 0};
-    // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
-    auto downstream = [&](int port, int vc) {
-      e.on_node = topo_.neighbor(NodeId(node), static_cast<PortId>(port)).value();
-      e.on_port = static_cast<std::uint8_t>(port ^ 1);
-      e.on_vc = static_cast<std::uint8_t>(vc);
+  std::vector<VcWait> waits;
+  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv) {
+    const NodeId node(bank_.nodes()[r]);
+    waits.clear();
+    bank_.wait_for(r, static_cast<int>(lv), t, waits);
+    for (const VcWait& w : waits) {
+      WaitEdge e{node.value(),
+                 static_cast<std::uint8_t>(bank_.port_of(lv)),
+                 static_cast<std::uint8_t>(bank_.vc_of(lv)),
+                 node.value(),
+                 w.port,
+                 w.vc};
+      if (w.kind == VcWait::kDownstream) {
+        // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
+        const auto port = static_cast<PortId>(w.port);
+        e.on_node = topo_.neighbor(node, port).value();
+        e.on_port = static_cast<std::uint8_t>(Topology::reverse_port(port));
+      }
       edges.push_back(e);
-    };
-    if (s.stage == VcStage::kActive) {
-      // Holding an output VC, it moves unless it has no credit (ejection never runs out).
-      if (s.out_port != ports_ && out.credits(out.index(r, s.out_port * vcs_ + s.out_vc)) == 0) {
-        downstream(s.out_port, s.out_vc);
-      }
-      return;
     }
-    if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
-    // A head waits for every output VC it may take: for the owner of each taken one, and
-    // for room behind each free one that bubble flow control refuses. A free one it may
-    // take means it moves (it wins, or another packet does and owns it). Duato's rule
-    // (an adaptive VC takes a new packet only into an empty buffer) is not applied here:
-    // a free adaptive VC counts as a way out, so a knot is never reported falsely, and a
-    // routing proven by Duato's condition cannot form one through its escape VCs.
-    const std::size_t first = edges.size();
-    bool way_out = false;
-    const Packet& p = packets_[in.front(i).packet()];
-    bank_.routing_options(r, in_port, in_vc, p, options);
-    for (const RouteOption& o : options) {
-      const VcMask vcs = o.port == ports_ ? o.vcs : bank_.physical_vcs(o.vcs);
-      for (int w = 0; w < vcs_ && !way_out; ++w) {
-        if (!((vcs >> w) & 1U)) continue;
-        const std::uint8_t owner = out.owner(out.index(r, o.port * vcs_ + w));
-        if (owner != OutputUnit::kFree) {
-          e.on_node = node;
-          e.on_port = static_cast<std::uint8_t>(bank_.port_of(owner));
-          e.on_vc = static_cast<std::uint8_t>(bank_.vc_of(owner));
-          edges.push_back(e);
-        } else if (!bank_.bubble_allows(r, in_port, o.port, w, p)) {
-          downstream(o.port, w);
-        } else {
-          way_out = true;
-        }
-      }
-      if (way_out) break;
-    }
-    if (way_out || options.size() == 0) edges.resize(first);
   });
   return edges;
 }
 
 std::size_t RankModel::bytes() const {
   std::size_t b = bank_.bytes() + packets_.capacity_bytes() + sources_.bytes();
-  b += local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
-       inbound_.size() * 32 + active_.capacity() * 8 + channel_flits_.capacity() * 8;
+  b += links_.bytes() + active_.capacity() * 8 + counters_.bytes();
   for (const WheelSlot& w : wheel_) {
     for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
     for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();

@@ -15,12 +15,10 @@ void RankModel::observe_move(std::uint32_t r, int in_port, int in_vc, int out_po
 }
 
 void RankModel::observe_credit(std::uint32_t o, Cycle t) const {
-  const OutputUnit& out = bank_.outputs();
-  const std::uint32_t r = out.router_of(o);
-  const std::uint32_t local_vc = o - out.index(r, 0);
-  observer_->credited(CreditArrival{t, bank_.nodes()[r],
-                                    static_cast<std::uint8_t>(bank_.port_of(local_vc)),
-                                    static_cast<std::uint8_t>(bank_.vc_of(local_vc))});
+  const RouterBank::OutputPlace at = bank_.output_place(o);
+  observer_->credited(CreditArrival{t, bank_.nodes()[at.router],
+                                    static_cast<std::uint8_t>(bank_.port_of(at.local_vc)),
+                                    static_cast<std::uint8_t>(bank_.vc_of(at.local_vc))});
 }
 
 template void RankModel::step_blocks<RankModel::Pass::kAll, false, true>(std::size_t, std::size_t,

@@ -71,7 +71,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
                   std::uint64_t two_on = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
-      const auto r = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b));
+      const std::uint32_t r = router_set::router(w, b);
       step_router<kBlocked, kObserved>(r, c);
       // On a large rank, hints for what the next steps touch, one or two of each kind per
       // step so that the fetches overlap the steps without filling the queue of misses: the
@@ -81,13 +81,11 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       if constexpr (kBlocked) {
         ask_ahead(2);
         if (two_on != 0) {
-          bank_.prefetch_header(
-              static_cast<std::uint32_t>((w + 2) * 64 + std::countr_zero(two_on)));
+          bank_.prefetch_header(router_set::router(w + 2, std::countr_zero(two_on)));
           two_on &= two_on - 1;
         }
         if (one_on != 0) {
-          bank_.prefetch_inputs(
-              static_cast<std::uint32_t>((w + 1) * 64 + std::countr_zero(one_on)));
+          bank_.prefetch_inputs(router_set::router(w + 1, std::countr_zero(one_on)));
           one_on &= one_on - 1;
         }
       }
@@ -97,30 +95,30 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   if constexpr (kPass == Pass::kBoundary) {
     // The interior pass applied the arrivals and generated the messages of the boundary
     // routers' blocks (all in layer 0).
-    for (std::uint32_t w : boundary_words_) scan(w, active_[w] & boundary_[w]);
+    for (std::uint32_t w : links_.boundary_words()) scan(w, active_[w] & links_.boundary_word(w));
     return;
   }
   const std::uint64_t created = sources_.created_packets();
   for (std::size_t i = first; i < end; ++i) {
-    const std::size_t block = layer_blocks_[i];
+    const std::size_t block = walk_.block(i);
     sources_.generate_until(block, c, [this](std::uint32_t r) {
       bank_.source_filled(r);
       wake(r);
     });
-    arrive<kBlocked, kObserved>(block, i + 1 < end ? layer_blocks_[i + 1] : kNoBlock, c);
+    arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
-    const std::size_t w0 = kBlocked ? block << (block_shift_ - 6) : 0;
+    const int shift = block_shift_ - router_set::kWordShift;  // log2 words a block
+    const std::size_t w0 = kBlocked ? block << shift : 0;
     const std::size_t w1 =
-        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << (block_shift_ - 6)))
-                 : active_.size();
+        kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << shift)) : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
-      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~boundary_[w],
+      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
     if constexpr (kBlocked) ask_ahead(~std::size_t{0});
   }
-  created_at_[c & wheel_mask_] += sources_.created_packets() - created;
+  counters_.created(c, sources_.created_packets() - created);
 }
 
 template <bool kBlocked, bool kObserved>
@@ -129,8 +127,7 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
   // does not add its zero counts.
   if (bank_.has_injection(r)) {
     const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
-    window_.injected_packets += injected.packets;
-    window_.injected_flits += injected.flits;
+    counters_.injected(injected.packets, injected.flits);
   }
   bank_.allocate(r, t, Carry<kBlocked, kObserved>{*this, r, t});
 }
@@ -153,13 +150,12 @@ void RankModel::Carry<kBlocked, kObserved>::operator()(int in_port, int in_vc, i
 
 template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
-  const std::size_t k = port_slot(r, out_port);
-  ++window_.flit_hops;
-  if (in_measurement_) ++channel_flits_[k];
-  const std::uint32_t target = link_[k];
-  const int in_port = out_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_flit(target & ~kRemoteBit, in_port, out_vc, f, t + flit_delay_);
+  const std::size_t k = links_.slot(r, out_port);
+  counters_.hop(k, in_measurement_);
+  const std::uint32_t target = links_.target(k);
+  const int in_port = Topology::reverse_port(out_port);
+  if (RankLinks::remote(target)) {
+    send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
   flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
@@ -168,14 +164,14 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
 
 template <bool kBlocked>
 void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
-  const std::uint32_t target = link(r, in_port);
-  const int out_port = in_port ^ 1;
-  if ((target & kRemoteBit) != 0) {
-    send_remote_credit(target & ~kRemoteBit, out_port, vc, t + credit_delay_);
+  const std::uint32_t target = links_.link(r, in_port);
+  const int out_port = Topology::reverse_port(in_port);
+  if (RankLinks::remote(target)) {
+    send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
   credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
-      bank_.outputs().index(target, out_port * vcs_ + vc));
+      bank_.output_vc(target, out_port * vcs_ + vc));
 }
 
 }  // namespace wormnet

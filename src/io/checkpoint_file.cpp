@@ -300,7 +300,7 @@ void write_checkpoint(const Communicator& comm, OutputFile& out, const RunProgre
 
     // Additive counters as global sums (a restart gives them to one rank).
     const H5Group c = root.create_group(names::kCounters);
-    const auto w = m.window.to_array();
+    const auto w = m.counters.window.to_array();
     put_array<std::uint64_t>(c, names::kWindowCounters, sum(comm, {w.begin(), w.end()}));
     std::vector<std::uint64_t> scalars;
     for (const std::uint64_t* v : layout::scalars(m)) scalars.push_back(*v);
@@ -405,18 +405,14 @@ void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
         (check(field), ...);
       },
       layout::router_fields(m));
-  for (const std::uint64_t meta : m.ivc_meta) {
-    require((meta & 0xFFFF) <= m.depth && ((meta >> 16) & 0xFF) <= 2 &&
-                ((meta >> 24) & 0xFF) <= m.ports && ((meta >> 32) & 0xFF) < m.vcs,
-            "an input VC state is out of range");
-  }
-  for (const auto& f : m.flits_in_flight) {
+  require(m.router.in_range(m.ports, m.vcs, m.depth), "an input VC state is out of range");
+  for (const auto& f : m.arrivals.flits) {
     require(f.router < nodes && f.local_vc < pv, "a flit in flight is out of range");
   }
-  for (const auto& c : m.credits_in_flight) {
+  for (const auto& c : m.arrivals.credits) {
     require(c.router < nodes && c.local_vc < pv, "a credit in flight is out of range");
   }
-  for (const auto& q : m.messages) {
+  for (const auto& q : m.sources.messages) {
     require(q.router < nodes && q.dest < nodes, "a queued message is out of range");
   }
   for (const auto& s : m.streams) {
@@ -471,7 +467,7 @@ ModelSnapshot read_model(const Communicator& comm, const std::string& dir,
   require(w.size() == TrafficCounters::kFields, "checkpoint: window counters size differs");
   std::array<std::uint64_t, TrafficCounters::kFields> wa{};
   std::copy(w.begin(), w.end(), wa.begin());
-  m.window = TrafficCounters::from_array(wa);
+  m.counters.window = TrafficCounters::from_array(wa);
   const auto s = get_array<std::uint64_t>(c.open_dataset(names::kScalars));
   const auto scalars = layout::scalars(m);
   require(s.size() == scalars.size(), "checkpoint: counters size differs");

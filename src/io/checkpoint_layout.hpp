@@ -101,26 +101,40 @@ struct RouterField {
 template <class V>
 RouterField(std::string_view, V&, RowWidth) -> RouterField<V>;
 
-/// Every per-router field. M is ModelSnapshot or const ModelSnapshot.
+/// The routers' per-router fields (RouterRows). R is RouterRows or const RouterRows.
+template <class R>
+auto router_unit_fields(R& u) {
+  using W = RowWidth;
+  return std::tuple{RouterField{names::kIvcReady, u.ivc_ready, W::kPortVcs},
+                    RouterField{names::kIvcSince, u.ivc_since, W::kPortVcs},
+                    RouterField{names::kIvcMeta, u.ivc_meta, W::kPortVcs},
+                    RouterField{names::kFlitPacket, u.flit_packet, W::kPortVcsDepth},
+                    RouterField{names::kFlitKind, u.flit_kind, W::kPortVcsDepth},
+                    RouterField{names::kOvcCredits, u.ovc_credits, W::kPortVcs},
+                    RouterField{names::kOvcOwner, u.ovc_owner, W::kPortVcs},
+                    RouterField{names::kOvcPacket, u.ovc_packet, W::kPortVcs},
+                    RouterField{names::kVaLast, u.va_last, W::kPortVcs},
+                    RouterField{names::kSaLastVc, u.sa_last_vc, W::kPorts},
+                    RouterField{names::kSaLastPort, u.sa_last_port, W::kPorts},
+                    RouterField{names::kInjection, u.injection, W::kInjection}};
+}
+
+/// The sources' per-router fields (TrafficSources::Rows).
+template <class S>
+auto source_fields(S& s) {
+  using W = RowWidth;
+  return std::tuple{RouterField{names::kSourceCounter, s.counter, W::kOne},
+                    RouterField{names::kSourceNextTime, s.next_time, W::kOne},
+                    RouterField{names::kSourceSequence, s.sequence, W::kOne}};
+}
+
+/// Every per-router field, part by part: the routers, their sources, the channels' flit
+/// counts. M is ModelSnapshot or const ModelSnapshot.
 template <class M>
 auto router_fields(M& m) {
-  using W = RowWidth;
-  return std::tuple{RouterField{names::kIvcReady, m.ivc_ready, W::kPortVcs},
-                    RouterField{names::kIvcSince, m.ivc_since, W::kPortVcs},
-                    RouterField{names::kIvcMeta, m.ivc_meta, W::kPortVcs},
-                    RouterField{names::kFlitPacket, m.flit_packet, W::kPortVcsDepth},
-                    RouterField{names::kFlitKind, m.flit_kind, W::kPortVcsDepth},
-                    RouterField{names::kOvcCredits, m.ovc_credits, W::kPortVcs},
-                    RouterField{names::kOvcOwner, m.ovc_owner, W::kPortVcs},
-                    RouterField{names::kOvcPacket, m.ovc_packet, W::kPortVcs},
-                    RouterField{names::kVaLast, m.va_last, W::kPortVcs},
-                    RouterField{names::kSaLastVc, m.sa_last_vc, W::kPorts},
-                    RouterField{names::kSaLastPort, m.sa_last_port, W::kPorts},
-                    RouterField{names::kInjection, m.injection, W::kInjection},
-                    RouterField{names::kSourceCounter, m.source_counter, W::kOne},
-                    RouterField{names::kSourceNextTime, m.source_next_time, W::kOne},
-                    RouterField{names::kSourceSequence, m.source_sequence, W::kOne},
-                    RouterField{names::kChannelFlits, m.channel_flits, W::kNetworkPorts}};
+  return std::tuple_cat(router_unit_fields(m.router), source_fields(m.sources),
+                        std::tuple{RouterField{names::kChannelFlits, m.counters.channel_flits,
+                                               RowWidth::kNetworkPorts}});
 }
 
 /// A column of a list: a member of the list's entries, stored as `Stored` (an HDF5 element
@@ -146,25 +160,26 @@ struct List {
 template <class V, class Columns>
 List(std::string_view, V&, Columns) -> List<V, Columns>;
 
-/// Every list. M is ModelSnapshot or const ModelSnapshot.
+/// Every list, part by part: the arrival wheel's, the sources' queues, the links' streams,
+/// the packets. M is ModelSnapshot or const ModelSnapshot.
 template <class M>
 auto lists(M& m) {
-  using F = ModelSnapshot::InFlightFlit;
-  using C = ModelSnapshot::InFlightCredit;
-  using Q = ModelSnapshot::QueuedMessage;
-  using S = ModelSnapshot::Stream;
+  using F = ArrivalRows::Flit;
+  using C = ArrivalRows::Credit;
+  using Q = TrafficSources::Rows::QueuedMessage;
+  using S = StreamRow;
   using std::uint32_t, std::uint64_t, std::uint8_t;
-  return std::tuple{List{names::kFlitsList, m.flits_in_flight,
+  return std::tuple{List{names::kFlitsList, m.arrivals.flits,
                          std::tuple{column<uint64_t>(names::kArrival, &F::arrival),
                                     column<uint32_t>(names::kRouter, &F::router),
                                     column<uint32_t>(names::kLocalVc, &F::local_vc),
                                     column<uint64_t>(names::kPacket, &F::packet),
                                     column<uint32_t>(names::kKindColumn, &F::kind)}},
-                    List{names::kCreditsList, m.credits_in_flight,
+                    List{names::kCreditsList, m.arrivals.credits,
                          std::tuple{column<uint64_t>(names::kArrival, &C::arrival),
                                     column<uint32_t>(names::kRouter, &C::router),
                                     column<uint32_t>(names::kLocalVc, &C::local_vc)}},
-                    List{names::kMessagesList, m.messages,
+                    List{names::kMessagesList, m.sources.messages,
                          std::tuple{column<uint32_t>(names::kRouter, &Q::router),
                                     column<uint64_t>(names::kCreated, &Q::created),
                                     column<uint32_t>(names::kDest, &Q::dest),
@@ -191,19 +206,19 @@ auto lists(M& m) {
 /// ModelSnapshot or const ModelSnapshot.
 template <class M>
 auto scalars(M& m) {
-  return std::array{&m.measured.delivered_packets,
-                    &m.measured.delivered_flits,
-                    &m.measured.hops_sum,
-                    &m.measured.accepted_flits,
-                    &m.measured.packet_cycles,
-                    &m.created_flits,
-                    &m.created_packets,
-                    &m.measured_created_packets,
-                    &m.measured_created_flits,
-                    &m.created_flits_seen,
-                    &m.created_packets_seen,
-                    &m.ejected_packets,
-                    &m.scripted_packets};
+  return std::array{&m.counters.measured.delivered_packets,
+                    &m.counters.measured.delivered_flits,
+                    &m.counters.measured.hops_sum,
+                    &m.counters.measured.accepted_flits,
+                    &m.counters.measured.packet_cycles,
+                    &m.sources.counts.created_flits,
+                    &m.sources.counts.created_packets,
+                    &m.sources.counts.measured_packets,
+                    &m.sources.counts.measured_flits,
+                    &m.counters.created_flits_seen,
+                    &m.counters.created_packets_seen,
+                    &m.counters.ejected_packets,
+                    &m.counters.scripted_packets};
 }
 
 /// A latency histogram of the counters group.
@@ -217,9 +232,9 @@ Histogram(std::string_view, H&) -> Histogram<H>;
 
 template <class M>
 auto histograms(M& m) {
-  return std::array{Histogram{names::kLatencyTotal, m.measured.total},
-                    Histogram{names::kLatencyNetwork, m.measured.network},
-                    Histogram{names::kLatencyQueueing, m.measured.queueing}};
+  return std::array{Histogram{names::kLatencyTotal, m.counters.measured.total},
+                    Histogram{names::kLatencyNetwork, m.counters.measured.network},
+                    Histogram{names::kLatencyQueueing, m.counters.measured.queueing}};
 }
 
 }  // namespace wormnet::io::checkpoint_layout

@@ -1,15 +1,15 @@
-// The injection stage of RouterBank: a router's terminal writes messages of its source queue,
-// a flit a cycle, into the injection buffer (input port P).
+#include "wormnet/router/injection_stage.hpp"
+
 #include "wormnet/core/rng.hpp"
-#include "wormnet/router/router_bank.hpp"
 
 namespace wormnet {
 
-RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& source) {
+InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cycle t,
+                                              SourceQueue& source) {
   Injected done;
-  const int ports = params_.ports;
-  const int vcs = params_.vcs;
-  Injection& inj = inputs_.injection(r);
+  const int ports = c.params.ports;
+  const int vcs = c.params.vcs;
+  Injection& inj = c.inputs.injection(r);
   if (inj.length == 0) {
     if (source.empty()) {
       inj.queued = 0;
@@ -18,25 +18,25 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
     // A new packet takes an empty injection VC, so it never waits behind a blocked one.
     int vc = -1;
     for (int v = 0; v < vcs; ++v) {
-      if (inputs_.state(inputs_.index(r, ports * vcs + v)).count == 0) {
+      if (c.inputs.state(c.inputs.index(r, ports * vcs + v)).count == 0) {
         vc = v;
         break;
       }
     }
     if (vc < 0) return done;
     const Message& m = source.front();
-    if (m.created + params_.injection_latency > t) return done;  // still on the injection channel
+    if (m.created + c.params.injection_latency > t) return done;  // still on the channel
     Packet p;
     p.created = m.created;
     p.injected = t;
-    p.id = (static_cast<std::uint64_t>(inputs_.node(r)) << 32) | (m.sequence & 0xFFFFFFFFULL);
-    p.source = inputs_.node(r);
+    p.id = (static_cast<std::uint64_t>(c.inputs.node(r)) << 32) | (m.sequence & 0xFFFFFFFFULL);
+    p.source = c.inputs.node(r);
     p.dest = m.dest;
-    p.state = routing_.chosen_initial_state(NodeId(p.source), NodeId(p.dest),
-                                            initial_choice(p.id, m.sequence));
+    p.state = c.routing.chosen_initial_state(NodeId(p.source), NodeId(p.dest),
+                                             initial_choice(c, p.id, m.sequence));
     p.length = m.length;
     p.measured = m.measured;
-    inj.packet = packets_.allocate(p);
+    inj.packet = c.packets.allocate(p);
     inj.sent = 0;
     inj.length = m.length;
     inj.vc = static_cast<std::uint8_t>(vc);
@@ -45,22 +45,48 @@ RouterBank::Injected RouterBank::inject(std::uint32_t r, Cycle t, SourceQueue& s
     ++done.packets;
   }
   const int local_vc = ports * vcs + inj.vc;
-  if (inputs_.full(inputs_.index(r, local_vc))) return done;
+  if (c.inputs.full(c.inputs.index(r, local_vc))) return done;
   const bool head = inj.sent == 0;
   const bool tail = inj.sent + 1 == inj.length;
-  deposit(r, local_vc, Flit(inj.packet, head, tail), t);
+  c.deposit(r, local_vc, Flit(inj.packet, head, tail), t);
   ++inj.sent;
   ++done.flits;
   if (tail) inj.length = 0;
   return done;
 }
 
-int RouterBank::initial_choice(std::uint64_t packet_id, std::uint64_t sequence) const {
+int InjectionStage::initial_choice(const RouterCore& c, std::uint64_t packet_id,
+                                   std::uint64_t sequence) {
   // From the packet's identity alone, so any rank count draws the same choices.
-  const auto choices = static_cast<std::uint64_t>(routing_.initial_choices());
+  const auto choices = static_cast<std::uint64_t>(c.routing.initial_choices());
   if (choices == 1) return 0;
-  if (params_.ring_tie == RingTie::kAlternating) return static_cast<int>(sequence % choices);
-  return static_cast<int>(mix64(params_.tie_key ^ packet_id) % choices);
+  if (c.params.ring_tie == RingTie::kAlternating) return static_cast<int>(sequence % choices);
+  return static_cast<int>(mix64(c.params.tie_key ^ packet_id) % choices);
+}
+
+void InjectionStage::save(const RouterCore& c, RouterRows& rows, const PacketIdOf& id_of) {
+  for (std::uint32_t r = 0; r < c.routers(); ++r) {
+    const Injection& inj = c.inputs.injection(r);
+    rows.injection.push_back(inj.length != 0 ? id_of(inj.packet) : RouterRows::kNoPacket);
+    rows.injection.push_back(inj.sent);
+    rows.injection.push_back(inj.length);
+    rows.injection.push_back(inj.vc);
+  }
+}
+
+void InjectionStage::restore(RouterCore& c, const RouterRows& rows, const PacketSlotOf& slot_of) {
+  const auto terminal_vcs = static_cast<std::uint32_t>(c.params.ports * c.params.vcs);
+  for (std::uint32_t r = 0; r < c.routers(); ++r) {
+    Injection& inj = c.inputs.injection(r);
+    const std::uint64_t* in = &rows.injection[4 * static_cast<std::size_t>(r)];
+    inj = Injection{};
+    if (in[0] != RouterRows::kNoPacket) {
+      inj.vc = static_cast<std::uint8_t>(in[3]);
+      inj.packet = slot_of(r, terminal_vcs + inj.vc, in[0]);
+      inj.sent = static_cast<std::uint16_t>(in[1]);
+      inj.length = static_cast<std::uint16_t>(in[2]);
+    }
+  }
 }
 
 }  // namespace wormnet

@@ -1,13 +1,10 @@
-// The VC allocation stage of RouterBank. Input stage: each head whose routing delay is over
-// picks one free output VC among its routing options (the selection policy's choice among
-// those the VC rules allow). Output stage: the VcAllocator grants each requested output VC to
-// one head, round robin.
+#include "wormnet/router/vc_allocation_stage.hpp"
+
 #include <bit>
 #include <limits>
 
 #include "wormnet/core/rng.hpp"
-#include "wormnet/router/router_bank.hpp"
-#include "wormnet/router/vc_rules.hpp"
+#include "wormnet/router/vc_allocator.hpp"
 
 namespace wormnet {
 
@@ -26,86 +23,63 @@ static_assert(RouteOptions::kCapacity <= 256, "an option's number fits VcAllocat
 
 }  // namespace
 
-bool RouterBank::bubble_allows(std::uint32_t r, int in_port, int out_port, int out_vc,
-                               const Packet& p) const {
-  if (!params_.bubble || out_port == params_.ports) return true;
-  const int free = outputs_.credits(outputs_.index(r, out_port * params_.vcs + out_vc));
-  const bool ring = ring_port_[static_cast<std::size_t>(out_port)] != 0;
-  return wormnet::bubble_allows(free, p.length, params_.max_length,
-                                enters_ring(in_port, out_port, params_.ports, ring));
-}
-
-int RouterBank::least_occupied(std::uint32_t r, const int* candidates, int found) const {
+int VcAllocationStage::least_occupied(const RouterCore& c, std::uint32_t r, const int* candidates,
+                                      int found) {
   int best = 0;
   int best_free = -1;
-  for (int c = 0; c < found; ++c) {
-    const int port = port_of_[static_cast<std::size_t>(candidates[c])];
+  for (int k = 0; k < found; ++k) {
+    const int port = c.port_of(static_cast<std::uint32_t>(candidates[k]));
     int free = 0;
-    for (int w = 0; w < params_.vcs; ++w) {
-      free += outputs_.credits(outputs_.index(r, port * params_.vcs + w));
+    for (int w = 0; w < c.params.vcs; ++w) {
+      free += c.outputs.credits(c.outputs.index(r, port * c.params.vcs + w));
     }
     if (free > best_free) {
       best_free = free;
-      best = c;
+      best = k;
     }
   }
   return best;
 }
 
-std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
-  const int ports = params_.ports;
-  const int vcs = params_.vcs;
-  const VcMask escape_vcs = params_.escape_vcs;
+std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
+  const int ports = c.params.ports;
+  const VcMask escape_vcs = c.params.escape_vcs;
   // With priority selection and no escape VCs the first free VC ends the search.
-  const bool first_only = params_.selection == SelectionPolicy::kPriority && escape_vcs == 0;
+  const bool first_only = c.params.selection == SelectionPolicy::kPriority && escape_vcs == 0;
   VcAllocator::Request requests[kMostRequests];
   RouteState next_state[kMostRequests];
   int n = 0;
   RouteOptions options;
   std::uint64_t parks = 0;  // heads refused because every VC they may take is owned
-  for (std::uint64_t mask = inputs_.requesting(r); mask != 0; mask &= mask - 1) {
+  for (std::uint64_t mask = c.inputs.requesting(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
-    const std::uint32_t i = inputs_.index(r, static_cast<int>(lv));
-    InputVcState& s = inputs_.state(i);
+    const std::uint32_t i = c.inputs.index(r, static_cast<int>(lv));
+    InputVcState& s = c.inputs.state(i);
     if (!s.ready_by(t)) continue;
     // Its stored cycle moves up to the present, so that it stays within 2^31 cycles of the
     // cycle however long the head waits (InputVcState::ready_low); ready either way.
     s.set_ready(t);
-    const int in_port = port_of_[lv];
-    const int in_vc = vc_of_[lv];
-    const Packet& p = packets_[inputs_.front(i).packet()];
-    routing_options(r, in_port, in_vc, p, options);
+    const int in_port = c.port_of(lv);
+    const int in_vc = c.vc_of(lv);
+    const Packet& p = c.packets[c.inputs.front(i).packet()];
+    c.routing_options(r, in_port, in_vc, p, options);
     int candidates[kMostCandidates];
     int candidate_option[kMostCandidates];
     int found = 0;
     int adaptive = 0;          // candidates on adaptive VCs (routings with escape VCs)
     bool for_credits = false;  // a free VC refused for its credits: they return without a tail
-    for (int k = 0; k < options.size(); ++k) {
-      const RouteOption& o = options[k];
-      const VcMask allowed = o.port == ports ? o.vcs : class_vcs_[o.vcs];
-      for (int w = 0; w < vcs; ++w) {
-        if (!((allowed >> w) & 1U)) continue;
-        const int ol = o.port * vcs + w;
-        if (outputs_.owner(outputs_.index(r, ol)) != OutputUnit::kFree) continue;
-        if (!bubble_allows(r, in_port, o.port, w, p)) {
-          for_credits = true;
-          continue;
-        }
-        if (escape_vcs != 0 && o.port != ports && ((escape_vcs >> w) & 1U) == 0) {
-          if (!adaptive_vc_takes_new_packet(outputs_.credits(outputs_.index(r, ol)),
-                                            params_.depth)) {
-            for_credits = true;
-            continue;
-          }
-          ++adaptive;
-        }
-        candidates[found] = ol;
-        candidate_option[found] = k;
-        ++found;
-        if (first_only) break;
+    choose_vcs(c, r, in_port, p, options, [&](const VcChoice& v) {
+      if (v.verdict == VcVerdict::kOwned) return true;
+      if (v.verdict != VcVerdict::kTake) {
+        for_credits = true;
+        return true;
       }
-      if (found > 0 && first_only) break;
-    }
+      adaptive += v.adaptive ? 1 : 0;
+      candidates[found] = v.local;
+      candidate_option[found] = v.option;
+      ++found;
+      return !first_only;
+    });
     if (found == 0) {
       // Its route and packet stay as they are while it waits, and owners change only at
       // grants (which take VCs) and tails (release_output): it parks until a tail, where a
@@ -116,13 +90,13 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
       continue;
     }
     found =
-        prefer_adaptive(candidates, candidate_option, found, adaptive, escape_vcs, vc_of_.data());
+        prefer_adaptive(candidates, candidate_option, found, adaptive, escape_vcs, c.vc_table());
     int pick = 0;
-    if (params_.selection == SelectionPolicy::kRandom && found > 1) {
+    if (c.params.selection == SelectionPolicy::kRandom && found > 1) {
       pick = static_cast<int>(mix64(p.id * 0x9E3779B97F4A7C15ULL + p.hops + t) %
                               static_cast<std::uint64_t>(found));
-    } else if (params_.selection == SelectionPolicy::kLeastOccupied && found > 1) {
-      pick = least_occupied(r, candidates, found);
+    } else if (c.params.selection == SelectionPolicy::kLeastOccupied && found > 1) {
+      pick = least_occupied(c, r, candidates, found);
     }
     requests[n] = VcAllocator::Request{static_cast<std::uint8_t>(lv),
                                        static_cast<std::uint8_t>(candidates[pick]),
@@ -130,37 +104,87 @@ std::uint64_t RouterBank::allocate_vcs(std::uint32_t r, Cycle t) {
     next_state[n] = options[candidate_option[pick]].next_state;
     ++n;
   }
-  if (parks != 0) inputs_.park(r, parks);
+  if (parks != 0) c.inputs.park(r, parks);
   if (n == 0) return 0;
   bool granted[kMostRequests];
   std::uint64_t granted_vcs = 0;
-  const std::uint32_t first_out = outputs_.index(r, 0);
+  const std::uint32_t first_out = c.outputs.index(r, 0);
   VcAllocator::arbitrate(requests, n, granted, [&](std::uint8_t o) -> std::uint8_t& {
-    return outputs_.last_grant(first_out + o);
+    return c.outputs.last_grant(first_out + o);
   });
   for (int k = 0; k < n; ++k) {
     if (!granted[k]) continue;
-    const std::uint32_t i = inputs_.index(r, requests[k].input_vc);
-    InputVcState& s = inputs_.state(i);
+    const std::uint32_t i = c.inputs.index(r, requests[k].input_vc);
+    InputVcState& s = c.inputs.state(i);
     const int ol = requests[k].output_vc;
-    inputs_.set_stage(r, requests[k].input_vc, VcStage::kActive);
-    s.out_port = port_of_[static_cast<std::size_t>(ol)];
-    s.out_vc = vc_of_[static_cast<std::size_t>(ol)];
-    s.set_ready(t + params_.vc_alloc_delay);
+    c.inputs.set_stage(r, requests[k].input_vc, VcStage::kActive);
+    s.out_port = c.port_of(static_cast<std::uint32_t>(ol));
+    s.out_vc = c.vc_of(static_cast<std::uint32_t>(ol));
+    s.set_ready(t + c.params.vc_alloc_delay);
     // The switch stage's masks: no credit yet (the buffer behind the last packet is full),
     // and a `ready` more than a cycle ahead (a delay of 1 only keeps it from this cycle's
     // switch stage: the mask returned does).
     const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
-    if (outputs_.credits(outputs_.index(r, ol)) == 0) inputs_.block(r, bit);
-    if (params_.vc_alloc_delay > 1) inputs_.settle(r, bit);
+    if (c.outputs.credits(c.outputs.index(r, ol)) == 0) c.inputs.block(r, bit);
+    if (c.params.vc_alloc_delay > 1) c.inputs.settle(r, bit);
     granted_vcs |= bit;
-    outputs_.set_owner(outputs_.index(r, ol), requests[k].input_vc);
-    outputs_.set_owner_packet(outputs_.index(r, ol), inputs_.front(i).packet());
-    Packet& p = packets_[inputs_.front(i).packet()];
+    c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);
+    c.outputs.set_owner_packet(c.outputs.index(r, ol), c.inputs.front(i).packet());
+    Packet& p = c.packets[c.inputs.front(i).packet()];
     p.state = next_state[k];
     if (s.out_port != ports) ++p.hops;
   }
-  return params_.vc_alloc_delay != 0 ? granted_vcs : 0;
+  return c.params.vc_alloc_delay != 0 ? granted_vcs : 0;
+}
+
+void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local_vc, Cycle t,
+                                 std::vector<VcWait>& waits) {
+  const std::uint32_t i = c.inputs.index(r, local_vc);
+  const InputVcState& s = c.inputs.state(i);
+  if (s.stage == VcStage::kActive) {
+    // Holding an output VC, it moves unless it has no credit (ejection never runs out).
+    const std::uint32_t o = c.outputs.index(r, s.out_port * c.params.vcs + s.out_vc);
+    if (s.out_port != c.params.ports && c.outputs.credits(o) == 0) {
+      waits.push_back(VcWait{VcWait::kDownstream, s.out_port, s.out_vc});
+    }
+    return;
+  }
+  if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
+  const std::size_t first = waits.size();
+  const int in_port = c.port_of(static_cast<std::uint32_t>(local_vc));
+  const Packet& p = c.packets[c.inputs.front(i).packet()];
+  RouteOptions options;
+  c.routing_options(r, in_port, c.vc_of(static_cast<std::uint32_t>(local_vc)), p, options);
+  bool way_out = false;
+  choose_vcs(c, r, in_port, p, options, [&](const VcChoice& v) {
+    switch (v.verdict) {
+      case VcVerdict::kOwned: {
+        const std::uint8_t owner = c.outputs.owner(v.output);
+        waits.push_back(VcWait{VcWait::kOwner, static_cast<std::uint8_t>(c.port_of(owner)),
+                               static_cast<std::uint8_t>(c.vc_of(owner))});
+        return true;
+      }
+      case VcVerdict::kBubble:
+        waits.push_back(VcWait{VcWait::kDownstream, static_cast<std::uint8_t>(v.port),
+                               static_cast<std::uint8_t>(v.vc)});
+        return true;
+      case VcVerdict::kTake:
+      case VcVerdict::kAdaptiveNeedsEmpty:
+        break;
+    }
+    way_out = true;  // it wins the VC, or another packet does and then owns it
+    return false;
+  });
+  if (way_out || options.empty()) waits.resize(first);
+}
+
+void VcAllocationStage::save(const RouterCore& c, RouterRows& rows) {
+  for (std::uint32_t o = 0; o < c.outputs.size(); ++o)
+    rows.va_last.push_back(c.outputs.last_grant(o));
+}
+
+void VcAllocationStage::restore(RouterCore& c, const RouterRows& rows) {
+  for (std::uint32_t o = 0; o < c.outputs.size(); ++o) c.outputs.last_grant(o) = rows.va_last[o];
 }
 
 }  // namespace wormnet

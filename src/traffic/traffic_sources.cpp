@@ -104,25 +104,46 @@ bool TrafficSources::generates(std::uint32_t local) const {
   return rate_ > 0.0 && !pattern_.silent(NodeId(nodes_[local]));
 }
 
-TrafficSources::GeneratorState TrafficSources::generator(std::uint32_t local) const {
-  const Source& s = sources_[local];
-  return GeneratorState{s.rng.counter(), s.next_time, s.sequence};
+void TrafficSources::save(Rows& rows) const {
+  for (std::uint32_t i = 0; i < sources_.size(); ++i) {
+    const Source& s = sources_[i];
+    rows.counter.push_back(s.rng.counter());
+    rows.next_time.push_back(s.next_time);
+    rows.sequence.push_back(s.sequence);
+    SourceQueue copy = queues_[i];  // oldest first
+    for (; !copy.empty(); copy.pop()) {
+      const Message& m = copy.front();
+      rows.messages.push_back(
+          Rows::QueuedMessage{nodes_[i], m.created, m.dest, m.length, m.measured, m.sequence});
+    }
+  }
+  rows.counts = Counts{created_flits_, created_packets_, measured_packets_, measured_flits_};
 }
 
-TrafficSources::Counts TrafficSources::counts() const {
-  return Counts{created_flits_, created_packets_, measured_packets_, measured_flits_};
-}
-
-void TrafficSources::restore(const std::vector<GeneratorState>& generators, const Counts& counts) {
+void TrafficSources::restore(
+    const Rows& all, bool keep_counts,
+    const std::function<std::optional<std::uint32_t>(std::uint32_t)>& local_of) {
   for (Calendar& c : due_) c = Calendar{};
   for (std::uint32_t i = 0; i < sources_.size(); ++i) {
     Source& s = sources_[i];
-    s.rng = RandomStream::restore(s.rng.key(), generators[i].counter);
-    s.next_time = generators[i].next_time;
-    s.sequence = generators[i].sequence;
+    s.rng = RandomStream::restore(s.rng.key(), all.counter[i]);
+    s.next_time = all.next_time[i];
+    s.sequence = all.sequence[i];
     queues_[i] = SourceQueue{};
     if (generates(i) && s.next_time < kNever) enlist(i);
   }
+  for (const Rows::QueuedMessage& q : all.messages) {
+    const std::optional<std::uint32_t> local = local_of(q.router);
+    if (!local) continue;
+    Message m;
+    m.created = q.created;
+    m.dest = q.dest;
+    m.length = static_cast<std::uint16_t>(q.length);
+    m.measured = static_cast<std::uint8_t>(q.measured);
+    m.sequence = q.sequence;
+    queues_[*local].push(m);
+  }
+  const Counts counts = keep_counts ? all.counts : Counts{};
   created_flits_ = counts.created_flits;
   created_packets_ = counts.created_packets;
   measured_packets_ = counts.measured_packets;

@@ -62,46 +62,49 @@ inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
   }
   const std::size_t pv = m.port_vcs();
   const std::size_t pp = m.ports + 1U;
-  auto rows = [&](auto member, std::size_t stride) {
-    auto& out = m.*member;
+  // Takes each router's row of `field` (a member pointer into a part of the snapshot).
+  auto rows = [&](auto part, auto field, std::size_t stride) {
+    auto& out = (m.*part).*field;
     for (std::uint32_t id : routers) {
       const auto [p, k] = where.at(id);
-      const auto& in = parts[p].*member;
+      const auto& in = (parts[p].*part).*field;
       out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(k * stride),
                  in.begin() + static_cast<std::ptrdiff_t>((k + 1) * stride));
     }
   };
-  rows(&ModelSnapshot::ivc_ready, pv);
-  rows(&ModelSnapshot::ivc_meta, pv);
-  rows(&ModelSnapshot::ivc_since, pv);
-  rows(&ModelSnapshot::flit_packet, pv * m.depth);
-  rows(&ModelSnapshot::flit_kind, pv * m.depth);
-  rows(&ModelSnapshot::ovc_credits, pv);
-  rows(&ModelSnapshot::ovc_owner, pv);
-  rows(&ModelSnapshot::ovc_packet, pv);
-  rows(&ModelSnapshot::va_last, pv);
-  rows(&ModelSnapshot::sa_last_vc, pp);
-  rows(&ModelSnapshot::sa_last_port, pp);
-  rows(&ModelSnapshot::injection, 4);
-  rows(&ModelSnapshot::source_counter, 1);
-  rows(&ModelSnapshot::source_next_time, 1);
-  rows(&ModelSnapshot::source_sequence, 1);
-  rows(&ModelSnapshot::channel_flits, m.ports);
+  using R = RouterRows;
+  using S = TrafficSources::Rows;
+  rows(&ModelSnapshot::router, &R::ivc_ready, pv);
+  rows(&ModelSnapshot::router, &R::ivc_meta, pv);
+  rows(&ModelSnapshot::router, &R::ivc_since, pv);
+  rows(&ModelSnapshot::router, &R::flit_packet, pv * m.depth);
+  rows(&ModelSnapshot::router, &R::flit_kind, pv * m.depth);
+  rows(&ModelSnapshot::router, &R::ovc_credits, pv);
+  rows(&ModelSnapshot::router, &R::ovc_owner, pv);
+  rows(&ModelSnapshot::router, &R::ovc_packet, pv);
+  rows(&ModelSnapshot::router, &R::va_last, pv);
+  rows(&ModelSnapshot::router, &R::sa_last_vc, pp);
+  rows(&ModelSnapshot::router, &R::sa_last_port, pp);
+  rows(&ModelSnapshot::router, &R::injection, 4);
+  rows(&ModelSnapshot::sources, &S::counter, 1);
+  rows(&ModelSnapshot::sources, &S::next_time, 1);
+  rows(&ModelSnapshot::sources, &S::sequence, 1);
+  rows(&ModelSnapshot::counters, &CounterRows::channel_flits, m.ports);
   for (const ModelSnapshot& s : parts) {
     auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-    append(m.flits_in_flight, s.flits_in_flight);
-    append(m.credits_in_flight, s.credits_in_flight);
-    append(m.messages, s.messages);
+    append(m.arrivals.flits, s.arrivals.flits);
+    append(m.arrivals.credits, s.arrivals.credits);
+    append(m.sources.messages, s.sources.messages);
     append(m.streams, s.streams);
     append(m.packets, s.packets);
-    m.created_flits += s.created_flits;
-    m.created_packets += s.created_packets;
-    m.measured_created_packets += s.measured_created_packets;
-    m.measured_created_flits += s.measured_created_flits;
-    m.created_flits_seen += s.created_flits_seen;
-    m.created_packets_seen += s.created_packets_seen;
-    m.ejected_packets += s.ejected_packets;
-    m.scripted_packets += s.scripted_packets;
+    m.sources.counts.created_flits += s.sources.counts.created_flits;
+    m.sources.counts.created_packets += s.sources.counts.created_packets;
+    m.sources.counts.measured_packets += s.sources.counts.measured_packets;
+    m.sources.counts.measured_flits += s.sources.counts.measured_flits;
+    m.counters.created_flits_seen += s.counters.created_flits_seen;
+    m.counters.created_packets_seen += s.counters.created_packets_seen;
+    m.counters.ejected_packets += s.counters.ejected_packets;
+    m.counters.scripted_packets += s.counters.scripted_packets;
   }
   return m;
 }

@@ -1,31 +1,25 @@
 // The part of the network one rank simulates: its routers (a RouterBank: the pipeline and its
 // state), its terminals (sources and sinks) and the links that leave them. This class is the
-// wiring: which router each link reaches (here or on another rank), the arrival wheel that
-// delays flits and credits on local links, the outboxes for other ranks, the boundary and
-// active-router sets, and the counters. Routers interact only through links whose latency is
-// >= 1 cycle, so the routers of a cycle can be stepped in any order, and a rank can run ahead
-// of its neighbours by the lookahead. This class never sees MPI: flits and credits bound for
-// another rank are appended to outboxes that the engine's transport carries.
+// loop over the rank's blocks of routers that calls its parts (docs/engine.md): the links
+// (RankLinks: where each link leads, the outboxes for other ranks), the walk's schedule
+// (WalkSchedule), the counters (RankCounters); it keeps the arrival wheel that delays flits
+// and credits on local links and the set of active routers. Routers interact only through
+// links whose latency is >= 1 cycle, so the routers of a cycle can be stepped in any order, and
+// a rank can run ahead of its neighbours by the lookahead. This class never sees MPI: flits
+// and credits bound for another rank are appended to outboxes that the engine's transport
+// carries.
 //
 // The skewed walk. A large rank's routers form blocks (2^block_shift consecutive local
-// indices) and the blocks form layers: layer 0 holds the blocks with a link to another rank
-// (or, without one, a seed block), layer k + 1 the blocks linked to layer k that are in no
-// lower layer, so a link joins blocks of the same or adjacent layers. A router at cycle c
-// needs only what its neighbours sent at c - 1 or before, so a layer may simulate cycle c as
-// soon as its adjacent layers have simulated c - 1: layers need not be level. Layer 0 follows
-// the engine's cycle (it trades with other ranks); between the cycles the engine reads the
-// state (set_level_at()), the deeper layers lag behind it, a layer k at most min(k, skew - 1)
-// cycles, and catch up every `skew` cycles in a wave from the deepest layer to layer 1 that
-// advances a band of adjacent layers through several cycles while their state is in the caches,
-// where a level walk fetched every active router's state from memory in every cycle
-// (docs/scaling.md, "The skewed walk"). Results are those of the level walk, bit for bit.
+// indices), and the blocks layers by their distance from the rank's boundary; the deeper
+// layers may lag behind the engine's cycle between the cycles the engine reads the state
+// (WalkSchedule, walk_schedule.hpp, says which layer simulates which cycle). Results are those
+// of the level walk, bit for bit.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
@@ -34,6 +28,10 @@
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/rank_counters.hpp"
+#include "wormnet/engine/rank_links.hpp"
+#include "wormnet/engine/router_set.hpp"
+#include "wormnet/engine/walk_schedule.hpp"
 #include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -46,57 +44,6 @@
 #include "wormnet/verify/wait_for_graph.hpp"
 
 namespace wormnet {
-
-/// A flit crossing to another rank: 24 bytes. A head's packet record travels beside it in
-/// Outbox::heads (most flits are body flits, which need none).
-struct RemoteFlit {
-  Cycle arrival = 0;
-  std::uint64_t packet_id = 0;  ///< Packet::id, to check that body flits follow their head
-  std::uint32_t node = 0;       ///< receiving router (global id)
-  std::uint8_t port = 0;        ///< receiving input port
-  std::uint8_t vc = 0;
-  std::uint8_t kind = 0;  ///< Flit::kind(): head / tail bits
-};
-
-/// A credit crossing to another rank.
-struct RemoteCredit {
-  Cycle arrival = 0;
-  std::uint32_t node = 0;  ///< router that owns the output VC (global id)
-  std::uint8_t port = 0;   ///< its output port
-  std::uint8_t vc = 0;
-};
-
-/// How a rank walks its routers (see the skewed walk above). The defaults suit the caches of
-/// today's machines; the tests take small blocks to reach the blocked, layered walk on small
-/// networks.
-struct WalkLayout {
-  /// Ranks of at least this many routers keep their arrivals by block and walk in layers;
-  /// smaller ranks (some 16 MB of state) are one block: their state stays in the caches.
-  std::uint32_t blocked_min = 16384;
-  /// log2 routers per block, 6 or more (a block is whole words of active_). 1,024: on
-  /// torus:100x100x100 (2 ranks, docs/scaling.md) the loop ran 1.02-1.19x faster than with
-  /// 256 in 5 alternating pairs, 4,096 no better than 1,024; on one rank of a million routers
-  /// 1.08-1.15x; on honeycomb:300 and torus:64x64x64 (one rank) the same.
-  int block_shift = 10;
-  /// Ranks of at least this many blocked routers let their deeper layers lag (by `skew`);
-  /// smaller ones keep them level. On torus:100x100x100 (500,000 routers per rank) the lag
-  /// made the loop 1.19x faster, on torus:60x60x60 (216,000 on one rank) not at all: a
-  /// layer's state must be large against the caches for a level walk to lose it every cycle.
-  std::uint32_t skewed_min = 262144;
-  Cycle skew = 4;  ///< cycles between the catch-ups of the deeper layers (1: always level)
-};
-
-/// Everything bound for one peer rank during a window.
-struct Outbox {
-  std::vector<RemoteFlit> flits;
-  std::vector<Packet> heads;  ///< the record of each head flit in `flits`, in the same order
-  std::vector<RemoteCredit> credits;
-  void clear() {
-    flits.clear();
-    heads.clear();
-    credits.clear();
-  }
-};
 
 class RankModel {
  public:
@@ -123,11 +70,11 @@ class RankModel {
   /// and no sooner: until then the layers away from the rank's boundary may lag behind the
   /// cycle stepped (the skewed walk). 0, the default, keeps every layer level after every
   /// step. Every reader of the state requires level layers.
-  void set_level_at(Cycle t) { level_at_ = t; }
+  void set_level_at(Cycle t) { walk_.set_level_at(t); }
   /// Whether every layer has simulated the same cycles (always, on a rank of one block).
-  [[nodiscard]] bool level() const;
+  [[nodiscard]] bool level() const { return walk_.level(); }
   /// Layers of the skewed walk (1 on a rank of one block).
-  [[nodiscard]] std::size_t layers() const { return layer_next_.size(); }
+  [[nodiscard]] std::size_t layers() const { return walk_.layers(); }
 
   /// Puts a message in the source queue of `node` (a local node) as if generated at
   /// m.created: scripted traffic for tests and hand-worked scenarios. The layers must be level.
@@ -146,23 +93,23 @@ class RankModel {
   void set_router_observer(RouterObserver* observer) { observer_ = observer; }
 
   /// Flits/credits for peer ranks produced since the last clear; index = peer rank.
-  [[nodiscard]] std::vector<Outbox>& outboxes() { return outboxes_; }
+  [[nodiscard]] std::vector<Outbox>& outboxes() { return links_.outboxes(); }
   /// Peer ranks that share a link with this one (ascending).
-  [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return neighbor_ranks_; }
+  [[nodiscard]] const std::vector<int>& neighbor_ranks() const { return links_.neighbor_ranks(); }
   /// Accepts what a peer sent. Arrival cycles are not in the past; between step_interior(t)
   /// and step_boundary(t) they may be t itself (applied at once, to boundary routers only).
   void receive(const Outbox& from_peer);
   /// Links between this rank's routers and `peer`'s.
-  [[nodiscard]] std::uint64_t links_to(int peer) const;
+  [[nodiscard]] std::uint64_t links_to(int peer) const { return links_.links_to(peer); }
   /// First cycle of the next window: anything sent to another rank must arrive at or after
   /// it (the lookahead promise, checked on every remote send).
-  void set_window_end(Cycle t) { window_end_ = t; }
+  void set_window_end(Cycle t) { links_.set_window_end(t); }
 
   /// Counters since the last take_window(); resets them.
   TrafficCounters take_window();
   [[nodiscard]] const MeasuredStats& measured() const {
     require(level(), "measured() while the walk's layers are not level");
-    return measured_;
+    return counters_.measured();
   }
   /// Flits switched per local channel during the measurement window, by global channel id.
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
@@ -207,8 +154,8 @@ class RankModel {
   [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;
 
  private:
-  /// Calls f(router, local VC, input VC index) for every non-empty input VC of an active
-  /// router that has waited at least `threshold` cycles at `t`.
+  /// Calls f(router, local VC) for every non-empty input VC of an active router that has
+  /// waited at least `threshold` cycles at `t`.
   template <class F>
   void for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const;
   struct Arrival {
@@ -227,7 +174,7 @@ class RankModel {
   /// output VC's record, whose credit the move takes, the link and its flit counter).
   struct MoveDue {
     std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< port_slot() (link_ and channel_flits_), or kNoLink
+    std::uint32_t channel;  ///< RankLinks::slot() (links and channel counters), or kNoLink
   };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
@@ -240,13 +187,7 @@ class RankModel {
     /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
     std::vector<WheelBucket<MoveDue>> moves;
   };
-  /// Remote end of a link: index into remote_ when the neighbour is on another rank.
-  static constexpr std::uint32_t kRemoteBit = 0x80000000U;
-  static constexpr std::uint32_t kNoLink = 0xFFFFFFFFU;
-  struct RemoteEnd {
-    std::uint32_t node;  ///< global id
-    std::uint16_t rank;
-  };
+  static constexpr std::uint32_t kNoLink = RankLinks::kNoLink;
 
   /// Which active routers a pass over the bitmap steps.
   enum class Pass { kAll, kInterior, kBoundary };
@@ -256,9 +197,6 @@ class RankModel {
   void begin_cycle(Cycle t);
   /// Closes the engine's cycle t: layer 0 has simulated it.
   void end_cycle(Cycle t);
-  /// Steps layers 1.. towards their targets for the engine's cycle t: t + 1 for all when
-  /// `catch_up`, else the least that lets layer 0 simulate t (layer k: t + 1 - k).
-  void advance_layers(Cycle t, bool catch_up);
   /// Points the walk at cycle c: the wheel's buckets for what it sends, the measurement flag.
   void enter_cycle(Cycle c);
   /// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only).
@@ -267,8 +205,6 @@ class RankModel {
   /// kObserved: observer_ is told of every move and credit (set_router_observer()).
   template <Pass kPass, bool kBlocked, bool kObserved>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
-  /// Cycles every layer has simulated: their counters (packet-cycles) are final.
-  void settle();
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
   /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
@@ -294,8 +230,8 @@ class RankModel {
   /// After a flit's deposit at cycle c into input VC local_vc of router r (of `block`): if
   /// the VC holds an output VC, hints for its move now, and on the wheel for its next moves.
   void hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c);
-  /// Groups the blocks into layers by their distance from the rank's boundary.
-  void build_layers();
+  /// The rank's blocks and the links between them (for the skewed walk's layers).
+  [[nodiscard]] BlockGraph block_graph() const;
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
   template <bool kBlocked, bool kObserved>
@@ -344,24 +280,9 @@ class RankModel {
   [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
                                                        Cycle arrival);
   [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r); }
-  /// Link slot of router r's network port: the local neighbour, kRemoteBit | remote_ index,
-  /// or kNoLink.
-  [[nodiscard]] std::uint32_t link(std::uint32_t r, int port) const {
-    return link_[port_slot(r, port)];
-  }
-  /// Index of router r's network port in link_ and channel_flits_: a router's ports take a
-  /// power-of-two count of slots (8 for a 3-D torus), so that its links (32 bytes) and its flit
-  /// counters (64 bytes) never straddle two cache lines. At 6 slots a quarter of the routers'
-  /// links did, and a move's credit then read its input port's link from a line that the
-  /// hint for the move, which asks for the output port's, had not fetched.
-  [[nodiscard]] std::size_t port_slot(std::uint32_t r, int port) const {
-    return (static_cast<std::size_t>(r) << port_shift_) | static_cast<std::size_t>(port);
-  }
-
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
   int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
-  int port_shift_;     ///< log2 of the slots per router in link_ and channel_flits_ (>= P)
   int vcs_;            ///< VCs per port
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
@@ -376,14 +297,8 @@ class RankModel {
 
   PacketTable packets_;
   RouterBank bank_;
-  HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
-  HugeVector<std::uint32_t> link_;      ///< [port_slot()]: local neighbour, remote, kNoLink
-  std::vector<RemoteEnd> remote_;
-  std::vector<int> neighbor_ranks_;
+  RankLinks links_;
   TrafficSources sources_;
-  /// Packets streaming in from other ranks (head received, tail not yet): input VC index ->
-  /// local packet slot.
-  std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
 
   std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
   std::size_t wheel_mask_ = 0;
@@ -396,22 +311,8 @@ class RankModel {
   /// buckets would only add work.
   int block_shift_ = 10;
   std::size_t blocks_ = 1;
-  /// The layers of the skewed walk: layer_blocks_[layer_first_[k] .. layer_first_[k + 1]) are
-  /// layer k's blocks, ascending.
-  std::vector<std::uint32_t> layer_first_;
-  std::vector<std::uint32_t> layer_blocks_;
-  std::vector<Cycle> layer_next_;  ///< [layer]: the first cycle it has not simulated
-  Cycle skew_ = 1;         ///< WalkLayout::skew on ranks of skewed_min routers or more, else 1
-  Cycle level_at_ = 0;     ///< set_level_at()
-  Cycle level_since_ = 0;  ///< the cycle at which the layers were last level
-  bool anchored_ = false;  ///< layer_next_ follows the engine's cycles (see begin_cycle)
-  /// Packets generated and tails ejected at each cycle not yet settled (index: cycle masked
-  /// like the wheel, which spans the layers' spread), and the totals over settled cycles.
-  std::vector<std::uint64_t> created_at_;
-  std::vector<std::uint64_t> ejected_at_;
-  Cycle settled_ = 0;  ///< every layer has simulated the cycles before it
-  std::uint64_t settled_created_ = 0;
-  std::uint64_t settled_ejected_ = 0;
+  /// The layers of the walk and the cycles each has simulated.
+  WalkSchedule walk_{1};
   WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
   /// The buckets (one per block) of the flits and the credits sent during the cycle being
   /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
@@ -421,7 +322,6 @@ class RankModel {
   /// The next block's arrivals not yet hinted at (within the current cycle's buckets, which
   /// no send of the cycle grows: sends are a cycle or more ahead).
   Ahead ahead_;
-  std::vector<Outbox> outboxes_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
@@ -429,26 +329,16 @@ class RankModel {
   /// A router that holds flits is active, except while its only flits are heads waiting out
   /// their routing delay at idle VCs (a rank of blocks: arrive() wakes it when they route).
   HugeVector<std::uint64_t> active_;
-  /// Routers with a link to another rank (same layout as active_), and the words of it that
-  /// hold any: the boundary pass visits only those.
-  std::vector<std::uint64_t> boundary_;
-  std::vector<std::uint32_t> boundary_words_;
   bool cycle_open_ = false;  ///< between step_interior(t) and step_boundary(t)
 
-  TrafficCounters window_;
-  MeasuredStats measured_;
-  HugeVector<std::uint64_t> channel_flits_;  ///< [port_slot()], measurement window
-  Cycle window_end_ = 0;
-  Cycle now_ = 0;                       ///< first cycle not yet simulated
-  bool in_measurement_ = false;         ///< the cycle being stepped is in the measurement window
-  std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
-  std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
+  /// Counts by cycle masked like the wheel, which spans the layers' spread.
+  RankCounters counters_;
+  Cycle now_ = 0;                ///< first cycle not yet simulated
+  bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;
   std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
-  std::uint64_t created_flits_seen_ = 0;
-  std::uint64_t created_packets_seen_ = 0;
 };
 
 }  // namespace wormnet

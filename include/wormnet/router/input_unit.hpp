@@ -15,6 +15,7 @@
 #include "wormnet/core/opaque.hpp"
 #include "wormnet/core/prefetch.hpp"
 #include "wormnet/router/flit.hpp"
+#include "wormnet/router/router_rows.hpp"
 
 namespace wormnet {
 
@@ -31,7 +32,7 @@ struct InputVcState {
   /// so that none straddles two cache lines (at 40 bytes half did, and a router step on a
   /// large rank fetched both). Exact while the cycle is within 2^31 of it: a stage's delay
   /// is far shorter, and a head that waits longer for a VC has it moved up by the VC stage
-  /// (RouterBank::allocate_vcs); where it no longer matters, checkpoints store the present.
+  /// (VcAllocationStage::step); where it no longer matters, checkpoints store the present.
   std::uint32_t ready_low = 0;
   std::uint16_t head = 0;   ///< ring-buffer index of the front flit
   std::uint16_t count = 0;  ///< flits buffered
@@ -129,9 +130,9 @@ class InputUnit {
   /// request, every output VC its route allows was owned by another packet (a subset of
   /// waiting()): it cannot be granted one before a tail leaves one of the router's output VCs
   /// (ownership is the only thing that changes for it: its route and packet do not), so the
-  /// VC stage skips it until then (RouterBank::allocate_vcs, traverse). A head refused for
-  /// want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits return
-  /// without a tail.
+  /// VC stage skips it until then (VcAllocationStage::step, RouterCore::release_output). A head
+  /// refused for want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits
+  /// return without a tail.
   [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
   /// The waiting heads that request an output VC this cycle: waiting() but parked().
   [[nodiscard]] std::uint64_t requesting(std::uint32_t router) const {
@@ -233,6 +234,19 @@ class InputUnit {
   [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
     return headers_[router].injection;
+  }
+  /// Appends every router's input VCs to `rows`: ready cycles (in full where they matter, a
+  /// head waiting or a VC settling; no later than `now`, the next cycle to simulate, where
+  /// they do not, since a cycle long past may be more than 2^31 cycles back; a parked head at
+  /// `now`, as the requests it skipped would have left it), stamps, packed states and flits
+  /// (their packets' ids by id_of).
+  void save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const;
+  /// Fills every router's input VCs from `rows` (a unit just built or emptied; row r is
+  /// router r); slot_of gives each flit's packet slot. The stage masks follow the stages;
+  /// the switch stage's (blocked, settling) are the caller's to rebuild.
+  void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
+  [[nodiscard]] std::uint32_t routers() const {
+    return static_cast<std::uint32_t>(headers_.size());
   }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }

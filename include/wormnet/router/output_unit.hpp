@@ -9,12 +9,13 @@
 #include "wormnet/core/huge_page_allocator.hpp"
 #include "wormnet/core/opaque.hpp"
 #include "wormnet/core/prefetch.hpp"
+#include "wormnet/router/router_rows.hpp"
 
 namespace wormnet {
 
 class OutputUnit {
  public:
-  static constexpr std::uint8_t kFree = 0xFF;
+  static constexpr std::uint8_t kFree = RouterRows::kFreeOwner;
 
   OutputUnit() = default;
   OutputUnit(std::uint32_t routers, int ports, int vcs, int depth)
@@ -74,6 +75,13 @@ class OutputUnit {
   [[nodiscard]] std::uint32_t owner_packet(std::uint32_t o) const { return vcs_[o].owner_packet; }
   void set_owner_packet(std::uint32_t o, std::uint32_t slot) { vcs_[o].owner_packet = slot; }
   [[nodiscard]] std::size_t bytes() const { return vcs_.capacity() * sizeof(OutputVc); }
+  /// Output VCs of the rank (routers x (P + 1) x V).
+  [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(vcs_.size()); }
+  /// Appends every output VC's credits, owner and owner's packet (its id by id_of) to `rows`.
+  void save(RouterRows& rows, const PacketIdOf& id_of) const;
+  /// Sets every output VC from `rows` (row r is router r); slot_of gives an owner's packet
+  /// slot, as found at the owning input VC.
+  void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
 
  private:
   /// One output VC: what the VC and switch stages read and write of it share a line (on a

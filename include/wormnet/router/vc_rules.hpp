@@ -6,16 +6,17 @@
 #include <cstdint>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
 
 /// Whether a hop that arrived on `in_port` and leaves on `out_port` enters a ring: the output
 /// port's dimension is a ring (`out_is_ring`) and the packet does not continue straight on
-/// it. Ports are 2 x dimension + direction, so going on in the direction a packet came from
-/// port p means leaving by port p ^ 1; a packet from the terminal port (`terminal`) always
+/// it. Going on in the direction a packet came from port p means leaving by the port that
+/// faces p (Topology::reverse_port); a packet from the terminal port (`terminal`) always
 /// enters.
 constexpr bool enters_ring(int in_port, int out_port, int terminal, bool out_is_ring) {
-  const bool continuing = in_port != terminal && out_port == (in_port ^ 1);
+  const bool continuing = in_port != terminal && out_port == Topology::reverse_port(in_port);
   return out_is_ring && !continuing;
 }
 

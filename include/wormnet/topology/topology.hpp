@@ -89,6 +89,8 @@ class Topology {
   [[nodiscard]] std::uint32_t first_channel(NodeId n) const { return channel_base_[n.value()]; }
 
   static constexpr PortId reverse_port(PortId p) { return static_cast<PortId>(p ^ 1U); }
+  /// The same for a port held as an int (the router's loops): no narrowing on the way.
+  static constexpr int reverse_port(int p) { return p ^ 1; }
   static constexpr int port_dim(PortId p) { return p / 2; }
   /// +1 for even ports, -1 for odd ports.
   static constexpr int port_sign(PortId p) { return (p & 1U) ? -1 : 1; }

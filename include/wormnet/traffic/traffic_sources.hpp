@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -90,13 +92,6 @@ class TrafficSources {
   [[nodiscard]] std::uint64_t measured_flits() const { return measured_flits_; }
   [[nodiscard]] std::size_t bytes() const;
 
-  // Checkpoint support.
-  /// One node's generator: its stream position, next generation instant and message count.
-  struct GeneratorState {
-    std::uint64_t counter = 0;
-    double next_time = 0.0;
-    std::uint64_t sequence = 0;
-  };
   /// Cumulative counts (additive over ranks).
   struct Counts {
     std::uint64_t created_flits = 0;
@@ -104,11 +99,32 @@ class TrafficSources {
     std::uint64_t measured_packets = 0;
     std::uint64_t measured_flits = 0;
   };
-  [[nodiscard]] GeneratorState generator(std::uint32_t local) const;
-  [[nodiscard]] Counts counts() const;
-  /// Replaces every generator's state and the counts, empties the queues (refill them with
-  /// queue(local).push()) and reschedules every generator at its stored next instant.
-  void restore(const std::vector<GeneratorState>& generators, const Counts& counts);
+  /// The sources' state in checkpoint form: a row per node (the order of the nodes saved),
+  /// the queued messages, and the counts. Nothing in it depends on the partition.
+  struct Rows {
+    struct QueuedMessage {
+      std::uint32_t router;  ///< source node (global)
+      Cycle created;
+      std::uint32_t dest;
+      std::uint32_t length;
+      std::uint32_t measured;
+      std::uint64_t sequence;
+    };
+    std::vector<std::uint64_t> counter;   ///< each node's random stream position
+    std::vector<double> next_time;        ///< its next generation instant
+    std::vector<std::uint64_t> sequence;  ///< its messages so far
+    std::vector<QueuedMessage> messages;  ///< nodes in order, each queue oldest first
+    Counts counts;
+  };
+  /// Appends every node's row and queued messages to `rows`, and sets its counts to this
+  /// rank's.
+  void save(Rows& rows) const;
+  /// Replaces the state with `all`'s (rows of this rank's nodes, in order; messages of any
+  /// rank, those of this rank's nodes taken: local_of(global id) is the node's local index,
+  /// or none), its counts only if `keep_counts` (they are global totals, kept by one rank),
+  /// and reschedules every generator at its stored next instant.
+  void restore(const Rows& all, bool keep_counts,
+               const std::function<std::optional<std::uint32_t>(std::uint32_t)>& local_of);
 
  private:
   struct Due {

@@ -135,7 +135,7 @@ Outcome run(const std::string& topo, const std::string& routing, const SimConfig
     for (const Packet& k : snap.packets) {
       if (seen.insert(k.id).second) out.undelivered.push_back(k.created);
     }
-    for (const ModelSnapshot::QueuedMessage& m : snap.messages)
+    for (const TrafficSources::Rows::QueuedMessage& m : snap.sources.messages)
       out.undelivered.push_back(m.created);
   }
   return out;

@@ -1,4 +1,4 @@
-// The switch stage of a RouterBank against a second, plain implementation of separable
+// The switch stage by itself against a second, plain implementation of separable
 // input-first allocation with round-robin arbiters, on random router states: which flits
 // move, and where the arbiters' pointers are left.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "wormnet/router/router_bank.hpp"
+#include "wormnet/router/switch_stage.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -42,10 +42,11 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
     p.vcs = 1 + trial % 4;
     p.depth = 2;
     PacketTable packets;
-    RouterBank bank(p, *topo, *routing, {0}, packets);
-    InputUnit& in = bank.inputs();
-    OutputUnit& out = bank.outputs();
-    SwitchAllocator& sa = bank.switch_allocator();
+    RouterCore core(p, *topo, *routing, {0}, packets);
+    SwitchStage stage(1, p.ports + 1);
+    InputUnit& in = core.inputs;
+    OutputUnit& out = core.outputs;
+    SwitchAllocator& sa = stage.allocator();
     const int ports = p.ports + 1;
     const int vcs = p.vcs;
     auto coin = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
@@ -69,7 +70,7 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
       if (ov / vcs != p.ports)
         out.set_credits(out.index(0, ov), static_cast<std::uint16_t>(rng() % 3));
     }
-    bank.rebuild_switch_masks();
+    SwitchStage::rebuild_masks(core);
 
     // The plain allocator, from the same state.
     auto eligible = [&](int port, int vc) {
@@ -107,9 +108,11 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
     }
 
     std::vector<Move> moved;
-    bank.allocate(0, 10, [&](int in_port, int in_vc, int out_port, int out_vc, Flit) {
+    auto on_move = [&](int in_port, int in_vc, int out_port, int out_vc, Flit) {
       moved.emplace_back(in_port, in_vc, out_port, out_vc);
-    });
+    };
+    const std::uint64_t movable = in.active(0) & in.nonempty(0) & ~in.blocked(0);
+    if (movable != 0) stage.step(core, 0, 10, movable, on_move);
     std::sort(moved.begin(), moved.end());
     std::sort(expected.begin(), expected.end());
     ASSERT_EQ(moved, expected) << "trial " << trial;
@@ -122,6 +125,41 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
   }
   // The trials reach every case of the stage: no move, one, two, and more.
   for (int n = 0; n <= 4; ++n) EXPECT_GT(moves_seen[n], 50) << n << " moves";
+}
+
+// With per-VC bandwidth every VC is a channel of its own: three VCs of one input port, each
+// holding an output VC of one output port with a credit, all move in the same cycle (shared
+// bandwidth would move one); a fourth without a credit does not. No arbiter is asked.
+TEST(SwitchStage, PerVcBandwidthMovesEveryEligibleVc) {
+  std::unique_ptr<Topology> topo = make_topology("torus:4x4x4");
+  std::unique_ptr<RoutingFunction> routing = make_routing("dor", *topo, FlowControl::kCredit);
+  RouterParams p;
+  p.ports = 6;
+  p.vcs = 4;
+  p.depth = 2;
+  p.per_vc_bandwidth = true;
+  PacketTable packets;
+  RouterCore core(p, *topo, *routing, {0}, packets);
+  SwitchStage stage(1, p.ports + 1);
+  InputUnit& in = core.inputs;
+  for (int vc = 0; vc < 4; ++vc) {
+    const int lv = 1 * p.vcs + vc;  // input port 1
+    in.set_stage(0, lv, VcStage::kActive);
+    in.state(in.index(0, lv)).out_port = 0;
+    in.state(in.index(0, lv)).out_vc = static_cast<std::uint8_t>(vc);
+    core.outputs.set_owner(core.outputs.index(0, vc), static_cast<std::uint8_t>(lv));
+    in.push(0, lv, Flit(0, false, false));
+  }
+  core.outputs.set_credits(core.outputs.index(0, 3), 0);
+  SwitchStage::rebuild_masks(core);
+  std::vector<Move> moved;
+  auto on_move = [&](int in_port, int in_vc, int out_port, int out_vc, Flit) {
+    moved.emplace_back(in_port, in_vc, out_port, out_vc);
+  };
+  stage.step(core, 0, 10, in.active(0) & in.nonempty(0) & ~in.blocked(0), on_move);
+  EXPECT_EQ(moved, (std::vector<Move>{{1, 0, 0, 0}, {1, 1, 0, 1}, {1, 2, 0, 2}}));
+  EXPECT_EQ(stage.allocator().last_vc(0, 1), 63);
+  EXPECT_EQ(stage.allocator().last_port(0, 0), 63);
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+// What the stages of a rank's routers share: the parameters, the routing, the numbering of
+// a router's VCs (port * vcs + vc) and its tables, the input and output units (structure of
+// arrays over all the rank's routers, indexed by local router) and the packet table. The
+// stage classes (injection_stage.hpp, vc_allocation_stage.hpp, switch_stage.hpp) keep their
+// own arbiter state and take this by reference; RouterBank owns it and them, and is all the
+// rank sees.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/core/error.hpp"
+#include "wormnet/router/input_unit.hpp"
+#include "wormnet/router/output_unit.hpp"
+#include "wormnet/router/packet_table.hpp"
+#include "wormnet/router/router_params.hpp"
+#include "wormnet/routing/routing_function.hpp"
+#include "wormnet/topology/topology.hpp"
+
+namespace wormnet {
+
+struct RouterCore {
+  /// The routers `nodes` (global ids; local index = position) of `topo`, routed by
+  /// `routing`; their packets live in `packets` (shared with the rank's links). Every input
+  /// buffer empty, every output VC free with `depth` credits (the ejection port's unlimited).
+  RouterCore(const RouterParams& params, const Topology& topo, const RoutingFunction& routing,
+             std::vector<std::uint32_t> nodes, PacketTable& packets);
+
+  [[nodiscard]] std::uint32_t routers() const { return static_cast<std::uint32_t>(nodes.size()); }
+  /// port * vcs + vc -> port, and -> vc (no division in the hot loop).
+  [[nodiscard]] int port_of(std::uint32_t local_vc) const { return port_of_[local_vc]; }
+  [[nodiscard]] int vc_of(std::uint32_t local_vc) const { return vc_of_[local_vc]; }
+  /// VC -> the routing's VC class (VC mod vcs_required()): a head's route at every hop
+  /// needed a virtual call and a division for it.
+  [[nodiscard]] int class_of(std::uint32_t local_vc) const { return class_of_[local_vc]; }
+  /// The physical VCs (bit per VC) of a routing VC-class mask on a network port.
+  [[nodiscard]] VcMask class_vcs(VcMask classes) const { return class_vcs_[classes]; }
+  /// Whether output port p's dimension is a ring (a torus dimension; bubble flow control).
+  [[nodiscard]] bool ring_port(int p) const { return ring_port_[static_cast<std::size_t>(p)] != 0; }
+  /// The whole vc_of() table (prefer_adaptive() reads it by candidate).
+  [[nodiscard]] const std::uint8_t* vc_table() const { return vc_of_.data(); }
+
+  /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
+  /// Inline: the rank calls it for every flit it takes off a link.
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+    const std::uint32_t i = inputs.index(r, local_vc);
+    InputVcState& s = inputs.state(i);
+    const VcMask escape = params.escape_vcs;
+    if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params.ports &&
+        ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
+      require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+    }
+    // Into an empty buffer its wait starts now; without a branch, since whether the buffer
+    // was empty is data (a third of the mesh:16x16 bench case's deposits mispredicted that
+    // branch, cachegrind's model). A head at an idle VC (empty, and kIdle is 0) starts its
+    // route: once per packet and hop, one branch on both fields.
+    inputs.mark_if(i, t, s.count == 0);
+    static_assert(static_cast<int>(VcStage::kIdle) == 0);
+    if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
+      require(f.head(), "a body flit arrived at an idle input VC");
+      inputs.set_stage(r, local_vc, VcStage::kWaitVc);
+      s.set_ready(t + params.routing_delay);
+    }
+    inputs.push(r, local_vc, f);
+  }
+  /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
+  /// tail left through it): the heads parked at r for want of a free output VC request
+  /// again from the next cycle. Every release goes through here, so that none stays parked.
+  [[gnu::always_inline]] inline void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
+    outputs.set_owner(o, OutputUnit::kFree);
+    if (inputs.parked(r) != 0) [[unlikely]]
+      inputs.unpark(r, t);
+  }
+  /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
+  void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
+                       RouteOptions& out) const;
+  /// Empties every input buffer (wait stamps at 0, no injection in progress) and frees every
+  /// output VC, with `depth` credits each (the ejection port's unlimited).
+  void clear();
+
+  RouterParams params;
+  const RoutingFunction& routing;
+  std::vector<std::uint32_t> nodes;  ///< local index -> global node id
+  PacketTable& packets;
+  InputUnit inputs;
+  OutputUnit outputs;
+
+ private:
+  std::vector<std::uint8_t> ring_port_;  ///< [port]: 1 if the port's dimension is a ring
+  std::array<VcMask, 256> class_vcs_{};  ///< routing VC-class mask -> physical VCs
+  std::array<std::uint8_t, 64> port_of_{};
+  std::array<std::uint8_t, 64> vc_of_{};
+  std::array<std::uint8_t, 64> class_of_{};
+};
+
+}  // namespace wormnet

@@ -1,0 +1,55 @@
+// The input unit's checkpoint form (RouterRows): save() and restore().
+#include "wormnet/router/input_unit.hpp"
+
+#include <algorithm>
+
+namespace wormnet {
+
+void InputUnit::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const {
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    const Header& h = headers_[r];
+    for (std::uint32_t lv = 0; lv < vcs_per_router_; ++lv) {
+      const std::uint32_t i = index(r, static_cast<int>(lv));
+      const InputVcState& st = state(i);
+      const bool matters = ((h.waiting | h.settling) >> lv & 1U) != 0;
+      const Cycle ready = (h.parked >> lv & 1U) != 0 ? now : st.ready_near(now);
+      rows.ivc_ready.push_back(matters ? ready : std::min(ready, now));
+      rows.ivc_since.push_back(stamp(i));
+      rows.ivc_meta.push_back(RouterRows::ivc_meta_of(st.count, static_cast<std::uint8_t>(st.stage),
+                                                      st.out_port, st.out_vc));
+      for (std::uint32_t k = 0; k < depth_; ++k) {
+        if (k < st.count) {
+          const Flit& f = at(i, k);
+          rows.flit_packet.push_back(id_of(f.packet()));
+          rows.flit_kind.push_back(static_cast<std::uint8_t>(f.kind()));
+        } else {
+          rows.flit_packet.push_back(RouterRows::kNoPacket);
+          rows.flit_kind.push_back(0);
+        }
+      }
+    }
+  }
+}
+
+void InputUnit::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    for (std::uint32_t lv = 0; lv < vcs_per_router_; ++lv) {
+      const std::size_t row = static_cast<std::size_t>(r) * vcs_per_router_ + lv;
+      const std::uint64_t meta = rows.ivc_meta[row];
+      const std::uint32_t count = rows.buffered(row);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        const std::size_t f = row * depth_ + k;
+        push(r, static_cast<int>(lv),
+             Flit::with_kind(slot_of(r, lv, rows.flit_packet[f]), rows.flit_kind[f]));
+      }
+      set_stage(r, static_cast<int>(lv), static_cast<VcStage>((meta >> 16) & 0xFF));
+      InputVcState& st = state(index(r, static_cast<int>(lv)));
+      st.set_ready(rows.ivc_ready[row]);
+      set_stamp(index(r, static_cast<int>(lv)), rows.ivc_since[row]);
+      st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
+      st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
+    }
+  }
+}
+
+}  // namespace wormnet

@@ -257,13 +257,14 @@ def workload_messages(cfg):
 
 def trace_valid(cfg):
     """The trace rules of docs/workloads.md: ids in order, nodes in the network and
-    different, sizes 1..65535, dependencies on earlier messages the source received or sent."""
+    different, sizes 1..65535, iteration labels below the message count, dependencies on
+    earlier messages the source received or sent."""
     n = nodes(cfg)
     msgs = cfg["_trace"]
     for i, (mid, src, dst, flits, after, iteration, deps) in enumerate(msgs):
         if mid != i or not (0 <= src < n and 0 <= dst < n) or src == dst:
             return False
-        if not 1 <= flits <= 65535 or after < 0 or iteration < 0:
+        if not 1 <= flits <= 65535 or after < 0 or not 0 <= iteration < len(msgs):
             return False
         for j in deps:
             if not (0 <= j < i and src in (msgs[j][1], msgs[j][2])):
@@ -479,9 +480,10 @@ def draw_trace(rng, n):
     after, iteration, depends). Half the messages leave a node that an earlier message
     reached, and most depend on messages their source received or sent (chains of
     dependencies); sizes up to 64 flits, above --length-max's 20 too; some wait for a cycle
-    (`after`); iteration labels 0..3."""
+    (`after`); iteration labels 0..3, below the message count (wormnet's rule)."""
     msgs = []
-    for i in range(rng.randint(1, 60)):
+    count = rng.randint(1, 60)
+    for i in range(count):
         if msgs and rng.random() < 0.5:
             src = rng.choice(msgs)[2]
         else:
@@ -492,7 +494,8 @@ def draw_trace(rng, n):
         after = 0 if rng.random() < 0.7 else rng.randint(1, 300)
         seen = [m[0] for m in msgs if src in (m[1], m[2])]
         deps = sorted(rng.sample(seen, min(len(seen), rng.choice([0, 1, 1, 2, 3]))))
-        msgs.append((i, src, dst, flits, after, rng.randint(0, 3), tuple(deps)))
+        # Drawn 0..3 and then capped, so that the draws after it stay as they were.
+        msgs.append((i, src, dst, flits, after, min(rng.randint(0, 3), count - 1), tuple(deps)))
     return tuple(msgs)
 
 

@@ -158,7 +158,7 @@ def report_main(argv=None, prog: str | None = None) -> int:
 TOOLS = {"plot-sweep": "plot_sweep", "fig5": "fig5", "compare-seeds": "compare_seeds",
          "tables-sim": "tables_sim", "tables-study": "tables_study",
          "honeycomb-tori": "honeycomb_tori", "workloads": "workloads",
-         "tables-npb": "tables_npb"}
+         "tables-npb": "tables_npb", "faults-study": "faults_study"}
 
 
 def run_tool(name: str, argv) -> int:

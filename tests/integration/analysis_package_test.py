@@ -31,7 +31,8 @@ FAILURES = []
 MODULES = ("network", "layouts", "steady", "results", "tables", "heatmap", "plots", "report",
            "cli", "loaders", "_h5", "workload", "workload_report", "scales", "tools.plot_sweep",
            "tools.fig5", "tools.compare_seeds", "tools.tables_sim", "tools.tables_study",
-           "tools.honeycomb_tori", "tools.workloads", "tools.tables_npb")
+           "tools.honeycomb_tori", "tools.workloads", "tools.tables_npb",
+           "tools.faults_study")
 
 
 def check(cond, what):

@@ -429,42 +429,11 @@ void RouteSearch::build_sssp(NodeId s, std::span<const NodeId> dests,
     }
   }
   // Forwards, level by level: relax every vertex from its predecessors in the region.
-  for (int l = 1; l <= level; ++l) {
-    for (std::uint32_t slot : levels_[static_cast<std::size_t>(l)]) {
-      Slot& x = slots_[slot];
-      std::uint64_t best = kInfinity;
-      std::uint32_t from = 0;
-      std::uint16_t ports = 0;
-      for (std::uint32_t k = x.first_pred; k < x.end_pred; ++k) {
-        const Pred& p = preds_[k];
-        const Slot& y = slots_[p.from];
-        if (y.cost == kInfinity) continue;
-        ports = static_cast<std::uint16_t>(
-            ports | (l == 1 ? (1U << topo_.channel_port(ChannelId(p.channel))) : y.first_ports));
-        const std::uint64_t c = y.cost + base + weights[p.channel];
-        if (c < best) {
-          best = c;
-          from = p.from;
-        }
-      }
-      x.cost = best;
-      x.parent = from;
-      x.first_ports = ports;
-    }
-  }
+  relax_levels(level, weights, base);
   for (std::size_t i = 0; i < dests.size(); ++i) {
-    std::uint64_t best = kInfinity;
-    std::uint32_t last = 0;
     std::uint16_t ports = 0;
-    for (std::uint32_t k = dest_end_[i]; k < dest_end_[i + 1]; ++k) {
-      const Slot& x = slots_[ends_list_[k]];
-      ports = static_cast<std::uint16_t>(ports | x.first_ports);
-      if (x.cost < best) {
-        best = x.cost;
-        last = ends_list_[k];
-      }
-    }
-    require(best != kInfinity, "BUILD_SSSP: a destination has no minimal route");
+    const std::uint32_t last =
+        cheapest_end(i, ports, "BUILD_SSSP: a destination has no minimal route");
     routes[i] = route_from_slot(last);
     first_ports[i] = ports;
   }
@@ -518,6 +487,49 @@ void RouteSearch::walk_routes(std::uint32_t slot, RouteSet& out) {
     walk_channels_.pop_back();
   }
   walk_states_.pop_back();
+}
+
+void RouteSearch::relax_levels(int level, std::span<const std::uint64_t> weights,
+                               std::uint64_t base) {
+  for (int l = 1; l <= level; ++l) {
+    for (std::uint32_t slot : levels_[static_cast<std::size_t>(l)]) {
+      Slot& x = slots_[slot];
+      std::uint64_t best = kInfinity;
+      std::uint32_t from = 0;
+      std::uint16_t ports = 0;
+      for (std::uint32_t k = x.first_pred; k < x.end_pred; ++k) {
+        const Pred& p = preds_[k];
+        const Slot& y = slots_[p.from];
+        if (y.cost == kInfinity) continue;
+        ports = static_cast<std::uint16_t>(
+            ports | (l == 1 ? (1U << topo_.channel_port(ChannelId(p.channel))) : y.first_ports));
+        const std::uint64_t c = y.cost + base + weights[p.channel];
+        if (c < best) {
+          best = c;
+          from = p.from;
+        }
+      }
+      x.cost = best;
+      x.parent = from;
+      x.first_ports = ports;
+    }
+  }
+}
+
+std::uint32_t RouteSearch::cheapest_end(std::size_t i, std::uint16_t& ports,
+                                        const char* what) const {
+  std::uint64_t best = kInfinity;
+  std::uint32_t last = 0;
+  for (std::uint32_t k = dest_end_[i]; k < dest_end_[i + 1]; ++k) {
+    const Slot& x = slots_[ends_list_[k]];
+    ports = static_cast<std::uint16_t>(ports | x.first_ports);
+    if (x.cost < best) {
+      best = x.cost;
+      last = ends_list_[k];
+    }
+  }
+  require(best != kInfinity, what);
+  return last;
 }
 
 RouteWord RouteSearch::route_from_slot(std::uint32_t last) const {

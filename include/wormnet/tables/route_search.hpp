@@ -223,6 +223,15 @@ class RouteSearch {
     std::uint16_t first_ports;
   };
   [[nodiscard]] RouteWord route_from_slot(std::uint32_t last) const;
+  /// SSSP's forward pass over levels 1..level of the region: each slot's cheapest cost from
+  /// its predecessors (each step costs base + the channel's weight), its parent and the
+  /// first ports of its cheapest routes.
+  void relax_levels(int level, std::span<const std::uint64_t> weights, std::uint64_t base);
+  /// The cheapest end slot of dests[i] (the first of equals), with the union of the first
+  /// ports of its ends in `ports`; `what` names the caller in the internal error raised
+  /// when no end was reached.
+  [[nodiscard]] std::uint32_t cheapest_end(std::size_t i, std::uint16_t& ports,
+                                           const char* what) const;
   void walk_routes(std::uint32_t slot, RouteSet& out);
   std::vector<std::vector<std::uint32_t>> levels_;
   std::vector<Slot> slots_;

@@ -33,9 +33,9 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
     // another packet later: its hint is then wasted, never wrong). Its router is woken then,
     // not now: a step before the route would find nothing to do unless the router holds
     // other flits, and then it is awake already (only such heads leave a router with flits
-    // asleep). That step, a pass through the stages for nothing, was one router step in six
-    // on torus:40x40x40 at 0.002 flits/node/cycle (callgrind: 2.47 million steps, 2.08
-    // after). A head behind another packet wakes its router for nothing, and a step of an
+    // asleep). That step would be a pass through the stages for nothing, a large share of
+    // the steps at low load (docs/scaling.md, "Measured figures behind the engine's
+    // rules"). A head behind another packet wakes its router for nothing, and a step of an
     // idle router changes nothing.
     if (routes != nullptr && a.flit.head()) {
       routes->push_back(RouteDue{a.router, a.flit.packet()});
@@ -44,7 +44,8 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
     }
     // What the router's steps will touch to send it on, if its VC holds an output VC: on a
     // large rank it is in no cache (a rank of one block keeps it there, and there the hint
-    // costs more than it saves: 5 % on the mesh:16x16 bench case).
+    // costs more than it saves: docs/scaling.md, "Measured figures behind the engine's
+    // rules").
     if constexpr (kBlocked) hint_moves(block, a.router, a.local_vc, a.flit.tail(), c);
   }
   flits.clear();

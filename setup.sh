@@ -18,6 +18,7 @@ packages=(
   python3-pandas python3-pip python3-setuptools      # analysis package: DataFrames, install
   chromium                                           # renders the HTML report in its test
   clang libclang-rt-14-dev                           # fuzz targets (libFuzzer), docs/fuzzing.md
+  clang-format                                       # the formatting law (.clang-format), a test
 )
 missing=()
 for p in "${packages[@]}"; do

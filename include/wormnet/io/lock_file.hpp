@@ -27,8 +27,8 @@
 // exclusively with its own line, reads LOCK again, and only when LOCK still holds the same
 // dead holder's line renames LOCK.takeover over it. Creating LOCK is exclusive, and an
 // existing LOCK is replaced only under LOCK.takeover, which one process at a time holds, so
-// two processes never both believe they hold LOCK (tests/io/output_file_test.cpp races
-// several). A process that finds LOCK.takeover waits briefly for the takeover to end; one
+// two processes never both believe they hold LOCK (tests/unit/io/parallel/output_file_test.cpp
+// races several). A process that finds LOCK.takeover waits briefly for the takeover to end; one
 // left by a taker that died is not removed (that would need the same judgement again): the
 // refusal names it.
 #pragma once

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../support/shared_temp_file.hpp"
+#include "../../../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/io/h5_file.hpp"
 

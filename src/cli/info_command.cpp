@@ -72,6 +72,12 @@ void print_load_text(const LoadInfo& li, const TopologyMetrics& m) {
   std::printf("sigma(4,R)        %.6f\n", l.sigma4);
   std::printf("saturation rate   %.6f flits/node/cycle = (N-1)/pi, uniform traffic\n",
               l.saturation_rate);
+  if (d.unclaimed > 0) {
+    std::printf(
+        "unclaimed         %llu working pairs have no route in the table: the uniform figures "
+        "are over the %llu it claims (run refuses uniform traffic unless --drop-unroutable)\n",
+        static_cast<unsigned long long>(d.unclaimed), static_cast<unsigned long long>(d.pairs));
+  }
   std::printf("bisection bound   %.6f flits/node/cycle (topology)\n", m.bisection.bound);
   std::printf("load analysis     %.3f s: %s; %llu routing states\n", li.seconds, li.plan.c_str(),
               static_cast<unsigned long long>(li.states));
@@ -86,6 +92,12 @@ void print_pattern_text(const PatternInfo& p, std::uint64_t nodes) {
                 static_cast<unsigned long long>(p.silent));
   }
   std::printf("\n");
+  if (l.unclaimed_pairs > 0) {
+    std::printf(
+        "unclaimed         %llu working pairs of the traffic have no route in the table: left "
+        "out (run refuses this traffic; --drop-unroutable drops their messages)\n",
+        static_cast<unsigned long long>(l.unclaimed_pairs));
+  }
   if (!l.defect.empty()) {
     std::printf("pattern loads     FAILED: %s\n", l.defect.c_str());
     return;
@@ -214,13 +226,15 @@ void print_json(const Topology& topo, const TopologyMetrics& m, const LoadInfo* 
     j.field("ok", d.ok).field("defect", d.defect).field("max_path", d.max_path);
     j.field("average_path", d.average_path).field("average_minimal", d.average_minimal);
     j.field("stretch", d.stretch()).field("all_minimal", d.all_minimal);
+    j.field("pairs", d.pairs).field("unclaimed", d.unclaimed);
     j.end_object();
   }
   if (pi != nullptr) {
     const PatternLoadReport& l = pi->loads;
     j.key("pattern").begin_object();
     j.field("traffic", pi->name).field("fixed", pi->fixed);
-    j.field("pairs", l.pairs).field("senders", l.senders).field("silent", pi->silent);
+    j.field("pairs", l.pairs).field("unclaimed", l.unclaimed_pairs);
+    j.field("senders", l.senders).field("silent", pi->silent);
     j.field("pi", l.pi).field("min_load", l.min_load).field("mean_load", l.mean_load);
     j.field("saturation_rate", l.saturation_rate).field("offered_at_ideal", l.offered_at_ideal);
     j.field("states", l.states).field("analysis_seconds", pi->seconds);

@@ -41,6 +41,7 @@ PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunct
   std::vector<PairShare> sources;
   std::vector<detail::DestinationPass::WeightedSource> weighted;
   std::uint64_t pairs = 0;
+  std::uint64_t unclaimed = 0;
   std::vector<std::uint64_t> sends((n + 63) / 64, 0);  // bit s: s sends to another node
   for (auto d = static_cast<std::uint32_t>(share.part); d < n;
        d += static_cast<std::uint32_t>(share.parts)) {
@@ -51,7 +52,9 @@ PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunct
       require(s.source.valid() && s.source.value() < n && s.source.value() != d && s.share >= 0.0,
               "pattern loads: a source out of range, the destination itself, or a negative "
               "share");
-      if (s.share > 0.0) {
+      if (s.share > 0.0 && !routing.claims(s.source, NodeId(d))) {
+        ++unclaimed;  // no route: its messages are dropped or the pattern refused
+      } else if (s.share > 0.0) {
         weighted.push_back({s.source, s.share});
         sends[s.source.value() / 64] |= std::uint64_t{1} << (s.source.value() % 64);
       }
@@ -84,7 +87,7 @@ PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunct
       }
     }
   }
-  std::vector<std::uint64_t> counts{part.states, pairs};
+  std::vector<std::uint64_t> counts{part.states, pairs, unclaimed};
   reduction.sum(counts);
   reduction.bit_or(sends);
 
@@ -94,6 +97,7 @@ PatternLoadReport analyze_pattern_loads(const Topology& topo, const RoutingFunct
   }
   r.states = counts[0];
   r.pairs = counts[1];
+  r.unclaimed_pairs = counts[2];
   r.gamma.resize(channels);
   long double total = 0;
   for (std::uint32_t c = 0; c < channels; ++c) {

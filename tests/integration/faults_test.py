@@ -345,6 +345,18 @@ class FaultTables(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertRegex(r.stderr, r"^wormnet: error: --tables 'leaf-sssp.h5': the traffic "
                                    r"needs 14 working pairs without a route")
+        # The load analysis of a pattern that needs them (hotspot: every working pair) is
+        # over the pairs the table claims, and says how many it left out (it said "FAILED:
+        # dead end" at the first unclaimed pair); the uniform figures say so too.
+        r = wormnet(["info", "-t", "torus:4x4", "-r", "table", "--tables", "leaf-sssp.h5",
+                     "--faults", "leaf.txt", "--load", "--traffic", "hotspot"])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("FAILED", r.stdout)
+        self.assertIn("traffic           hotspot: 226 pairs", r.stdout)
+        self.assertRegex(r.stdout, r"unclaimed +14 working pairs of the traffic have no route "
+                                   r"in the table")
+        self.assertRegex(r.stdout, r"unclaimed +14 working pairs have no route in the table: "
+                                   r"the uniform figures are over the 226 it claims")
         # neighbor traffic ((x,y) -> (x+1,y)) needs none of them: (1,1) -> (2,1) goes -X.
         r = wormnet(["run", "-t", "torus:4x4", "-r", "table", "--tables", "leaf-sssp.h5",
                      "--faults", "leaf.txt", "--traffic", "neighbor", *TABLE_SIM])

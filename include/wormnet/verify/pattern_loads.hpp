@@ -47,7 +47,11 @@ struct PatternLoadReport {
   /// uniform traffic it would be (N-1)/pi, the uniform analysis' figure. With faults N is the
   /// working nodes (as accepted traffic is counted there).
   double saturation_rate = 0.0;
-  std::uint64_t pairs = 0;    ///< ordered pairs with a positive share
+  std::uint64_t pairs = 0;  ///< ordered pairs with a positive share that the routing claims
+  /// Pairs with a positive share that the routing does not claim (RoutingFunction::claims():
+  /// a table made around faults): left out of the loads, as `run --drop-unroutable` drops
+  /// their messages at the source (and plain `run` refuses the pattern).
+  std::uint64_t unclaimed_pairs = 0;
   std::uint64_t senders = 0;  ///< nodes with a positive share toward another node
   std::uint64_t states = 0;   ///< routing states explored, over all shares
   /// A routing defect met on the pattern's routes (a dead end, an illegal step, a livelock:

@@ -5,7 +5,6 @@
 
 #include "rank_model_walk.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/core/prefetch.hpp"
 #include "wormnet/core/rng.hpp"
 
 namespace wormnet {
@@ -70,18 +69,19 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
     slot.flits.resize(blocks_);
     slot.credits.resize(blocks_);
     slot.routes.resize(blocks_);
-    slot.moves.resize(blocks_);
   }
-  // A head routes routing_delay cycles after its arrival: the hints for it are of use then,
-  // not at the arrival (a cycle's walk over a large rank evicts them in between).
+  // On a rank of blocks, a head at the front of an idle VC wakes its router when it routes,
+  // routing_delay cycles after its arrival, where the wheel spans them (arrive()).
   const Cycle routing_delay = bank_.params().routing_delay;
   if (blocks_ > 1 && routing_delay >= 1 && routing_delay < wheel_.size()) {
-    route_hint_delay_ = routing_delay;
+    route_wake_delay_ = routing_delay;
   }
-  // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
-  move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
   active_.assign(router_set::words(routers), 0);
   counters_ = RankCounters(links_.slots(), wheel_.size(), measure_begin_, measure_end_);
+  if (blocks_ > 1) {
+    plan_ =
+        PrefetchPlan(bank_, packets_, links_, counters_, blocks_, wheel_.size(), route_wake_delay_);
+  }
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
   if (blocks_ > 1) sources_.group_by_block(block_shift_);
 }
@@ -120,60 +120,6 @@ void RankModel::enter_cycle(Cycle c) {
   credits_due_ = wheel_[(c + credit_delay_) & wheel_mask_].credits.data();
   arriving_ = &wheel_[c & wheel_mask_];
   in_measurement_ = c >= measure_begin_ && c < measure_end_;
-}
-
-void RankModel::prefetch_move(const MoveDue& m) const {
-  bank_.prefetch_credit(m.output);
-  if (m.channel != kNoLink) {
-    links_.prefetch(m.channel);
-    if (in_measurement_) counters_.prefetch_hop(m.channel);
-  }
-}
-
-void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c) {
-  // The record the deposit has just written: in the cache.
-  const RouterBank::Outlet s = bank_.outlet(r, local_vc);
-  if (!s.holds) return;
-  const bool network = s.port != ports_;
-  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(links_.slot(r, s.port)) : kNoLink};
-  // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
-  // its packet finds one there).
-  prefetch_move(m);
-  // With s.count flits buffered, the VC moves one in each of the next s.count - 1 cycles
-  // when nothing holds it up. The next cycle's arrival, if any, hints at its own cycle's
-  // move, but only just before the block's steps (arrive()); from the wheel, the hint comes
-  // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
-  // the hint for the cycle after next as well. Ejection moves take no credit and send
-  // nothing over a link: not worth a hint.
-  if (!network || s.flits < 2) return;  // a rank of blocks: move_hint_span_ >= 1
-  wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
-  if (tail && s.flits >= 3 && move_hint_span_ >= 2) {
-    wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);
-  }
-}
-
-void RankModel::ask_ahead(std::size_t n) {
-  // The heads due for their route first: asked for last, their hints came too late for the
-  // first steps of the block. Hinted at their arrival instead, a cycle before the route, they
-  // were evicted by the walk over the rank in between (docs/scaling.md: up to 10 % on
-  // torus:100x100x50, one rank, in some hours of this machine, nothing in others).
-  for (; n != 0 && ahead_.route != ahead_.routes_end; --n, ++ahead_.route) {
-    packets_.prefetch(ahead_.route->packet);
-    bank_.prefetch_route(ahead_.route->router);
-  }
-  for (; n != 0 && ahead_.move != ahead_.moves_end; --n, ++ahead_.move) prefetch_move(*ahead_.move);
-  for (; n != 0 && ahead_.flit != ahead_.flits_end; --n, ++ahead_.flit) {
-    bank_.prefetch_deposit(ahead_.flit->router, ahead_.flit->local_vc);
-    // A head's route and VC allocation read its packet's record, in this cycle when there
-    // is no routing delay (else from the wheel's hints above, when it routes).
-    if (route_hint_delay_ == 0 && ahead_.flit->flit.head()) {
-      packets_.prefetch(ahead_.flit->flit.packet());
-      bank_.prefetch_route(ahead_.flit->router);
-    }
-  }
-  for (; n != 0 && ahead_.credit != ahead_.credits_end; --n, ++ahead_.credit) {
-    bank_.prefetch_credit(*ahead_.credit);
-  }
 }
 
 // The observed walk is instantiated in rank_model_observed.cpp.
@@ -423,9 +369,8 @@ std::size_t RankModel::bytes() const {
     for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
     for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();
     for (const WheelBucket<RouteDue>& h : w.routes) b += sizeof(h) + h.bytes();
-    for (const WheelBucket<MoveDue>& m : w.moves) b += sizeof(m) + m.bytes();
   }
-  return b;
+  return b + plan_.bytes();
 }
 
 }  // namespace wormnet

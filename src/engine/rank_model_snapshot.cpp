@@ -189,8 +189,8 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     for (WheelBucket<Arrival>& b : w.flits) b.clear();
     for (WheelBucket<std::uint32_t>& b : w.credits) b.clear();
     for (WheelBucket<RouteDue>& b : w.routes) b.clear();
-    for (WheelBucket<MoveDue>& b : w.moves) b.clear();
   }
+  plan_.clear();
   for (const ArrivalRows::Flit& f : all.arrivals.flits) {
     if (!mine(f.router)) continue;
     const std::uint32_t r = links_.local(f.router);

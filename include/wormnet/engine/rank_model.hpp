@@ -25,9 +25,11 @@
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
+#include "wormnet/engine/arrival_wheel.hpp"
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/prefetch_plan.hpp"
 #include "wormnet/engine/rank_counters.hpp"
 #include "wormnet/engine/rank_links.hpp"
 #include "wormnet/engine/router_set.hpp"
@@ -158,34 +160,13 @@ class RankModel {
   /// waited at least `threshold` cycles at `t`.
   template <class F>
   void for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const;
-  struct Arrival {
-    std::uint32_t router;    ///< local router index
-    std::uint16_t local_vc;  ///< port * vcs + vc
-    Flit flit;
-  };
-  /// A head that reached the front of an input VC, due for its route: it wakes the router
-  /// for it, and hints at the packet record and the router's output VCs that its VC
-  /// allocation reads.
-  struct RouteDue {
-    std::uint32_t router;  ///< local router index
-    std::uint32_t packet;  ///< PacketTable slot
-  };
-  /// A VC expected to move a flit over a link (after the flits it holds): hints only (the
-  /// output VC's record, whose credit the move takes, the link and its flit counter).
-  struct MoveDue {
-    std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< RankLinks::slot() (links and channel counters), or kNoLink
-  };
   /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
   struct WheelSlot {
     std::vector<WheelBucket<Arrival>> flits;
     std::vector<WheelBucket<std::uint32_t>> credits;  ///< OutputUnit indices
     /// Heads deposited routing_delay cycles before this slot's cycle (a large rank, with a
-    /// routing delay the wheel spans): hints, read while the walk is a block before theirs,
-    /// and the routers to wake for their route (arrive()).
+    /// routing delay the wheel spans): the routers to wake for their route (arrive()).
     std::vector<WheelBucket<RouteDue>> routes;
-    /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
-    std::vector<WheelBucket<MoveDue>> moves;
   };
   static constexpr std::uint32_t kNoLink = RankLinks::kNoLink;
 
@@ -207,29 +188,10 @@ class RankModel {
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
-  /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
+  /// whose arrivals the prefetch plan then asks for. kBlocked: a rank of several blocks.
   template <bool kBlocked, bool kObserved>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
-  /// The next block's arrivals not yet asked for (arrive() sets them, ask_ahead(n) asks for
-  /// the next n).
-  struct Ahead {
-    const Arrival* flit = nullptr;
-    const Arrival* flits_end = nullptr;
-    const std::uint32_t* credit = nullptr;
-    const std::uint32_t* credits_end = nullptr;
-    const RouteDue* route = nullptr;
-    const RouteDue* routes_end = nullptr;
-    const MoveDue* move = nullptr;
-    const MoveDue* moves_end = nullptr;
-  };
-  void ask_ahead(std::size_t n);
-  /// Hints for a move: the output VC's record, the link's neighbour and its flit counter.
-  /// No effect on the state.
-  void prefetch_move(const MoveDue& m) const;
-  /// After a flit's deposit at cycle c into input VC local_vc of router r (of `block`): if
-  /// the VC holds an output VC, hints for its move now, and on the wheel for its next moves.
-  void hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c);
   /// The rank's blocks and the links between them (for the skewed walk's layers).
   [[nodiscard]] BlockGraph block_graph() const;
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
@@ -287,11 +249,9 @@ class RankModel {
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
   Cycle credit_delay_;
-  /// A head's arrival to its route (RouterParams::routing_delay) when the wheel spans it
-  /// and the rank is large: its hints then wait on the wheel; 0: hinted at arrival.
-  Cycle route_hint_delay_ = 0;
-  /// Cycles ahead that hint_moves() leaves hints on the wheel for (0: none, a small rank).
-  Cycle move_hint_span_ = 0;
+  /// A head's arrival to the wake of its router for its route (RouterParams::routing_delay)
+  /// on a rank of blocks whose wheel spans it; 0: its router wakes at its arrival.
+  Cycle route_wake_delay_ = 0;
   Cycle measure_begin_;
   Cycle measure_end_;
 
@@ -319,9 +279,6 @@ class RankModel {
   /// enter_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
-  /// The next block's arrivals not yet hinted at (within the current cycle's buckets, which
-  /// no send of the cycle grows: sends are a cycle or more ahead).
-  Ahead ahead_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
@@ -333,6 +290,8 @@ class RankModel {
 
   /// Counts by cycle masked like the wheel, which spans the layers' spread.
   RankCounters counters_;
+  /// What the walk over a rank of blocks asks for ahead of use, and when.
+  PrefetchPlan plan_;
   Cycle now_ = 0;                ///< first cycle not yet simulated
   bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;

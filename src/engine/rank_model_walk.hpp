@@ -15,6 +15,29 @@
 
 namespace wormnet {
 
+/// RouterBank::step's on_move for router r of `model` at cycle t: carries on each flit that
+/// crosses the switch, ejected or onto its link, and sends a credit back upstream when it
+/// left a network input port. A functor whose call is always inlined: the per-flit path
+/// makes no call.
+template <bool kBlocked, bool kObserved>
+struct CarryMove {
+  RankModel& model;
+  std::uint32_t r;
+  Cycle t;
+  [[gnu::always_inline]] inline void operator()(int in_port, int in_vc, int out_port, int out_vc,
+                                                Flit f) const {
+    // Before the move, which may release the packet's record (its tail ejected, or gone to
+    // another rank).
+    if constexpr (kObserved) model.observe_move(r, in_port, in_vc, out_port, out_vc, f, t);
+    if (out_port == model.ports_) {
+      model.eject(f, t);
+    } else {
+      model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
+    }
+    if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
+  }
+};
+
 template <bool kBlocked, bool kObserved>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
@@ -25,7 +48,7 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
   WheelBucket<RouteDue>* routes = kBlocked && route_wake_delay_ != 0
-                                      ? &wheel_[(c + route_wake_delay_) & wheel_mask_].routes[block]
+                                      ? &wheel_.slot(c + route_wake_delay_).routes[block]
                                       : nullptr;
   for (const Arrival& a : flits) {
     bank_.deposit(a.router, a.local_vc, a.flit, c);
@@ -60,7 +83,7 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   }
 }
 
-template <RankModel::Pass kPass, bool kBlocked, bool kObserved>
+template <WalkPass kPass, bool kBlocked, bool kObserved>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
                   std::uint64_t two_on = 0) {
@@ -72,7 +95,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   };
-  if constexpr (kPass == Pass::kBoundary) {
+  if constexpr (kPass == WalkPass::kBoundary) {
     // The interior pass applied the arrivals and generated the messages of the boundary
     // routers' blocks (all in layer 0).
     for (std::uint32_t w : links_.boundary_words()) scan(w, active_[w] & links_.boundary_word(w));
@@ -88,12 +111,12 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
     arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
-    const int shift = block_shift_ - router_set::kWordShift;  // log2 words a block
+    const int shift = wheel_.block_shift() - router_set::kWordShift;  // log2 words a block
     const std::size_t w0 = kBlocked ? block << shift : 0;
     const std::size_t w1 =
         kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << shift)) : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
-      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
+      scan(w, kPass == WalkPass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
     if constexpr (kBlocked) plan_.block_done(in_measurement_);
@@ -109,23 +132,7 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
     const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
     counters_.injected(injected.packets, injected.flits);
   }
-  bank_.allocate(r, t, Carry<kBlocked, kObserved>{*this, r, t});
-}
-
-template <bool kBlocked, bool kObserved>
-void RankModel::Carry<kBlocked, kObserved>::operator()(int in_port, int in_vc, int out_port,
-                                                       int out_vc, Flit f) const {
-  // Before the move, which may release the packet's record (its tail ejected, or gone to
-  // another rank).
-  if constexpr (kObserved) model.observe_move(r, in_port, in_vc, out_port, out_vc, f, t);
-  // Ejected, or onto its link; a flit that leaves a network input port sends a credit back
-  // upstream.
-  if (out_port == model.ports_) {
-    model.eject(f, t);
-  } else {
-    model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
-  }
-  if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
+  bank_.allocate(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
 }
 
 template <bool kBlocked>
@@ -138,7 +145,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
     send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
+  flits_due_[kBlocked ? target >> wheel_.block_shift() : 0].push_back(
       Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
@@ -150,7 +157,7 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
+  credits_due_[kBlocked ? target >> wheel_.block_shift() : 0].push_back(
       bank_.output_vc(target, out_port * vcs_ + vc));
 }
 

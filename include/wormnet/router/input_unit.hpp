@@ -180,7 +180,9 @@ class InputUnit {
     ++s.count;
     headers_[router].nonempty |= std::uint64_t{1} << local_vc;
   }
-  Flit pop(std::uint32_t router, int local_vc) {
+  /// Always inlined into the switch stage: in the walk's translation unit, which holds the
+  /// prefetch plan as well, GCC's growth limit left it out of line (docs/scaling.md).
+  [[gnu::always_inline]] inline Flit pop(std::uint32_t router, int local_vc) {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state(i);
     const Flit f = flit(i, s.head);

@@ -14,3 +14,14 @@ option(WORMNET_NATIVE "Tune the code for this machine's processor (-march=native
 if(WORMNET_NATIVE)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()
+
+# Cache hints (core/prefetch.hpp, asked for by the engine's prefetch plan,
+# engine/prefetch_plan.hpp): ON for speed on ranks too large for the caches. OFF builds every
+# hint out (the sanitizer preset: a sanitized build measures no speed). Results are the same
+# either way (the test engine.hints_identical compares two such builds).
+option(WORMNET_PREFETCH_HINTS "Cache hints in the engine's walk (no effect on any result)" ON)
+if(WORMNET_PREFETCH_HINTS)
+  add_compile_definitions(WORMNET_PREFETCH_HINTS=1)
+else()
+  add_compile_definitions(WORMNET_PREFETCH_HINTS=0)
+endif()

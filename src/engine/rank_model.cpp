@@ -5,7 +5,6 @@
 
 #include "rank_model_walk.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/core/prefetch.hpp"
 #include "wormnet/core/rng.hpp"
 
 namespace wormnet {
@@ -52,38 +51,30 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
                measure_end_) {
   const auto routers = bank_.routers();
 
-  // Arrivals are due at most max(delay) cycles after the cycle that sends them, and the
-  // layers of the skewed walk are fewer than `skew` cycles apart: a power-of-two ring of
-  // buckets spanning both.
   require(layout.block_shift >= 6 && layout.block_shift < 32 && layout.skew >= 1,
           "walk layout: blocks of 2^6 routers or more and a skew of 1 cycle or more");
-  block_shift_ = layout.block_shift;
+  std::size_t blocks = 1;
   if (routers >= layout.blocked_min && routers > 0) {
-    blocks_ = ((static_cast<std::size_t>(routers) - 1) >> block_shift_) + 1;
+    blocks = ((static_cast<std::size_t>(routers) - 1) >> layout.block_shift) + 1;
   }
-  const Cycle skew = blocks_ > 1 && routers >= layout.skewed_min ? layout.skew : 1;
-  const Cycle spread = blocks_ > 1 ? skew - 1 : 0;
-  wheel_.resize(
-      std::bit_ceil(static_cast<std::size_t>(std::max(flit_delay_, credit_delay_) + spread + 1)));
-  wheel_mask_ = wheel_.size() - 1;
-  for (WheelSlot& slot : wheel_) {
-    slot.flits.resize(blocks_);
-    slot.credits.resize(blocks_);
-    slot.routes.resize(blocks_);
-    slot.moves.resize(blocks_);
-  }
-  // A head routes routing_delay cycles after its arrival: the hints for it are of use then,
-  // not at the arrival (a cycle's walk over a large rank evicts them in between).
+  // The layers of the skewed walk are fewer than `skew` cycles apart: a layer's sends may
+  // land while another lags by up to skew - 1 cycles.
+  const Cycle skew = blocks > 1 && routers >= layout.skewed_min ? layout.skew : 1;
+  wheel_ = ArrivalWheel(std::max(flit_delay_, credit_delay_), skew - 1, blocks, layout.block_shift);
+  // On a rank of blocks, a head at the front of an idle VC wakes its router when it routes,
+  // routing_delay cycles after its arrival, where the wheel spans them (arrive()).
   const Cycle routing_delay = bank_.params().routing_delay;
-  if (blocks_ > 1 && routing_delay >= 1 && routing_delay < wheel_.size()) {
-    route_hint_delay_ = routing_delay;
+  if (blocks > 1 && routing_delay >= 1 && routing_delay < wheel_.size()) {
+    route_wake_delay_ = routing_delay;
   }
-  // Hints for a VC's next moves wait on the wheel for up to 2 cycles, where it spans them.
-  move_hint_span_ = blocks_ > 1 ? std::min<Cycle>(2, wheel_.size() - 1) : 0;
   active_.assign(router_set::words(routers), 0);
   counters_ = RankCounters(links_.slots(), wheel_.size(), measure_begin_, measure_end_);
-  walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks_);
-  if (blocks_ > 1) sources_.group_by_block(block_shift_);
+  if (blocks > 1) {
+    plan_ =
+        PrefetchPlan(bank_, packets_, links_, counters_, blocks, wheel_.size(), route_wake_delay_);
+  }
+  walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks);
+  if (blocks > 1) sources_.group_by_block(layout.block_shift);
 }
 
 void RankModel::enqueue(NodeId node, const Message& m) {
@@ -116,96 +107,38 @@ void RankModel::wake(std::uint32_t r) {
 }
 
 void RankModel::enter_cycle(Cycle c) {
-  flits_due_ = wheel_[(c + flit_delay_) & wheel_mask_].flits.data();
-  credits_due_ = wheel_[(c + credit_delay_) & wheel_mask_].credits.data();
-  arriving_ = &wheel_[c & wheel_mask_];
+  flits_due_ = wheel_.slot(c + flit_delay_).flits.data();
+  credits_due_ = wheel_.slot(c + credit_delay_).credits.data();
+  arriving_ = &wheel_.slot(c);
   in_measurement_ = c >= measure_begin_ && c < measure_end_;
 }
 
-void RankModel::prefetch_move(const MoveDue& m) const {
-  bank_.prefetch_credit(m.output);
-  if (m.channel != kNoLink) {
-    links_.prefetch(m.channel);
-    if (in_measurement_) counters_.prefetch_hop(m.channel);
-  }
-}
-
-void RankModel::hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c) {
-  // The record the deposit has just written: in the cache.
-  const RouterBank::Outlet s = bank_.outlet(r, local_vc);
-  if (!s.holds) return;
-  const bool network = s.port != ports_;
-  const MoveDue m{s.output, network ? static_cast<std::uint32_t>(links_.slot(r, s.port)) : kNoLink};
-  // The flit at the front moves in this cycle's step (a flit arriving in a VC that streams
-  // its packet finds one there).
-  prefetch_move(m);
-  // With s.count flits buffered, the VC moves one in each of the next s.count - 1 cycles
-  // when nothing holds it up. The next cycle's arrival, if any, hints at its own cycle's
-  // move, but only just before the block's steps (arrive()); from the wheel, the hint comes
-  // while the walk is a block before. After a tail nothing more arrives, so a tail leaves
-  // the hint for the cycle after next as well. Ejection moves take no credit and send
-  // nothing over a link: not worth a hint.
-  if (!network || s.flits < 2) return;  // a rank of blocks: move_hint_span_ >= 1
-  wheel_[(c + 1) & wheel_mask_].moves[block].push_back(m);
-  if (tail && s.flits >= 3 && move_hint_span_ >= 2) {
-    wheel_[(c + 2) & wheel_mask_].moves[block].push_back(m);
-  }
-}
-
-void RankModel::ask_ahead(std::size_t n) {
-  // The heads due for their route first: asked for last, their hints came too late for the
-  // first steps of the block. Hinted at their arrival instead, a cycle before the route, they
-  // were evicted by the walk over the rank in between (docs/scaling.md: up to 10 % on
-  // torus:100x100x50, one rank, in some hours of this machine, nothing in others).
-  for (; n != 0 && ahead_.route != ahead_.routes_end; --n, ++ahead_.route) {
-    packets_.prefetch(ahead_.route->packet);
-    bank_.prefetch_route(ahead_.route->router);
-  }
-  for (; n != 0 && ahead_.move != ahead_.moves_end; --n, ++ahead_.move) prefetch_move(*ahead_.move);
-  for (; n != 0 && ahead_.flit != ahead_.flits_end; --n, ++ahead_.flit) {
-    bank_.prefetch_deposit(ahead_.flit->router, ahead_.flit->local_vc);
-    // A head's route and VC allocation read its packet's record, in this cycle when there
-    // is no routing delay (else from the wheel's hints above, when it routes).
-    if (route_hint_delay_ == 0 && ahead_.flit->flit.head()) {
-      packets_.prefetch(ahead_.flit->flit.packet());
-      bank_.prefetch_route(ahead_.flit->router);
-    }
-  }
-  for (; n != 0 && ahead_.credit != ahead_.credits_end; --n, ++ahead_.credit) {
-    bank_.prefetch_credit(*ahead_.credit);
-  }
-}
-
 // The observed walk is instantiated in rank_model_observed.cpp.
-extern template void RankModel::step_blocks<RankModel::Pass::kAll, false, true>(std::size_t,
-                                                                                std::size_t, Cycle);
-extern template void RankModel::step_blocks<RankModel::Pass::kAll, true, true>(std::size_t,
-                                                                               std::size_t, Cycle);
-extern template void RankModel::step_blocks<RankModel::Pass::kInterior, false, true>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<RankModel::Pass::kInterior, true, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, false, true>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, false, true>(std::size_t, std::size_t,
+                                                                         Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, true, true>(std::size_t, std::size_t,
+                                                                        Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, false, true>(std::size_t,
+                                                                              std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, true, true>(std::size_t,
+                                                                             std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true>(std::size_t,
+                                                                              std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true>(std::size_t,
+                                                                             std::size_t, Cycle);
 
-template <RankModel::Pass kPass>
+template <WalkPass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
   const std::size_t first = walk_.layer_begin(layer);
   const std::size_t end = walk_.layer_end(layer);
   if (observer_ != nullptr) [[unlikely]] {
-    if (blocks_ > 1) {
+    if (wheel_.blocks() > 1) {
       step_blocks<kPass, true, true>(first, end, c);
     } else {
       step_blocks<kPass, false, true>(first, end, c);
     }
-  } else if (blocks_ > 1) {
+  } else if (wheel_.blocks() > 1) {
     step_blocks<kPass, true, false>(first, end, c);
   } else {
     step_blocks<kPass, false, false>(first, end, c);
@@ -213,23 +146,23 @@ void RankModel::step_layer(std::size_t layer, Cycle c) {
 }
 
 // The schedule of the layers (rank_model_layers.cpp) steps whole layers.
-template void RankModel::step_layer<RankModel::Pass::kAll>(std::size_t layer, Cycle c);
+template void RankModel::step_layer<WalkPass::kAll>(std::size_t layer, Cycle c);
 
 void RankModel::step(Cycle t) {
   begin_cycle(t);
-  step_layer<Pass::kAll>(0, t);
+  step_layer<WalkPass::kAll>(0, t);
   end_cycle(t);
 }
 
 void RankModel::step_interior(Cycle t) {
   begin_cycle(t);
-  step_layer<Pass::kInterior>(0, t);
+  step_layer<WalkPass::kInterior>(0, t);
   cycle_open_ = true;
 }
 
 void RankModel::step_boundary(Cycle t) {
   require(cycle_open_ && now_ == t + 1, "step_boundary(t) without step_interior(t)");
-  step_layer<Pass::kBoundary>(0, t);
+  step_layer<WalkPass::kBoundary>(0, t);
   cycle_open_ = false;
   end_cycle(t);
 }
@@ -304,8 +237,7 @@ void RankModel::receive(const Outbox& from_peer) {
       deposit(r, local_vc, f, rf.arrival);
       continue;
     }
-    wheel_[rf.arrival & wheel_mask_].flits[block_of(r)].push_back(
-        Arrival{r, static_cast<std::uint16_t>(local_vc), f});
+    wheel_.add_flit(rf.arrival, r, local_vc, f);
   }
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
@@ -319,7 +251,7 @@ void RankModel::receive(const Outbox& from_peer) {
       bank_.return_credit(o);
       continue;
     }
-    wheel_[rc.arrival & wheel_mask_].credits[block_of(r)].push_back(o);
+    wheel_.add_credit(rc.arrival, r, o);
   }
 }
 
@@ -343,10 +275,7 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
 
 std::uint64_t RankModel::flits_in_network() const {
   require(level(), "flits_in_network() while the walk's layers are not level");
-  std::uint64_t n = 0;
-  for (const WheelSlot& w : wheel_) {  // flits on local links
-    for (const WheelBucket<Arrival>& b : w.flits) n += b.size();
-  }
+  std::uint64_t n = wheel_.flits();  // on local links
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);
   for (const Outbox& o : links_.outboxes()) n += o.flits.size();
   return n;
@@ -418,14 +347,8 @@ std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const 
 
 std::size_t RankModel::bytes() const {
   std::size_t b = bank_.bytes() + packets_.capacity_bytes() + sources_.bytes();
-  b += links_.bytes() + active_.capacity() * 8 + counters_.bytes();
-  for (const WheelSlot& w : wheel_) {
-    for (const WheelBucket<Arrival>& f : w.flits) b += sizeof(f) + f.bytes();
-    for (const WheelBucket<std::uint32_t>& c : w.credits) b += sizeof(c) + c.bytes();
-    for (const WheelBucket<RouteDue>& h : w.routes) b += sizeof(h) + h.bytes();
-    for (const WheelBucket<MoveDue>& m : w.moves) b += sizeof(m) + m.bytes();
-  }
-  return b;
+  b += links_.bytes() + active_.capacity() * 8 + counters_.bytes() + wheel_.bytes();
+  return b + plan_.bytes();
 }
 
 }  // namespace wormnet

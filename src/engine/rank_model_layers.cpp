@@ -18,17 +18,19 @@ BlockGraph RankModel::block_graph() const {
   BlockGraph g;
   std::vector<std::uint32_t> mine;
   const auto routers = static_cast<std::uint32_t>(bank_.routers());
-  for (std::size_t b = 0; b < blocks_; ++b) {
+  const std::size_t blocks = wheel_.blocks();
+  const int shift = wheel_.block_shift();
+  for (std::size_t b = 0; b < blocks; ++b) {
     mine.clear();
-    const auto begin = static_cast<std::uint32_t>(blocks_ > 1 ? b << block_shift_ : 0);
+    const auto begin = static_cast<std::uint32_t>(blocks > 1 ? b << shift : 0);
     const std::uint32_t end =
-        blocks_ > 1 ? std::min<std::uint32_t>(routers, begin + (1U << block_shift_)) : routers;
+        blocks > 1 ? std::min<std::uint32_t>(routers, begin + (1U << shift)) : routers;
     bool boundary = false;
     for (std::uint32_t r = begin; r < end; ++r) {
       for (int p = 0; p < ports_; ++p) {
         const std::uint32_t m = links_.link(r, p);
-        if (!RankLinks::remote(m) && block_of(m) != b) {
-          mine.push_back(static_cast<std::uint32_t>(block_of(m)));
+        if (!RankLinks::remote(m) && wheel_.block_of(m) != b) {
+          mine.push_back(static_cast<std::uint32_t>(wheel_.block_of(m)));
         }
       }
       boundary = boundary || links_.boundary(r);
@@ -58,7 +60,7 @@ void RankModel::begin_cycle(Cycle t) {
   // A script hears of each delivery before it releases the next messages: then every layer
   // simulates t before the engine goes on.
   walk_.begin(t, script_ != nullptr,
-              [this](std::size_t layer, Cycle c) { step_layer<Pass::kAll>(layer, c); });
+              [this](std::size_t layer, Cycle c) { step_layer<WalkPass::kAll>(layer, c); });
 }
 
 void RankModel::end_cycle(Cycle t) {

@@ -21,17 +21,15 @@ void RankModel::observe_credit(std::uint32_t o, Cycle t) const {
                                     static_cast<std::uint8_t>(bank_.vc_of(at.local_vc))});
 }
 
-template void RankModel::step_blocks<RankModel::Pass::kAll, false, true>(std::size_t, std::size_t,
-                                                                         Cycle);
-template void RankModel::step_blocks<RankModel::Pass::kAll, true, true>(std::size_t, std::size_t,
-                                                                        Cycle);
-template void RankModel::step_blocks<RankModel::Pass::kInterior, false, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<RankModel::Pass::kInterior, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<RankModel::Pass::kBoundary, false, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<RankModel::Pass::kBoundary, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
+template void RankModel::step_blocks<WalkPass::kAll, false, true>(std::size_t, std::size_t, Cycle);
+template void RankModel::step_blocks<WalkPass::kAll, true, true>(std::size_t, std::size_t, Cycle);
+template void RankModel::step_blocks<WalkPass::kInterior, false, true>(std::size_t, std::size_t,
+                                                                       Cycle);
+template void RankModel::step_blocks<WalkPass::kInterior, true, true>(std::size_t, std::size_t,
+                                                                      Cycle);
+template void RankModel::step_blocks<WalkPass::kBoundary, false, true>(std::size_t, std::size_t,
+                                                                       Cycle);
+template void RankModel::step_blocks<WalkPass::kBoundary, true, true>(std::size_t, std::size_t,
+                                                                      Cycle);
 
 }  // namespace wormnet

@@ -68,22 +68,16 @@ ModelSnapshot RankModel::snapshot() const {
                   id_of(slot)});
   });
   // Wheel: flits and credits on local links (remote ones were exchanged and received).
-  for (std::size_t w = 0; w < wheel_.size(); ++w) {
-    for (const WheelBucket<Arrival>& block : wheel_[w].flits) {
-      for (const Arrival& a : block) {
-        s.arrivals.flits.push_back(ArrivalRows::Flit{arrival_cycle(w), bank_.nodes()[a.router],
-                                                     a.local_vc, id_of(a.flit.packet()),
-                                                     a.flit.kind()});
-      }
-    }
-    for (const WheelBucket<std::uint32_t>& block : wheel_[w].credits) {
-      for (std::uint32_t o : block) {
+  wheel_.for_each(
+      now_,
+      [&](Cycle c, const Arrival& a) {
+        s.arrivals.flits.push_back(ArrivalRows::Flit{c, bank_.nodes()[a.router], a.local_vc,
+                                                     id_of(a.flit.packet()), a.flit.kind()});
+      },
+      [&](Cycle c, std::uint32_t o) {
         const RouterBank::OutputPlace at = bank_.output_place(o);
-        s.arrivals.credits.push_back(
-            ArrivalRows::Credit{arrival_cycle(w), bank_.nodes()[at.router], at.local_vc});
-      }
-    }
-  }
+        s.arrivals.credits.push_back(ArrivalRows::Credit{c, bank_.nodes()[at.router], at.local_vc});
+      });
   // Streams coming in from other ranks are recorded by their senders; the slots they hold
   // keep their records alive here.
   for (const auto& [ivc, slot] : links_.streams()) {
@@ -185,24 +179,18 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
     }
   }
 
-  for (WheelSlot& w : wheel_) {
-    for (WheelBucket<Arrival>& b : w.flits) b.clear();
-    for (WheelBucket<std::uint32_t>& b : w.credits) b.clear();
-    for (WheelBucket<RouteDue>& b : w.routes) b.clear();
-    for (WheelBucket<MoveDue>& b : w.moves) b.clear();
-  }
+  wheel_.clear();
+  plan_.clear();
   for (const ArrivalRows::Flit& f : all.arrivals.flits) {
     if (!mine(f.router)) continue;
     const std::uint32_t r = links_.local(f.router);
-    wheel_[f.arrival & wheel_mask_].flits[block_of(r)].push_back(
-        Arrival{r, static_cast<std::uint16_t>(f.local_vc),
-                Flit::with_kind(slot(r, f.local_vc, f.packet), f.kind)});
+    wheel_.add_flit(f.arrival, r, static_cast<int>(f.local_vc),
+                    Flit::with_kind(slot(r, f.local_vc, f.packet), f.kind));
   }
   for (const ArrivalRows::Credit& c : all.arrivals.credits) {
     if (!mine(c.router)) continue;
     const std::uint32_t r = links_.local(c.router);
-    wheel_[c.arrival & wheel_mask_].credits[block_of(r)].push_back(
-        bank_.output_vc(r, static_cast<int>(c.local_vc)));
+    wheel_.add_credit(c.arrival, r, bank_.output_vc(r, static_cast<int>(c.local_vc)));
   }
   // Streams whose sender is now on another rank: later flits find their packet through
   // the links' streams (a stream from a router of this rank needs nothing: flits carry the slot).

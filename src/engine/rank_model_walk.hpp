@@ -15,6 +15,29 @@
 
 namespace wormnet {
 
+/// RouterBank::step's on_move for router r of `model` at cycle t: carries on each flit that
+/// crosses the switch, ejected or onto its link, and sends a credit back upstream when it
+/// left a network input port. A functor whose call is always inlined: the per-flit path
+/// makes no call.
+template <bool kBlocked, bool kObserved>
+struct CarryMove {
+  RankModel& model;
+  std::uint32_t r;
+  Cycle t;
+  [[gnu::always_inline]] inline void operator()(int in_port, int in_vc, int out_port, int out_vc,
+                                                Flit f) const {
+    // Before the move, which may release the packet's record (its tail ejected, or gone to
+    // another rank).
+    if constexpr (kObserved) model.observe_move(r, in_port, in_vc, out_port, out_vc, f, t);
+    if (out_port == model.ports_) {
+      model.eject(f, t);
+    } else {
+      model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
+    }
+    if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
+  }
+};
+
 template <bool kBlocked, bool kObserved>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
@@ -24,49 +47,43 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   }
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
-  WheelBucket<RouteDue>* routes = kBlocked && route_hint_delay_ != 0
-                                      ? &wheel_[(c + route_hint_delay_) & wheel_mask_].routes[block]
+  WheelBucket<RouteDue>* routes = kBlocked && route_wake_delay_ != 0
+                                      ? &wheel_.slot(c + route_wake_delay_).routes[block]
                                       : nullptr;
   for (const Arrival& a : flits) {
     bank_.deposit(a.router, a.local_vc, a.flit, c);
     // A head at the front of an idle VC routes routing_delay cycles from now (one behind
-    // another packet later: its hint is then wasted, never wrong). Its router is woken then,
-    // not now: a step before the route would find nothing to do unless the router holds
-    // other flits, and then it is awake already (only such heads leave a router with flits
-    // asleep). That step would be a pass through the stages for nothing, a large share of
-    // the steps at low load (docs/scaling.md, "Measured figures behind the engine's
-    // rules"). A head behind another packet wakes its router for nothing, and a step of an
-    // idle router changes nothing.
+    // another packet later). Its router is woken then, not now: a step before the route
+    // would find nothing to do unless the router holds other flits, and then it is awake
+    // already (only such heads leave a router with flits asleep). That step would be a pass
+    // through the stages for nothing, a large share of the steps at low load
+    // (docs/scaling.md, "Measured figures behind the engine's rules"). A head behind
+    // another packet wakes its router for nothing, and a step of an idle router changes
+    // nothing.
     if (routes != nullptr && a.flit.head()) {
       routes->push_back(RouteDue{a.router, a.flit.packet()});
     } else {
       wake(a.router);
     }
-    // What the router's steps will touch to send it on, if its VC holds an output VC: on a
-    // large rank it is in no cache (a rank of one block keeps it there, and there the hint
-    // costs more than it saves: docs/scaling.md, "Measured figures behind the engine's
-    // rules").
-    if constexpr (kBlocked) hint_moves(block, a.router, a.local_vc, a.flit.tail(), c);
+    if constexpr (kBlocked) {
+      plan_.deposited(block, a.router, a.local_vc, a.flit.tail(), c, in_measurement_);
+    }
   }
   flits.clear();
-  // Hinted at while the walk was at the block before; their routers wake for the route.
+  // Heads due for their route at c: their routers wake for it.
   for (const RouteDue& d : arriving_->routes[block]) wake(d.router);
   arriving_->routes[block].clear();
-  arriving_->moves[block].clear();
-  // The next block's arrivals go to routers the walk has not reached: their state was last
-  // touched a cycle ago and has left the caches of a large rank. Asking for it during this
-  // block's steps overlaps those fetches with them, where the deposits waited for each in
-  // turn (on torus:60x60x60, one core, the loop takes 0.88-0.90 of the time it takes
-  // without them); a few after each router step rather than all at once.
-  ahead_ = next != kNoBlock
-               ? Ahead{arriving_->flits[next].begin(),   arriving_->flits[next].end(),
-                       arriving_->credits[next].begin(), arriving_->credits[next].end(),
-                       arriving_->routes[next].begin(),  arriving_->routes[next].end(),
-                       arriving_->moves[next].begin(),   arriving_->moves[next].end()}
-               : Ahead{};
+  if constexpr (kBlocked) {
+    if (next != kNoBlock) {
+      plan_.entered(c, block, &arriving_->flits[next], &arriving_->credits[next],
+                    &arriving_->routes[next], next);
+    } else {
+      plan_.entered(c, block, nullptr, nullptr, nullptr, 0);
+    }
+  }
 }
 
-template <RankModel::Pass kPass, bool kBlocked, bool kObserved>
+template <WalkPass kPass, bool kBlocked, bool kObserved>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
                   std::uint64_t two_on = 0) {
@@ -74,26 +91,11 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       const int b = std::countr_zero(bits);
       const std::uint32_t r = router_set::router(w, b);
       step_router<kBlocked, kObserved>(r, c);
-      // On a large rank, hints for what the next steps touch, one or two of each kind per
-      // step so that the fetches overlap the steps without filling the queue of misses: the
-      // next block's arrivals; the headers of the active routers two words on; and, from
-      // those headers (asked for a word earlier), the records of the VCs holding flits at
-      // the routers a word on.
-      if constexpr (kBlocked) {
-        ask_ahead(2);
-        if (two_on != 0) {
-          bank_.prefetch_header(router_set::router(w + 2, std::countr_zero(two_on)));
-          two_on &= two_on - 1;
-        }
-        if (one_on != 0) {
-          bank_.prefetch_inputs(router_set::router(w + 1, std::countr_zero(one_on)));
-          one_on &= one_on - 1;
-        }
-      }
+      if constexpr (kBlocked) plan_.stepped(w, one_on, two_on, in_measurement_);
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   };
-  if constexpr (kPass == Pass::kBoundary) {
+  if constexpr (kPass == WalkPass::kBoundary) {
     // The interior pass applied the arrivals and generated the messages of the boundary
     // routers' blocks (all in layer 0).
     for (std::uint32_t w : links_.boundary_words()) scan(w, active_[w] & links_.boundary_word(w));
@@ -109,15 +111,15 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
     arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
-    const int shift = block_shift_ - router_set::kWordShift;  // log2 words a block
+    const int shift = wheel_.block_shift() - router_set::kWordShift;  // log2 words a block
     const std::size_t w0 = kBlocked ? block << shift : 0;
     const std::size_t w1 =
         kBlocked ? std::min(active_.size(), w0 + (std::size_t{1} << shift)) : active_.size();
     for (std::size_t w = w0; w < w1; ++w) {
-      scan(w, kPass == Pass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
+      scan(w, kPass == WalkPass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
-    if constexpr (kBlocked) ask_ahead(~std::size_t{0});
+    if constexpr (kBlocked) plan_.block_done(in_measurement_);
   }
   counters_.created(c, sources_.created_packets() - created);
 }
@@ -130,23 +132,7 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
     const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
     counters_.injected(injected.packets, injected.flits);
   }
-  bank_.allocate(r, t, Carry<kBlocked, kObserved>{*this, r, t});
-}
-
-template <bool kBlocked, bool kObserved>
-void RankModel::Carry<kBlocked, kObserved>::operator()(int in_port, int in_vc, int out_port,
-                                                       int out_vc, Flit f) const {
-  // Before the move, which may release the packet's record (its tail ejected, or gone to
-  // another rank).
-  if constexpr (kObserved) model.observe_move(r, in_port, in_vc, out_port, out_vc, f, t);
-  // Ejected, or onto its link; a flit that leaves a network input port sends a credit back
-  // upstream.
-  if (out_port == model.ports_) {
-    model.eject(f, t);
-  } else {
-    model.send_flit<kBlocked>(r, out_port, out_vc, f, t);
-  }
-  if (in_port != model.ports_) model.send_credit<kBlocked>(r, in_port, in_vc, t);
+  bank_.allocate(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
 }
 
 template <bool kBlocked>
@@ -159,7 +145,7 @@ void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cyc
     send_remote_flit(target & ~RankLinks::kRemoteBit, in_port, out_vc, f, t + flit_delay_);
     return;
   }
-  flits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
+  flits_due_[kBlocked ? target >> wheel_.block_shift() : 0].push_back(
       Arrival{target, static_cast<std::uint16_t>(in_port * vcs_ + out_vc), f});
 }
 
@@ -171,7 +157,7 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
     send_remote_credit(target & ~RankLinks::kRemoteBit, out_port, vc, t + credit_delay_);
     return;
   }
-  credits_due_[kBlocked ? target >> block_shift_ : 0].push_back(
+  credits_due_[kBlocked ? target >> wheel_.block_shift() : 0].push_back(
       bank_.output_vc(target, out_port * vcs_ + vc));
 }
 

@@ -83,8 +83,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     if (found == 0) {
       // Its route and packet stay as they are while it waits, and owners change only at
       // grants (which take VCs) and tails (release_output): it parks until a tail, where a
-      // request each cycle would be refused the same way (a head retried 1.7 times per hop
-      // on the mesh:16x16 bench case). Its release moves its ready cycle up to the present,
+      // request each cycle would be refused the same way (a head retried more than once per
+      // hop: docs/scaling.md, "Measured figures behind the engine's rules"). Its release
+      // moves its ready cycle up to the present,
       // as the requests it skips would have (InputUnit::unpark).
       if (!for_credits) parks |= std::uint64_t{1} << lv;
       continue;

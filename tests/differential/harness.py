@@ -18,7 +18,8 @@ whole option space (option_space.py):
   topology a honeycomb torus's file holds the network of its published definition
            (honeycomb_tori.py: node set, links, degree 3, counts, BFS diameter);
   versus   (with --versus B) binary B writes the same 1-rank file as the binary under test,
-           the git revision aside: a refactoring's safety net;
+           the git revision aside, and so does its walk over the walk check's blocks: a
+           refactoring's safety net, and two builds' (with and without cache hints);
   changed-input  a run that reads a routing table or a trace, stopped, then its file changed
            (another table kind for the same torus, one trace message edited): the restart
            is refused (exit 2, one line naming the option, the file and the change) and
@@ -38,6 +39,7 @@ usage:
   harness.py --wormnet BIN --out DIR --soak 2000 [--jobs 2] [--base-seed S]
   harness.py --wormnet NEW --versus OLD --out DIR --seeds 1-100   # two builds, same files
   harness.py --wormnet NEW --versus OLD --out DIR --golden --jobs 2  # the golden set
+  harness.py --wormnet A --versus B --out DIR --seeds 1,2 --only walk,versus  # some checks
   harness.py --show SEED                              # the configuration of a seed
   harness.py --golden-coverage                        # what the golden seeds cover
   harness.py --pick-golden 3000                       # re-pick the golden seeds
@@ -460,11 +462,23 @@ def check_verdict(case, ref, verdicts):
 
 def check_versus(case, ref):
     """With --versus B: binary B on one rank writes the same file as the binary under test
-    (the git revision aside), e.g. before and after a refactoring that must change nothing."""
+    (the git revision aside), e.g. before and after a refactoring that must change nothing;
+    where the walk check runs, B also walks the same blocks on one rank (the blocked walk
+    and its cache hints: two builds that differ there, such as one without hints, run it)."""
     if not case.versus:
         return
-    out = case.path("versus.h5")
-    r = case.runner.run(case.args(out), program=[case.versus, *case.args(out)])
+    versus_run(case, ref, "versus.h5", [])
+    walk = walk_plan(case.plan, case.cfg)
+    if walk is not None:
+        block, skew, _ = walk
+        versus_run(case, ref, "versus_walk.h5",
+                   ["--walk-block-routers", str(block), "--walk-skew", str(skew)])
+
+
+def versus_run(case, ref, name, extra):
+    """Binary B's run with `extra` options writes ref's file."""
+    out = case.path(name)
+    r = case.runner.run(case.args(out, extra), program=[case.versus, *case.args(out, extra)])
     case.judge(r, (0, 4))
     # "inputs" (the digests of the table or trace both binaries read) is left out too: it
     # describes the same files in both, and a binary before issue 36 does not write it; so is
@@ -472,8 +486,9 @@ def check_versus(case, ref):
     d = [x for x in differences(ref, out, RUN_ATTRS | {"git_sha", "inputs"})
          if "routing/pattern" not in x]
     if d:
-        raise Failure("versus", f"{case.versus} writes another file in {len(d)} objects: " +
-                      "; ".join(d[:8]) + (" ..." if len(d) > 8 else ""))
+        raise Failure("versus", f"{case.versus}{' ' + ' '.join(extra) if extra else ''} writes "
+                      f"another file in {len(d)} objects: " + "; ".join(d[:8]) +
+                      (" ..." if len(d) > 8 else ""))
 
 
 def changed_trace(path):
@@ -548,19 +563,20 @@ CHECKS = [("topology", check_topology), ("ranks", check_ranks), ("restart", chec
 
 
 def run_case(case, verdicts, only=None):
-    """Runs the checks of `case` (all of them, or only the check named `only`, after the
-    reference run); raises Failure at the first broken promise."""
+    """Runs the checks of `case` (all of them, or only those named in `only`, a name or a set
+    of names, after the reference run); raises Failure at the first broken promise."""
     case.prepare()
     ref = check_reference(case)
     with h5py.File(ref, "r") as f:
         case.outcome = str(f.attrs["status"])
         if case.outcome == "complete" and f["summary/saturated"][()].any():
             case.outcome = "saturated"
-    every = only not in {"verdict"} | {name for name, _ in CHECKS}
-    if every or only == "verdict":
+    only = {only} if isinstance(only, str) else set(only or ())
+    every = not only & ({"verdict"} | {name for name, _ in CHECKS})
+    if every or "verdict" in only:
         check_verdict(case, ref, verdicts)
     for name, check in CHECKS:
-        if every or only == name:
+        if every or name in only:
             try:
                 check(case, ref)
             except Skip as why:
@@ -687,7 +703,7 @@ def one(seed, args, tables, verdicts):
     case = Case(seed, cfg, plan, work, runner, tables)
     case.versus = args.versus
     try:
-        run_case(case, verdicts)
+        run_case(case, verdicts, args.only)
     except Failure as failure:
         shrunk = None
         if args.shrink_seconds > 0:
@@ -744,6 +760,9 @@ def main():
     p.add_argument("--shrink-seconds", type=float, default=600,
                    help="time allowed to shrink a failing configuration (0: do not shrink)")
     p.add_argument("--keep", action="store_true", help="keep the files of passing seeds")
+    p.add_argument("--only", type=lambda x: set(x.split(",")), metavar="CHECK,...",
+                   help="only these checks after the reference run (their names in CHECKS, "
+                        "or verdict); every check by default")
     args = p.parse_args()
 
     if args.show is not None:

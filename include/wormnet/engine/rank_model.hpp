@@ -1,38 +1,29 @@
-// The part of the network one rank simulates: its routers (a RouterBank: the pipeline and its
-// state), its terminals (sources and sinks) and the links that leave them. This class is the
-// loop over the rank's blocks of routers that calls its parts (docs/engine.md): the links
-// (RankLinks: where each link leads, the outboxes for other ranks), the walk's schedule
-// (WalkSchedule), the counters (RankCounters); it keeps the arrival wheel that delays flits
-// and credits on local links and the set of active routers. Routers interact only through
-// links whose latency is >= 1 cycle, so the routers of a cycle can be stepped in any order, and
-// a rank can run ahead of its neighbours by the lookahead. This class never sees MPI: flits
-// and credits bound for another rank are appended to outboxes that the engine's transport
-// carries.
-//
-// The skewed walk. A large rank's routers form blocks (2^block_shift consecutive local
-// indices), and the blocks layers by their distance from the rank's boundary; the deeper
-// layers may lag behind the engine's cycle between the cycles the engine reads the state
-// (WalkSchedule, walk_schedule.hpp, says which layer simulates which cycle). Results are those
-// of the level walk, bit for bit.
+// The part of the network one rank simulates: its routers (RouterBank), their sources, the
+// links that leave them. This class is the loop over the rank's blocks of routers that calls
+// its parts (docs/engine.md draws them and the order of a cycle): RankLinks, ArrivalWheel,
+// WalkSchedule, PrefetchPlan, RankCounters. Links have a latency of at least one cycle, so
+// the routers of a cycle can be stepped in any order, the deeper layers of a large rank may
+// lag (the skewed walk: results those of the level walk, bit for bit), and a rank may run
+// ahead of its neighbours by the lookahead. It never sees MPI: what it sends to another rank
+// goes to an outbox that the engine's transport carries.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
-#include <span>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
+#include "wormnet/engine/arrival_wheel.hpp"
 #include "wormnet/engine/message_script.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
 #include "wormnet/engine/partition.hpp"
+#include "wormnet/engine/prefetch_plan.hpp"
 #include "wormnet/engine/rank_counters.hpp"
 #include "wormnet/engine/rank_links.hpp"
 #include "wormnet/engine/router_set.hpp"
 #include "wormnet/engine/walk_schedule.hpp"
-#include "wormnet/engine/wheel_bucket.hpp"
 #include "wormnet/plan/run_plan.hpp"
 #include "wormnet/router/packet_table.hpp"
 #include "wormnet/router/router_bank.hpp"
@@ -158,39 +149,8 @@ class RankModel {
   /// waited at least `threshold` cycles at `t`.
   template <class F>
   void for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const;
-  struct Arrival {
-    std::uint32_t router;    ///< local router index
-    std::uint16_t local_vc;  ///< port * vcs + vc
-    Flit flit;
-  };
-  /// A head that reached the front of an input VC, due for its route: it wakes the router
-  /// for it, and hints at the packet record and the router's output VCs that its VC
-  /// allocation reads.
-  struct RouteDue {
-    std::uint32_t router;  ///< local router index
-    std::uint32_t packet;  ///< PacketTable slot
-  };
-  /// A VC expected to move a flit over a link (after the flits it holds): hints only (the
-  /// output VC's record, whose credit the move takes, the link and its flit counter).
-  struct MoveDue {
-    std::uint32_t output;   ///< OutputUnit index
-    std::uint32_t channel;  ///< RankLinks::slot() (links and channel counters), or kNoLink
-  };
-  /// The arrivals due at one cycle, in one bucket per block of routers (see blocks_).
-  struct WheelSlot {
-    std::vector<WheelBucket<Arrival>> flits;
-    std::vector<WheelBucket<std::uint32_t>> credits;  ///< OutputUnit indices
-    /// Heads deposited routing_delay cycles before this slot's cycle (a large rank, with a
-    /// routing delay the wheel spans): hints, read while the walk is a block before theirs,
-    /// and the routers to wake for their route (arrive()).
-    std::vector<WheelBucket<RouteDue>> routes;
-    /// Moves due at this slot's cycle, left by the arrivals of the cycle or two before.
-    std::vector<WheelBucket<MoveDue>> moves;
-  };
   static constexpr std::uint32_t kNoLink = RankLinks::kNoLink;
 
-  /// Which active routers a pass over the bitmap steps.
-  enum class Pass { kAll, kInterior, kBoundary };
   void wake(std::uint32_t r);
   /// Opens the engine's cycle t: the messages a script releases at t, and the deeper layers
   /// brought to where layer 0 can simulate t (and further, at a catch-up).
@@ -200,59 +160,27 @@ class RankModel {
   /// Points the walk at cycle c: the wheel's buckets for what it sends, the measurement flag.
   void enter_cycle(Cycle c);
   /// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only).
-  template <Pass kPass>
+  template <WalkPass kPass>
   void step_layer(std::size_t layer, Cycle c);
   /// kObserved: observer_ is told of every move and credit (set_router_observer()).
-  template <Pass kPass, bool kBlocked, bool kObserved>
+  template <WalkPass kPass, bool kBlocked, bool kObserved>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
   /// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
   /// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
-  /// whose arrivals ask_ahead() then hints at. kBlocked: a rank of several blocks (hints).
+  /// whose arrivals the prefetch plan then asks for. kBlocked: a rank of several blocks.
   template <bool kBlocked, bool kObserved>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   static constexpr std::size_t kNoBlock = ~std::size_t{0};
-  /// The next block's arrivals not yet asked for (arrive() sets them, ask_ahead(n) asks for
-  /// the next n).
-  struct Ahead {
-    const Arrival* flit = nullptr;
-    const Arrival* flits_end = nullptr;
-    const std::uint32_t* credit = nullptr;
-    const std::uint32_t* credits_end = nullptr;
-    const RouteDue* route = nullptr;
-    const RouteDue* routes_end = nullptr;
-    const MoveDue* move = nullptr;
-    const MoveDue* moves_end = nullptr;
-  };
-  void ask_ahead(std::size_t n);
-  /// Hints for a move: the output VC's record, the link's neighbour and its flit counter.
-  /// No effect on the state.
-  void prefetch_move(const MoveDue& m) const;
-  /// After a flit's deposit at cycle c into input VC local_vc of router r (of `block`): if
-  /// the VC holds an output VC, hints for its move now, and on the wheel for its next moves.
-  void hint_moves(std::size_t block, std::uint32_t r, int local_vc, bool tail, Cycle c);
   /// The rank's blocks and the links between them (for the skewed walk's layers).
   [[nodiscard]] BlockGraph block_graph() const;
   /// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined
   /// into the loop over routers (a call per router saved and restored every register).
   template <bool kBlocked, bool kObserved>
   [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
-  /// RouterBank::step's on_move for router r at cycle t: carries on each flit that crosses
-  /// the switch. A functor whose call is always inlined: the per-flit path makes no call.
+  /// RouterBank::step's on_move (rank_model_walk.hpp): carries on each flit that crosses
+  /// the switch.
   template <bool kBlocked, bool kObserved>
-  struct Carry {
-    RankModel& model;
-    std::uint32_t r;
-    Cycle t;
-    [[gnu::always_inline]] inline void operator()(int in_port, int in_vc, int out_port, int out_vc,
-                                                  Flit f) const;
-  };
-  /// Cycle of the arrivals in wheel bucket w (the wheel holds the next wheel_.size() cycles
-  /// from now_).
-  [[nodiscard]] Cycle arrival_cycle(std::size_t w) const {
-    const Cycle base = now_ & ~static_cast<Cycle>(wheel_mask_);
-    const Cycle c = base + w;
-    return c < now_ ? c + wheel_.size() : c;
-  }
+  friend struct CarryMove;
   /// A flit enters router r's input VC at t (and the router has work). Inlined: every flit
   /// taken off a link comes here.
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
@@ -269,10 +197,6 @@ class RankModel {
                                                Cycle t);
   template <bool kBlocked>
   [[gnu::always_inline]] inline void send_credit(std::uint32_t r, int in_port, int vc, Cycle t);
-  /// The wheel bucket (block) of local router r.
-  [[nodiscard]] std::size_t block_of(std::uint32_t r) const {
-    return blocks_ > 1 ? r >> block_shift_ : 0;
-  }
   /// The rare path of send_flit(): the link crosses to another rank.
   [[gnu::noinline, gnu::cold]] void send_remote_flit(std::uint32_t remote, int in_port, int vc,
                                                      Flit f, Cycle arrival);
@@ -287,11 +211,9 @@ class RankModel {
   Cycle flit_delay_;   ///< switch allocation + switch + link: cycles from grant to arrival
   Cycle eject_delay_;  ///< switch allocation + switch + ejection channel: grant to delivery
   Cycle credit_delay_;
-  /// A head's arrival to its route (RouterParams::routing_delay) when the wheel spans it
-  /// and the rank is large: its hints then wait on the wheel; 0: hinted at arrival.
-  Cycle route_hint_delay_ = 0;
-  /// Cycles ahead that hint_moves() leaves hints on the wheel for (0: none, a small rank).
-  Cycle move_hint_span_ = 0;
+  /// A head's arrival to the wake of its router for its route (RouterParams::routing_delay)
+  /// on a rank of blocks whose wheel spans it; 0: its router wakes at its arrival.
+  Cycle route_wake_delay_ = 0;
   Cycle measure_begin_;
   Cycle measure_end_;
 
@@ -300,28 +222,15 @@ class RankModel {
   RankLinks links_;
   TrafficSources sources_;
 
-  std::vector<WheelSlot> wheel_;  ///< arrivals by cycle modulo its size (a power of two)
-  std::size_t wheel_mask_ = 0;
-  /// The wheel keeps a cycle's arrivals in one bucket per block of 2^block_shift_ routers
-  /// (local index >> block_shift_), and the walk over a block applies them just before it
-  /// steps the block's routers. On a rank too large for the caches, applying them all in a
-  /// pass before the walk touched each receiving router's state twice from memory: the
-  /// deposit, then the router's own step, after the state had left the cache. Ranks smaller
-  /// than WalkLayout::blocked_min keep one block: their state stays in the caches, and the
-  /// buckets would only add work.
-  int block_shift_ = 10;
-  std::size_t blocks_ = 1;
-  /// The layers of the walk and the cycles each has simulated.
-  WalkSchedule walk_{1};
-  WheelSlot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
-  /// The buckets (one per block) of the flits and the credits sent during the cycle being
-  /// stepped (all of a cycle's local sends arrive together: the delays are fixed), set by
-  /// enter_cycle().
+  /// The flits and credits on local links, by cycle and block (a large rank's arrivals are
+  /// applied block by block, just before the walk steps the block's routers).
+  ArrivalWheel wheel_;
+  WalkSchedule walk_{1};  ///< the layers of the walk and the cycles each has simulated
+  ArrivalWheel::Slot* arriving_ = nullptr;  ///< the slot of the cycle being stepped
+  /// The buckets of what the cycle being stepped sends (its local sends all arrive together:
+  /// the delays are fixed), set by enter_cycle().
   WheelBucket<Arrival>* flits_due_ = nullptr;
   WheelBucket<std::uint32_t>* credits_due_ = nullptr;
-  /// The next block's arrivals not yet hinted at (within the current cycle's buckets, which
-  /// no send of the cycle grows: sends are a cycle or more ahead).
-  Ahead ahead_;
   /// Routers with work (bit r % 64 of word r / 64). Stepped in index order: routers are
   /// laid out by index, so a large rank walks its state forwards (prefetch-friendly) rather
   /// than in wake order; nothing wakes another router within a cycle's router loop (arrivals
@@ -333,6 +242,8 @@ class RankModel {
 
   /// Counts by cycle masked like the wheel, which spans the layers' spread.
   RankCounters counters_;
+  /// What the walk over a rank of blocks asks for ahead of use, and when.
+  PrefetchPlan plan_;
   Cycle now_ = 0;                ///< first cycle not yet simulated
   bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;

@@ -26,6 +26,10 @@
 
 namespace wormnet {
 
+/// Which of a layer's active routers a pass of the walk steps: all, those without a link to
+/// another rank (before the exchange), or those with one (after it).
+enum class WalkPass { kAll, kInterior, kBoundary };
+
 /// How a rank walks its routers. The defaults suit the caches of today's machines
 /// (docs/scaling.md, "The skewed walk"); the tests take small blocks to reach the blocked,
 /// layered walk on small networks.

@@ -59,8 +59,9 @@ struct Injection {
   std::uint16_t length = 0;  ///< 0 = not injecting
   std::uint8_t vc = 0;
   /// 1 while the router's source queue holds messages: the router step tests this bit in
-  /// the header it reads anyway instead of the queue, an array of its own (on a rank of
-  /// 500,000 routers, 78 % of the router scan's misses beyond L2 were that test).
+  /// the header it reads anyway instead of the queue, an array of its own, whose test was
+  /// most of the router scan's misses on a large rank (docs/scaling.md, "Measured figures
+  /// behind the engine's rules").
   std::uint8_t queued = 0;
 };
 
@@ -179,12 +180,14 @@ class InputUnit {
     ++s.count;
     headers_[router].nonempty |= std::uint64_t{1} << local_vc;
   }
-  Flit pop(std::uint32_t router, int local_vc) {
+  /// Always inlined into the switch stage: in the walk's translation unit, which holds the
+  /// prefetch plan as well, GCC's growth limit left it out of line (docs/scaling.md).
+  [[gnu::always_inline]] inline Flit pop(std::uint32_t router, int local_vc) {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state(i);
     const Flit f = flit(i, s.head);
     // Without branches: which way the wrap and the emptying go is data, and mispredicted
-    // branches were a large share of a router step's cost (cachegrind's branch model).
+    // branches were a large share of a router step's cost.
     const std::uint32_t next = s.head + 1U;
     s.head = static_cast<std::uint16_t>(next & (0U - static_cast<std::uint32_t>(next != depth_)));
     --s.count;

@@ -16,6 +16,8 @@ namespace wormnet {
 class OutputUnit {
  public:
   static constexpr std::uint8_t kFree = RouterRows::kFreeOwner;
+  /// Bits of a router's VC masks: a router has at most 64 input VCs.
+  static constexpr int kMaskBits = 64;
 
   OutputUnit() = default;
   OutputUnit(std::uint32_t routers, int ports, int vcs, int depth)
@@ -47,12 +49,17 @@ class OutputUnit {
   /// clears that bit of InputUnit::blocked()).
   [[nodiscard]] std::uint64_t return_credit_unblocking(std::uint32_t o) {
     OutputVc& v = vcs_[o];
-    // Without a branch: whether the buffer was full is data (about half of the credits of
-    // the mesh:16x16 bench case come back to an output VC that had none).
+    // Without a branch: whether the buffer was full is data (often half of the credits come
+    // back to an output VC that had none: docs/scaling.md, "Measured figures behind the
+    // engine's rules").
     const bool unblocks = (v.credits == 0) & (v.owner != kFree);
     ++v.credits;
-    return opaque(std::uint64_t{unblocks}) << (v.owner & 63U);
+    return opaque(std::uint64_t{unblocks}) << mask_shift(v.owner);
   }
+  /// The shift of input VC `owner`'s bit in its router's 64-bit VC masks (InputUnit), defined
+  /// for kFree too (no shift of 64 bits or more) so that the bit can be computed before the
+  /// test whether there is an owner.
+  static constexpr int mask_shift(std::uint8_t owner) { return owner % kMaskBits; }
   /// Asks the processor for output VC o's record (a credit is coming). A hint only.
   void prefetch(std::uint32_t o) const { wormnet::prefetch_for_write(&vcs_[o]); }
   /// Asks for every cache line that holds a record of output VCs first..last (first <= last).

@@ -18,8 +18,8 @@ namespace wormnet {
 /// A packet's record. The fields every head's route and VC grant read and write come first:
 /// a 48-byte record starts at byte 0, 16, 32 or 48 of a cache line, so its first 16 bytes
 /// always share the line that a hint for the record's address fetches (with `dest` at byte
-/// 28, half the routes missed on the line after it: 7 % of the loop's time on
-/// torus:100x100x50, one rank).
+/// 28, half the routes missed on the line after it: docs/scaling.md, "Measured figures
+/// behind the engine's rules").
 struct Packet {
   std::uint32_t dest = 0;
   RouteState state = 0;  ///< routing state, updated by the head at each VC grant

@@ -30,6 +30,15 @@
 
 namespace wormnet {
 
+/// The parts of a router's state that RouterBank::prefetch() asks for.
+enum class RouterPart : std::uint8_t {
+  kDeposit,   ///< input VC local_vc's record and the router's header: what a deposit writes
+  kRoute,     ///< the router's output VC records: what a head's route and VC allocation read
+  kHeader,    ///< the router's header (its stage masks): the first thing its step reads
+  kInputs,    ///< the records of its input VCs that hold flits (reads the header)
+  kOutputVc,  ///< an output VC's record: what a credit back to it, or a move through it, writes
+};
+
 class RouterBank {
  public:
   using Injected = InjectionStage::Injected;
@@ -88,7 +97,7 @@ class RouterBank {
   /// rank most credits come back after their packet has left the router, to a header no
   /// other work touches in that cycle and which is in no cache: a line from memory for a
   /// write that changes nothing. Where the headers are cached (a small rank), whether a credit
-  /// unblocks is data (about half of the mesh:16x16 bench case's do), and the unconditional
+  /// unblocks is data (often about half do), and the unconditional
   /// write costs less than the branch's mispredictions.
   template <bool kSparse = false>
   void return_credit(std::uint32_t o) {
@@ -99,28 +108,30 @@ class RouterBank {
     }
     core_.inputs.unblock(core_.outputs.router_of(o), unblocked);
   }
-  /// Hints for what deposit(r, local_vc, ...) and return_credit(o) will write, issued a
-  /// while before them so that the fetches from memory overlap other work. No effect on
-  /// the state.
-  void prefetch_deposit(std::uint32_t r, int local_vc) const { core_.inputs.prefetch(r, local_vc); }
-  /// Hint for what a head's route and VC allocation at router r read besides its packet
-  /// and the router's header: its output VC records (the owners of those the route allows).
-  void prefetch_route(std::uint32_t r) const {
-    core_.outputs.prefetch_span(core_.outputs.index(r, 0),
-                                core_.outputs.index(r, (params().ports + 1) * params().vcs - 1));
-  }
-  /// Hint for router r's header (its stage masks: the first thing its step reads).
-  void prefetch_header(std::uint32_t r) const { core_.inputs.prefetch_header(r); }
-  /// Hint for the records of router r's input VCs that hold flits (reads its header).
-  void prefetch_inputs(std::uint32_t r) const {
-    for (std::uint64_t m = core_.inputs.nonempty(r); m != 0; m &= m - 1) {
-      core_.inputs.prefetch_record(core_.inputs.index(r, std::countr_zero(m)));
+  /// A hint for one part of the routers' state, asked for a while before the work that
+  /// touches it so that the fetch from memory overlaps other work (the rank's prefetch plan,
+  /// engine/prefetch_plan.hpp, decides what and when). `index` is a local router, except
+  /// for kOutputVc (an OutputUnit index). No effect on the state.
+  template <RouterPart kPart>
+  void prefetch(std::uint32_t index, int local_vc = 0) const {
+    const InputUnit& in = core_.inputs;
+    if constexpr (kPart == RouterPart::kDeposit) {
+      in.prefetch(index, local_vc);
+    } else if constexpr (kPart == RouterPart::kRoute) {
+      core_.outputs.prefetch_span(
+          core_.outputs.index(index, 0),
+          core_.outputs.index(index, (params().ports + 1) * params().vcs - 1));
+    } else if constexpr (kPart == RouterPart::kHeader) {
+      in.prefetch_header(index);
+    } else if constexpr (kPart == RouterPart::kInputs) {
+      for (std::uint64_t m = in.nonempty(index); m != 0; m &= m - 1) {
+        in.prefetch_record(in.index(index, std::countr_zero(m)));
+      }
+    } else {
+      static_assert(kPart == RouterPart::kOutputVc);
+      core_.outputs.prefetch(index);
     }
   }
-  /// Hint for what return_credit<true>(o) reads and writes, and what a move out through o
-  /// writes: o's record (its router's header only when the credit unblocks a VC, which the
-  /// hint cannot know and which is rare).
-  void prefetch_credit(std::uint32_t o) const { core_.outputs.prefetch(o); }
   /// Whether router r has nothing to do until a flit or a message arrives.
   [[nodiscard]] bool idle(std::uint32_t r) const {
     return core_.inputs.nonempty(r) == 0 && !has_injection(r);

@@ -52,8 +52,8 @@ struct RouterCore {
       require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
     }
     // Into an empty buffer its wait starts now; without a branch, since whether the buffer
-    // was empty is data (a third of the mesh:16x16 bench case's deposits mispredicted that
-    // branch, cachegrind's model). A head at an idle VC (empty, and kIdle is 0) starts its
+    // was empty is data (the branch mispredicted often: docs/scaling.md, "Measured figures
+    // behind the engine's rules"). A head at an idle VC (empty, and kIdle is 0) starts its
     // route: once per packet and hop, one branch on both fields.
     inputs.mark_if(i, t, s.count == 0);
     static_assert(static_cast<int>(VcStage::kIdle) == 0);

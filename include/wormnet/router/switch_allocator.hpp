@@ -24,7 +24,8 @@ class SwitchAllocator {
   enum class Last : std::uint8_t {};
   /// One router's pointers, found once per switch stage: its input ports' (ports of them),
   /// then its output ports'. The address arithmetic of a (router, port) pair, repeated at
-  /// every pick and grant, was 4 % of the mesh:16x16 bench case's loop instructions.
+  /// every pick and grant, cost more than finding the row once (docs/scaling.md, "Measured
+  /// figures behind the engine's rules").
   struct Row {
     Last* at;
     std::uint32_t ports;

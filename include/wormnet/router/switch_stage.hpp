@@ -98,8 +98,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
   }
   // Input stage: one VC per input port, round robin. A lone requester would win without
   // the arbiter, but whether a port has one or several is data, and the arbiter's pick
-  // costs less than the branch that skips it mispredicts (cachegrind's branch model); the
-  // same in the output stage.
+  // costs less than the branch that skips it mispredicts; the same in the output stage.
   const std::uint32_t first = c.inputs.index(r, 0);
   const std::uint64_t port_vcs = all_vcs(vcs);
   std::uint32_t requested = 0;              // output ports with at least one request
@@ -132,8 +131,9 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
   // Both stages' loops run their body at least once, and most often exactly twice (two
   // input ports with flits for two output ports): written as a first pass, a second under
   // a test and a loop for the rest, each branch goes mostly one way. As plain loops, the
-  // exit of each mispredicted at nearly every router step (cachegrind's branch model: 0.5
-  // and 1.0 per step), since a loop's back edge is predicted taken after most passes.
+  // exit of each mispredicted at nearly every router step, since a loop's back edge is
+  // predicted taken after most passes (docs/scaling.md, "Measured figures behind the
+  // engine's rules").
   request();
   if (eligible != 0) {
     request();

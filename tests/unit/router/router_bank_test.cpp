@@ -629,5 +629,48 @@ TEST(RouterBank, ABankRestoredFromSavedRowsMovesAsTheOriginal) {
   EXPECT_GT(after, 0);
 }
 
+// The VC allocator's round-robin pointers are saved and restored with the bank: output VC X+
+// that last granted input VC 1 (port X-) grants input VC 3 (port Y-) first when both ask at
+// once, where a pointer that knows no grant (63) would grant X- first. The bank restored from
+// the rows grants in the order of the bank that was never saved.
+TEST(RouterBank, ARestoredBankKeepsTheVcAllocatorsRoundRobin) {
+  constexpr int kYMinus = 3;
+  const RouterParams p = ideal(4);
+  OneRouter a("mesh:2x2", "xy", p);
+  OneRouter b("mesh:2x2", "xy", p);
+  const auto head = [](OneRouter& r, int in_port, std::uint64_t id, Cycle t) {
+    Packet pk;
+    pk.id = id;
+    pk.dest = 1;  // through X+
+    pk.length = 1;
+    r.bank.deposit(0, in_port, Flit(r.packets.allocate(pk), true, true), t);
+  };
+  // One packet from X- through X+: X+'s VC grants input VC 1.
+  head(a, kXMinus, 1, 0);
+  int moved = 0;
+  Cycle t = 0;
+  for (; t < 3; ++t) moved += a.step(t).count();
+  ASSERT_EQ(moved, 1);
+  RouterRows rows;
+  a.bank.save(rows, t, [](std::uint32_t slot) { return std::uint64_t{slot}; });
+  b.packets = a.packets;
+  b.bank.restore(rows, [](std::uint32_t, std::uint32_t, std::uint64_t id) {
+    return static_cast<std::uint32_t>(id);
+  });
+  // X- and Y- ask for X+'s only VC in the same cycle, in both banks.
+  for (OneRouter* r : {&a, &b}) {
+    head(*r, kXMinus, 2, t);
+    head(*r, kYMinus, 3, t);
+  }
+  std::vector<int> order_a;
+  std::vector<int> order_b;
+  for (Cycle u = t; u < t + 6; ++u) {
+    for (const Move& m : a.step(u).moves) order_a.push_back(m.in_port);
+    for (const Move& m : b.step(u).moves) order_b.push_back(m.in_port);
+  }
+  EXPECT_EQ(order_a, (std::vector<int>{kYMinus, kXMinus}));
+  EXPECT_EQ(order_b, order_a);
+}
+
 }  // namespace
 }  // namespace wormnet

@@ -591,11 +591,11 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
 
     def test_checkpoint_of_the_previous_layout_is_refused(self):
-        # Layout version 4 added the inputs' digests; a version-3 checkpoint holds none, so
-        # a restart could not tell whether its tables or trace changed: refused by version.
-        copy = self.damaged_copy("layout3.ck", lambda f: f.attrs.__setitem__(
-            "checkpoint_version", np.int64(3)))
-        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 3", "reads 4")
+        # Layout version 5 added the routers' congestion counts (--congestion); a version-4
+        # checkpoint holds none, so a restart could not continue them: refused by version.
+        copy = self.damaged_copy("layout4.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(4)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 4", "reads 5")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

@@ -1229,7 +1229,7 @@ class Corpus(CorpusRunner):
         "--cycles": ["-1", "x", "0", "50", BIG],
         "--drain-limit": ["-1", "x", BIG],
         "--stats-window": ["0", "-1", "x", BIG],
-        "--congestion": ["series", "on", "", "TOTALS"],
+        "--congestion": ["series", "on", ""],
         "--deadlock-threshold": ["0", "-1"],
         "--flit-rate": ["0", "-1", "x", "inf", "nan", "1e400"],
         "--seed": ["-1", "x", "18446744073709551616", "1.5"],

@@ -13,6 +13,7 @@ Needs h5py, numpy, pandas and matplotlib (Debian: python3-h5py, python3-numpy,
 python3-pandas, python3-matplotlib).
 """
 
+from .congestion import congestion_frame
 from ._h5 import FileError
 from .layouts import LAYOUTS, Layout, LayoutError, layout
 from .loaders import load_any
@@ -27,7 +28,7 @@ from .workload import Workload
 __version__ = "0.1.0"
 
 __all__ = [
-    "FileError", "LAYOUTS", "Layout", "LayoutError", "layout", "load_any", "KINDS",
+    "congestion_frame", "FileError", "LAYOUTS", "Layout", "LayoutError", "layout", "load_any", "KINDS",
     "BisectionCut", "Network", "from_spec", "FINISHED", "KNEE_FACTOR", "NORMALIZATIONS",
     "SCHEMA_VERSION", "Point", "ResultFileError", "Sweep", "describe_saturation", "load",
     "require_load_sweep",

@@ -413,6 +413,10 @@ void BatchControl::window(const WindowRow& row) {
   if (writer_ != nullptr) writer_->window(row);
 }
 
+void BatchControl::congestion(const ChannelCongestion& mine) {
+  if (writer_ != nullptr) writer_->congestion(mine);
+}
+
 void BatchControl::end_point(
     const RunSummary& summary, const MeasuredStats& measured,
     const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {

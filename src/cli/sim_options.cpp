@@ -35,6 +35,8 @@ const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
                                                {"bubble", FlowControl::kBubble}};
 const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
                                                       {"per-vc", VcBandwidth::kPerVc}};
+const std::map<std::string, CongestionMode> kCongestion{{"off", CongestionMode::kOff},
+                                                        {"totals", CongestionMode::kTotals}};
 const std::map<std::string, PartitionMethod> kPartitions{{"geometric", PartitionMethod::kGeometric},
                                                          {"blocks", PartitionMethod::kBlocks},
                                                          {"metis", PartitionMethod::kMetis}};
@@ -66,6 +68,9 @@ const char* to_string(FlowControl f) {
 }
 const char* to_string(VcBandwidth b) {
   return name_of(kVcBandwidth, b);
+}
+const char* to_string(CongestionMode c) {
+  return name_of(kCongestion, c);
 }
 const char* to_string(RingTie t) {
   return name_of(ring_tie_names(), t);
@@ -201,6 +206,13 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->group("Measurement");
   app.add_option("--stats-window", m.stats_window, "cycles per time-series row")
       ->capture_default_str()
+      ->group("Measurement");
+  app.add_option("--congestion", m.congestion,
+                 "where packets wait: totals (per channel and VC over the measurement window: "
+                 "cycles waiting for a VC, a credit, the switch; mean buffer occupancy; "
+                 "flits per VC) or off")
+      ->transform(choice_of(kCongestion))
+      ->default_str(to_string(m.congestion))
       ->group("Measurement");
   app.add_option("--deadlock-threshold", m.deadlock_threshold,
                  "cycles an input VC may hold flits without moving one before the deadlock "
@@ -353,6 +365,8 @@ std::string to_toml(const SimOptions& o) {
   // The early stop only when asked for: a configuration without it reads as it always did.
   if (m.stop_backlog > 0) real("stop-backlog", m.stop_backlog);
   if (m.stop_latency > 0) count("stop-latency", m.stop_latency);
+  // Only when not the default: a configuration without it reads as it always did.
+  if (m.congestion != MeasureConfig{}.congestion) str("congestion", to_string(m.congestion));
   return s + workload_toml(o.workload);
 }
 

@@ -72,6 +72,7 @@ const char* to_string(InjectionProcess p);
 const char* to_string(SelectionPolicy p);
 const char* to_string(FlowControl f);
 const char* to_string(VcBandwidth b);
+const char* to_string(CongestionMode c);
 const char* to_string(RingTie t);
 const char* to_string(PartitionMethod p);
 

@@ -290,6 +290,7 @@ RunSummary PointRun::finish() {
                       loop_cycles,
                       loop_.flit_hops - loop_first_hops_};
   s_.wall_seconds = c_.comm.max(seconds(wall_start_, Clock::now()));
+  if (c_.config.measure.congestion != CongestionMode::kOff) sink_.congestion(model_.congestion());
   sink_.end_point(s_, merged, model_.channel_flits());
   return s_;
 }

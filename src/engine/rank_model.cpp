@@ -26,6 +26,9 @@ RouterParams router_params(const SimConfig& config, const RunPlan& plan, const T
   p.per_vc_bandwidth = n.vc_bandwidth == VcBandwidth::kPerVc;
   p.ring_tie = n.ring_tie;
   p.tie_key = mix64(config.measure.seed ^ 0x7469652D64726177ULL);
+  p.congestion = config.measure.congestion != CongestionMode::kOff;
+  p.measure_begin = plan.window.begin;
+  p.measure_end = plan.window.end();
   return p;
 }
 
@@ -248,7 +251,7 @@ void RankModel::receive(const Outbox& from_peer) {
     if (rc.arrival < now_) {
       require(links_.boundary(r), "a remote credit arrived at a router without a remote link");
       if (observer_ != nullptr) observe_credit(o, rc.arrival);
-      bank_.return_credit(o);
+      bank_.return_credit(o, rc.arrival);
       continue;
     }
     wheel_.add_credit(rc.arrival, r, o);

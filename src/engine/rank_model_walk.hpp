@@ -43,7 +43,7 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
   for (std::uint32_t o : credits) {
     if constexpr (kObserved) observe_credit(o, c);
-    bank_.return_credit<kBlocked>(o);
+    bank_.return_credit<kBlocked>(o, c);
   }
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];

@@ -24,7 +24,9 @@ namespace {
 /// 3: routers/ivc_since (the deadlock detector's per-VC wait) replaces counters@last_move.
 /// 4: the root attribute "inputs", the digests of the input files (RunProgress::inputs): a
 /// checkpoint of version 3 cannot tell a restart whether its tables or trace changed.
-constexpr std::int64_t kCheckpointVersion = 4;
+/// 5: routers/congestion_* (where packets wait, --congestion): a restart from 4 could not
+/// continue those counts.
+constexpr std::int64_t kCheckpointVersion = 5;
 
 namespace names = schema::checkpoint;
 namespace layout = checkpoint_layout;

@@ -116,7 +116,12 @@ auto router_unit_fields(R& u) {
                     RouterField{names::kVaLast, u.va_last, W::kPortVcs},
                     RouterField{names::kSaLastVc, u.sa_last_vc, W::kPorts},
                     RouterField{names::kSaLastPort, u.sa_last_port, W::kPorts},
-                    RouterField{names::kInjection, u.injection, W::kInjection}};
+                    RouterField{names::kInjection, u.injection, W::kInjection},
+                    RouterField{names::kCongVcWait, u.cong_vc_wait, W::kPortVcs},
+                    RouterField{names::kCongCreditWait, u.cong_credit_wait, W::kPortVcs},
+                    RouterField{names::kCongHeld, u.cong_held, W::kPortVcs},
+                    RouterField{names::kCongOccupancy, u.cong_occupancy, W::kPortVcs},
+                    RouterField{names::kCongFlits, u.cong_flits, W::kPortVcs}};
 }
 
 /// The sources' per-router fields (TrafficSources::Rows).

@@ -436,7 +436,7 @@ void ResultWriter::begin_point_unguarded(int index, double offered_load) {
     }
     point_ = root.open_group(point_name(index));
     for (const char* name :
-         {"channel_flits", "channel_utilization", "latency_histogram", "deadlock"}) {
+         {"channel_flits", "channel_utilization", "latency_histogram", "deadlock", "congestion"}) {
       point_->remove(name);
     }
     series_ = TimeSeriesTable::open(*point_, "timeseries");
@@ -492,6 +492,89 @@ void ResultWriter::window_unguarded(const WindowRow& row) {
        Cell{static_cast<double>(c.created_flits) / node_cycles},
        Cell{static_cast<double>(c.ejected_flits) / node_cycles}});
   file_.flush();
+}
+
+void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestion& mine,
+                                    Cycle window) const {
+  const H5Group g = point.create_group("congestion");
+  const auto vcs = static_cast<std::size_t>(mine.vcs);
+  const std::uint64_t channels = run_.topology->num_channels();
+  g.set_attribute("window_cycles", static_cast<std::uint64_t>(window));
+  g.set_attribute("escape_vcs", static_cast<std::int64_t>(mine.escape_vcs));
+  const auto describe = [&](std::string_view name, std::string_view unit, std::string_view what) {
+    H5DataSet d = g.open_dataset(name);
+    d.set_attribute(schema::kUnitAttr, unit);
+    d.set_attribute(schema::kDescriptionAttr, what);
+  };
+  // The rows of a rank's channels in the order of their global ids (RowDistribution wants
+  // the local data in the order of the runs given).
+  const auto sorted = [](const std::vector<std::uint32_t>& ids) {
+    std::vector<std::size_t> order(ids.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+    return order;
+  };
+  const auto by_vc = [&](const std::vector<std::size_t>& order,
+                         const std::vector<std::uint64_t>& values) {
+    std::vector<std::uint64_t> out;
+    for (const std::size_t k : order) {
+      for (std::size_t v = 0; v < vcs; ++v) out.push_back(values[k * vcs + v]);
+    }
+    return out;
+  };
+  const Shape row{vcs};
+  {  // the input side: rows of the channels whose target router is this rank's
+    const std::vector<std::size_t> order = sorted(mine.in_channels);
+    std::vector<std::uint32_t> ids;
+    for (const std::size_t k : order) ids.push_back(mine.in_channels[k]);
+    const RowDistribution rows(channels, runs_of(ids));
+    const std::vector<std::uint64_t> vc_wait = by_vc(order, mine.vc_wait);
+    const std::vector<std::uint64_t> credit_wait = by_vc(order, mine.credit_wait);
+    const std::vector<std::uint64_t> switch_wait = by_vc(order, mine.switch_wait);
+    const std::vector<std::uint64_t> occupancy = by_vc(order, mine.occupancy);
+    std::vector<double> mean(occupancy.size());
+    std::vector<std::uint64_t> blocked(ids.size(), 0);
+    for (std::size_t j = 0; j < occupancy.size(); ++j) {
+      mean[j] = window > 0 ? static_cast<double>(occupancy[j]) / static_cast<double>(window) : 0.0;
+      blocked[j / vcs] += vc_wait[j] + credit_wait[j] + switch_wait[j];
+    }
+    g.write_distributed<std::uint64_t>("vc_wait", rows, vc_wait, row);
+    describe("vc_wait", "cycles",
+             "cycles a routed head at the front of the VC was refused an output VC");
+    g.write_distributed<std::uint64_t>("credit_wait", rows, credit_wait, row);
+    describe("credit_wait", "cycles",
+             "cycles the VC held an output VC and a flit past its VC allocation delay, without a "
+             "credit");
+    g.write_distributed<std::uint64_t>("switch_wait", rows, switch_wait, row);
+    describe("switch_wait", "cycles",
+             "cycles the VC held an output VC, a flit and a credit, and moved none (switch lost)");
+    g.write_distributed<double>("occupancy", rows, mean, row);
+    describe("occupancy", "flits", "mean flits buffered in the VC at the end of a window cycle");
+    g.write_distributed<std::uint64_t>("blocked", rows, blocked);
+    describe("blocked", "cycles", "vc_wait + credit_wait + switch_wait, summed over the VCs");
+  }
+  {  // the output side: rows of the channels whose source router is this rank's
+    const std::vector<std::size_t> order = sorted(mine.out_channels);
+    std::vector<std::uint32_t> ids;
+    for (const std::size_t k : order) ids.push_back(mine.out_channels[k]);
+    const RowDistribution rows(channels, runs_of(ids));
+    const std::vector<std::uint64_t> flits = by_vc(order, mine.vc_flits);
+    g.write_distributed<std::uint64_t>("vc_flits", rows, flits, row);
+    describe("vc_flits", "flits", "flits that crossed the channel on each VC in the window");
+    if (mine.escape_vcs != 0) {
+      std::vector<std::uint64_t> escape(ids.size(), 0);
+      std::vector<std::uint64_t> adaptive(ids.size(), 0);
+      for (std::size_t j = 0; j < flits.size(); ++j) {
+        ((mine.escape_vcs >> (j % vcs)) & 1U) != 0 ? escape[j / vcs] += flits[j]
+                                                   : adaptive[j / vcs] += flits[j];
+      }
+      g.write_distributed<std::uint64_t>("escape_flits", rows, escape);
+      describe("escape_flits", "flits", "flits that crossed the channel on an escape VC");
+      g.write_distributed<std::uint64_t>("adaptive_flits", rows, adaptive);
+      describe("adaptive_flits", "flits", "flits that crossed the channel on an adaptive VC");
+    }
+  }
 }
 
 void ResultWriter::end_point(
@@ -571,6 +654,11 @@ void ResultWriter::end_point_unguarded(
   g.open_dataset("channel_utilization")
       .set_attribute(schema::kDescriptionAttr,
                      std::string_view("channel_flits / window cycles (1 = busy every cycle)"));
+
+  if (congestion_) {
+    write_congestion(g, *congestion_, s.window_cycles);
+    congestion_.reset();
+  }
 
   if (s.deadlock) {
     const H5Group d = g.create_group("deadlock");

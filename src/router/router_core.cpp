@@ -1,5 +1,7 @@
 #include "wormnet/router/router_core.hpp"
 
+#include <bit>
+
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/torus.hpp"
 
@@ -49,11 +51,44 @@ void RouterCore::clear() {
   inputs = InputUnit(n, params.ports + 1, params.vcs, params.depth);
   for (std::uint32_t r = 0; r < n; ++r) inputs.set_node(r, nodes[r]);
   outputs = OutputUnit(n, params.ports + 1, params.vcs, params.depth);
+  if (params.congestion) {
+    // Input and output VCs are numbered alike (router x (P + 1) x V): one count of each.
+    congestion = CongestionCounters(inputs.vcs_per_router() * std::size_t{n},
+                                    outputs.vcs_per_router() * std::size_t{n}, params.measure_begin,
+                                    params.measure_end);
+  }
   // The ejection channel never runs out of credits (a terminal sinks a flit a cycle).
   for (std::uint32_t r = 0; r < n; ++r) {
     for (int v = 0; v < params.vcs; ++v) {
       outputs.set_credits(outputs.index(r, params.ports * params.vcs + v), 0xFFFF);
     }
+  }
+}
+
+void RouterCore::count_deposit(std::uint32_t r, int local_vc, Cycle t) {
+  const std::uint32_t i = inputs.index(r, local_vc);
+  const InputVcState& s = inputs.state(i);
+  // The VC before the flit: empty and idle (the flit is a head, now at the front and
+  // waiting) or empty and active (the flit follows its packet's flits); otherwise it held
+  // flits, and the stage did not change.
+  const bool was_empty = s.count == 1;
+  congestion.deposited(i, t, s.count - 1U, was_empty && s.stage == VcStage::kWaitVc,
+                       was_empty && s.stage == VcStage::kActive,
+                       ((inputs.blocked(r) >> local_vc) & 1U) != 0, t + params.routing_delay);
+}
+
+void RouterCore::count_pop(std::uint32_t r, int local_vc, std::uint32_t o, Cycle t, bool tail) {
+  const std::uint32_t i = inputs.index(r, local_vc);
+  const InputVcState& s = inputs.state(i);
+  congestion.popped(i, o, t, tail, s.count, s.out_port != params.ports && outputs.credits(o) == 0,
+                    t + params.routing_delay);
+}
+
+void RouterCore::count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t) {
+  for (; bits != 0; bits &= bits - 1) {
+    const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
+    const InputVcState& s = inputs.state(i);
+    if (s.count != 0) congestion.unblocked(i, t, s.ready_near(t));
   }
 }
 

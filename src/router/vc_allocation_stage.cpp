@@ -126,7 +126,10 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     // and a `ready` more than a cycle ahead (a delay of 1 only keeps it from this cycle's
     // switch stage: the mask returned does).
     const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
-    if (c.outputs.credits(c.outputs.index(r, ol)) == 0) c.inputs.block(r, bit);
+    const bool no_credit = c.outputs.credits(c.outputs.index(r, ol)) == 0;
+    if (no_credit) c.inputs.block(r, bit);
+    if (c.congestion.on()) [[unlikely]]
+      c.congestion.granted(i, t, t + c.params.vc_alloc_delay, no_credit);
     if (c.params.vc_alloc_delay > 1) c.inputs.settle(r, bit);
     granted_vcs |= bit;
     c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);

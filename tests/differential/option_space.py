@@ -677,6 +677,16 @@ def draw_early_stop(rng, cfg):
         cfg["stop-latency"] = local.choice([30, 100, 400, 2000])
 
 
+def draw_congestion(rng, cfg):
+    """Where packets wait (--congestion totals; issue 39) on some configurations. An own
+    Random, as the early stop's: no other draw moves, and its salt leaves the golden seeds
+    without it (they compare with binaries before it)."""
+    del rng
+    local = random.Random("congestion (issue 39) 1 " + repr(cfg))
+    if local.random() < 0.05:
+        cfg["congestion"] = "totals"
+
+
 # --- faults (docs/faults.md) ------------------------------------------------------------------
 #
 # wormnet refuses at setup a routing that would take a failed channel for some working pair,
@@ -910,6 +920,7 @@ GENERATORS = [
     ("faults", draw_faults),
     ("processes per node, computation, NPB skeletons", draw_processes),
     ("early stop", draw_early_stop),
+    ("congestion", draw_congestion),
 ]
 
 

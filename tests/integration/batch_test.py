@@ -35,6 +35,10 @@ PRESET = ["run", "-t", "torus:6x4", "-r", "dor-booksim", "--preset", "booksim", 
           "--measure", "3000", "--stats-window", "250"]
 HONEYCOMB = ["run", "-t", "honeycomb:4", "-r", "double-xy", "--load", "0.05", "--warmup", "200",
              "--measure", "2000", "--stats-window", "250"]
+# Where packets wait (--congestion totals) under Duato's routing: escape and adaptive VCs.
+CONGESTION = ["run", "-t", "torus:6x4", "-r", "duato", "--load", "0.35", "--length", "6",
+              "--buffer", "3", "--warmup", "300", "--measure", "3000", "--stats-window", "250",
+              "--congestion", "totals"]
 SWEEP = ["sweep", "-t", "honeycomb:3", "-r", "double-xy", "--loads", "0.05,0.1,0.4",
          "--length-min", "4", "--length-max", "20", "--warmup", "200", "--measure", "2000",
          "--drain-limit", "2000", "--after-saturation", "0", "--stats-window", "200"]
@@ -118,6 +122,34 @@ class CheckpointRestart(Identical):
                      'ring-tie = "random"', 'self-traffic = true', 'process = "bernoulli"',
                      'preset = "booksim"'):
             self.assertIn(line, config.splitlines())
+    def test_congestion_counts_restart_on_another_rank_count(self):
+        # The counts of where packets wait are part of the checkpoint (layout 5): a run
+        # stopped inside its measurement window and restarted on another rank count writes
+        # the uninterrupted run's file, /points/000/congestion included.
+        r = wormnet([*CONGESTION, "-q", "-o", path("congestion_full.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.stop_and_restart(2, 3, 1700, "cg23", base=CONGESTION, full="congestion_full.h5")
+        self.stop_and_restart(3, 1, 900, "cg31", base=CONGESTION, full="congestion_full.h5")
+        with h5py.File(path("congestion_full.h5"), "r") as f:
+            p = f["points/000"]
+            g = p["congestion"]
+            flits = p["channel_flits"][:]
+            # Facts the counts must keep whatever they are: the VCs' flits sum to the
+            # channel's, escape + adaptive too; the blocked time is the three waits' sum.
+            self.assertTrue(np.array_equal(g["vc_flits"][:].sum(axis=1), flits))
+            self.assertTrue(np.array_equal(g["escape_flits"][:] + g["adaptive_flits"][:], flits))
+            waits = g["vc_wait"][:] + g["credit_wait"][:] + g["switch_wait"][:]
+            self.assertTrue(np.array_equal(g["blocked"][:], waits.sum(axis=1)))
+            self.assertEqual(g.attrs["escape_vcs"], 0b011)
+            self.assertGreater(g["escape_flits"][:].sum(), 0)
+            self.assertGreater(g["adaptive_flits"][:].sum(), 0)
+            self.assertGreater(g["credit_wait"][:].sum(), 0)
+            self.assertGreater(g["switch_wait"][:].sum(), 0)
+            self.assertGreater(g["vc_wait"][:].sum(), 0)
+            # A VC waits at most once per cycle of the window.
+            window = int(g.attrs["window_cycles"])
+            self.assertLessEqual(int(waits.max()), window)
+
     def test_honeycomb_restarts_on_three_and_four_ranks(self):
         # Issue 11: stripes of H_4 over 3 or 4 ranks cut packets that leave a rank and come
         # back to it; the restart once gave them one record per rank and aborted.
@@ -591,11 +623,11 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
 
     def test_checkpoint_of_the_previous_layout_is_refused(self):
-        # Layout version 4 added the inputs' digests; a version-3 checkpoint holds none, so
-        # a restart could not tell whether its tables or trace changed: refused by version.
-        copy = self.damaged_copy("layout3.ck", lambda f: f.attrs.__setitem__(
-            "checkpoint_version", np.int64(3)))
-        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 3", "reads 4")
+        # Layout version 5 added the routers' congestion counts (--congestion); a version-4
+        # checkpoint holds none, so a restart could not continue them: refused by version.
+        copy = self.damaged_copy("layout4.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(4)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 4", "reads 5")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

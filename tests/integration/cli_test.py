@@ -176,7 +176,8 @@ class BadInput(unittest.TestCase):
                               ("--process", ("poisson", "bernoulli")),
                               ("--selection", ("priority", "random", "least-occupied")),
                               ("--flow-control", ("credit", "bubble")),
-                              ("--vc-bandwidth", ("shared", "per-vc"))):
+                              ("--vc-bandwidth", ("shared", "per-vc")),
+                              ("--congestion", ("off", "totals"))):
             self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
                                   "nonsense"], option, "nonsense", *names)
 
@@ -1228,6 +1229,7 @@ class Corpus(CorpusRunner):
         "--cycles": ["-1", "x", "0", "50", BIG],
         "--drain-limit": ["-1", "x", BIG],
         "--stats-window": ["0", "-1", "x", BIG],
+        "--congestion": ["series", "on", ""],
         "--deadlock-threshold": ["0", "-1"],
         "--flit-rate": ["0", "-1", "x", "inf", "nan", "1e400"],
         "--seed": ["-1", "x", "18446744073709551616", "1.5"],

@@ -63,6 +63,12 @@ CASES = {
                                   "--length", "4", "--link-latency", "2", "--credit-latency", "3",
                                   "--warmup", "50", "--measure", "100", "--drain-limit", "150",
                                   "--stats-window", "37"], 0),
+    # Where packets wait (--congestion totals): the counts, gathered by global channel id,
+    # are the same on any rank count, a saturated point's drain included.
+    "duato_congestion": ("run", ["-t", "torus:6x6", "-r", "duato", "--load", "0.6",
+                                 "--length", "5", "--buffer", "2", "--warmup", "200",
+                                 "--measure", "1500", "--drain-limit", "800",
+                                 "--congestion", "totals"], 0),
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),

@@ -47,6 +47,13 @@ enum class VcBandwidth : std::uint8_t {
   kPerVc,
 };
 
+/// What the routers count of where packets wait (`--congestion`; docs/simulator.md,
+/// "Congestion statistics").
+enum class CongestionMode : std::uint8_t {
+  kOff,     ///< nothing (no counters are allocated)
+  kTotals,  ///< per channel and VC, over the measurement window
+};
+
 /// How routers are spread over ranks (docs/scaling.md).
 enum class PartitionMethod : std::uint8_t {
   kGeometric,  ///< boxes of a torus or mesh, stripes of the honeycombs (the default)
@@ -139,6 +146,8 @@ struct MeasureConfig {
   /// ... or when the packets ejected in that window took more than stop_latency cycles on
   /// average, creation to tail ejection (--stop-latency; BookSim's latency_thres).
   Cycle stop_latency = 0;
+  /// Where packets wait, per channel and VC (--congestion).
+  CongestionMode congestion = CongestionMode::kOff;
   [[nodiscard]] bool early_stop() const { return stop_backlog > 0.0 || stop_latency > 0; }
 };
 

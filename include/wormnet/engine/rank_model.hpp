@@ -29,6 +29,7 @@
 #include "wormnet/router/router_bank.hpp"
 #include "wormnet/router/router_events.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/stats/channel_congestion.hpp"
 #include "wormnet/stats/traffic_counters.hpp"
 #include "wormnet/topology/topology.hpp"
 #include "wormnet/traffic/traffic_sources.hpp"
@@ -104,6 +105,8 @@ class RankModel {
   }
   /// Flits switched per local channel during the measurement window, by global channel id.
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
+  /// Where packets wait (--congestion), this rank's channels by global id (rank_congestion.cpp).
+  [[nodiscard]] ChannelCongestion congestion() const;
   /// Flits currently in router buffers and on links (incl. outboxes), counted directly.
   [[nodiscard]] std::uint64_t flits_in_network() const;
   /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).

@@ -108,6 +108,8 @@ class ResultWriter final : public ResultSink {
 
   void begin_point(int index, double offered_load) override;
   void window(const WindowRow& row) override;
+  /// Kept for the point's end_point(), which writes group `congestion`.
+  void congestion(const ChannelCongestion& mine) override { congestion_ = mine; }
   void end_point(
       const RunSummary& summary, const MeasuredStats& measured,
       const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
@@ -148,6 +150,8 @@ class ResultWriter final : public ResultSink {
   H5File file_;
   RunDescription run_;
   std::optional<H5Group> point_;
+  std::optional<ChannelCongestion> congestion_;  ///< this rank's, until end_point()
+  void write_congestion(const H5Group& point, const ChannelCongestion& mine, Cycle window) const;
   std::optional<TimeSeriesTable> series_;
   std::optional<TimeSeriesTable> summary_;
   std::optional<std::uint64_t> resume_rows_;

@@ -99,13 +99,16 @@ class RouterBank {
   /// write that changes nothing. Where the headers are cached (a small rank), whether a credit
   /// unblocks is data (often about half do), and the unconditional
   /// write costs less than the branch's mispredictions.
+  /// `t`: the credit's arrival cycle (where packets wait: CongestionCounters).
   template <bool kSparse = false>
-  void return_credit(std::uint32_t o) {
+  void return_credit(std::uint32_t o, Cycle t) {
     const std::uint64_t unblocked = core_.outputs.return_credit_unblocking(o);
     if constexpr (kSparse) {
       if (unblocked == 0) [[likely]]
         return;
     }
+    if (core_.congestion.on()) [[unlikely]]
+      core_.count_unblock(core_.outputs.router_of(o), unblocked, t);
     core_.inputs.unblock(core_.outputs.router_of(o), unblocked);
   }
   /// A hint for one part of the routers' state, asked for a while before the work that
@@ -234,13 +237,21 @@ class RouterBank {
   /// slot_of gives the packet slot of a packet id found at an input VC.
   void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
 
+  /// Where packets wait, closed at cycle T (every layer has simulated the cycles before T):
+  /// the totals over the measurement window of input VC local_vc of router r, and the flits
+  /// output VC local_vc of router r sent in it. Only with params().congestion.
+  [[nodiscard]] VcCongestion congestion(std::uint32_t r, int local_vc, Cycle T) const;
+  [[nodiscard]] std::uint64_t congestion_flits(std::uint32_t r, int local_vc) const {
+    return core_.congestion.output(core_.outputs.index(r, local_vc));
+  }
+
   /// Read-only view of the units, for tests.
   [[nodiscard]] const RouterCore& core() const { return core_; }
 
   /// Bytes of router state (buffers, VC states, allocators, stamps, injections).
   [[nodiscard]] std::size_t bytes() const {
     return core_.inputs.bytes() + core_.outputs.bytes() + switch_.bytes() +
-           core_.nodes.capacity() * sizeof(std::uint32_t);
+           core_.congestion.bytes() + core_.nodes.capacity() * sizeof(std::uint32_t);
   }
 
  private:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/router/congestion_counters.hpp"
 #include "wormnet/router/input_unit.hpp"
 #include "wormnet/router/output_unit.hpp"
 #include "wormnet/router/packet_table.hpp"
@@ -63,7 +64,18 @@ struct RouterCore {
       s.set_ready(t + params.routing_delay);
     }
     inputs.push(r, local_vc, f);
+    if (congestion.on()) [[unlikely]]
+      count_deposit(r, local_vc, t);
   }
+  /// Where packets wait (CongestionCounters): a flit has entered input VC local_vc of
+  /// router r at t; the front flit of input VC local_vc (index i) has just left at t through
+  /// output VC o (its credit taken); a credit arriving at t unblocked router r's input VCs
+  /// `bits`. Out of line, and called last (the fewest values live across the call): without
+  /// counting, the per-flit paths pay a test of a flag only.
+  [[gnu::noinline, gnu::cold]] void count_deposit(std::uint32_t r, int local_vc, Cycle t);
+  [[gnu::noinline, gnu::cold]] void count_pop(std::uint32_t r, int local_vc, std::uint32_t o,
+                                              Cycle t, bool tail);
+  [[gnu::noinline, gnu::cold]] void count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t);
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request
   /// again from the next cycle. Every release goes through here, so that none stays parked.
@@ -85,6 +97,8 @@ struct RouterCore {
   PacketTable& packets;
   InputUnit inputs;
   OutputUnit outputs;
+  /// Where packets wait (off unless params.congestion: then nothing is allocated).
+  CongestionCounters congestion;
 
  private:
   std::vector<std::uint8_t> ring_port_;  ///< [port]: 1 if the port's dimension is a ring

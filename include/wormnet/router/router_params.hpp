@@ -28,6 +28,11 @@ struct RouterParams {
   /// Physical VCs of the routing's escape classes (Duato; 0 for other routings): the others
   /// are adaptive, preferred when free, and allocated only to an empty downstream buffer.
   VcMask escape_vcs = 0;
+  /// `--congestion totals`: count where packets wait (CongestionCounters) over the
+  /// measurement window [measure_begin, measure_end); off, nothing is allocated.
+  bool congestion = false;
+  Cycle measure_begin = 0;
+  Cycle measure_end = 0;
 };
 
 }  // namespace wormnet

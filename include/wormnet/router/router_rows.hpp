@@ -33,6 +33,13 @@ struct RouterRows {
   std::vector<std::uint8_t> ovc_owner;    ///< owning input VC or OutputUnit::kFree
   std::vector<std::uint64_t> ovc_packet;  ///< owner's packet id, or kNoPacket
   std::vector<std::uint8_t> va_last;      ///< VC allocator round robin
+  // Per router x (P + 1) x V input VCs, then output VCs: where packets wait
+  // (CongestionCounters' accumulators, modulo 2^64; zeros when --congestion is off).
+  std::vector<std::uint64_t> cong_vc_wait;
+  std::vector<std::uint64_t> cong_credit_wait;
+  std::vector<std::uint64_t> cong_held;
+  std::vector<std::uint64_t> cong_occupancy;
+  std::vector<std::uint64_t> cong_flits;  ///< per output VC
   // Per router x (P + 1) ports (SwitchStage).
   std::vector<std::uint8_t> sa_last_vc;
   std::vector<std::uint8_t> sa_last_port;

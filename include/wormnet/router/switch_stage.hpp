@@ -174,6 +174,10 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
       c.inputs.set_stage(r, local_vc, VcStage::kIdle);
     }
   }
+  // Last, so that the fewest values are live across the call (its state read is the same:
+  // a tail changed the VC's stage only).
+  if (c.congestion.on()) [[unlikely]]
+    c.count_pop(r, local_vc, o, t, f.tail());
   return out_port;
 }
 

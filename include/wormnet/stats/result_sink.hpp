@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "wormnet/stats/channel_congestion.hpp"
 #include "wormnet/stats/run_summary.hpp"
 #include "wormnet/stats/traffic_counters.hpp"
 
@@ -29,6 +30,9 @@ class ResultSink {
   /// A load point starts; `index` counts points of a sweep from 0.
   virtual void begin_point(int /*index*/, double /*offered_load*/) {}
   virtual void window(const WindowRow& /*row*/) {}
+  /// Where packets waited during the point's measurement window (--congestion), this rank's
+  /// channels; called just before end_point(), only when the run counts it.
+  virtual void congestion(const ChannelCongestion& /*mine*/) {}
   /// The point is over. `measured` is merged over ranks; `channel_flits` lists this rank's
   /// (global channel id, flits in the measurement window).
   virtual void end_point(

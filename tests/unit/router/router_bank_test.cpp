@@ -154,7 +154,7 @@ TEST(RouterBank, NoCreditNoMove) {
   EXPECT_EQ(r.step(0).count(), 1);
   EXPECT_EQ(r.step(1).count(), 0);
   EXPECT_EQ(r.step(2).count(), 0);
-  r.bank.return_credit(r.bank.output_vc(0, kXPlus));
+  r.bank.return_credit(r.bank.output_vc(0, kXPlus), 0);
   ASSERT_EQ(r.step(3).count(), 1);
   EXPECT_TRUE(r.result.moves[0].flit.tail());
 }
@@ -306,7 +306,7 @@ TEST(RouterBank, AHeadRefusedForCreditsDoesNotPark) {
     EXPECT_EQ(r.step(t).count(), 0) << t;
     EXPECT_EQ(r.bank.core().inputs.parked(0), 0U) << t;
   }
-  r.bank.return_credit(o);
+  r.bank.return_credit(o, 0);
   ASSERT_EQ(r.step(4).count(), 1);
   EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
 }
@@ -439,7 +439,7 @@ struct WholeNetwork {
         ++it;
         continue;
       }
-      bank.return_credit(it->second);
+      bank.return_credit(it->second, t);
       it = credits.erase(it);
     }
     for (std::uint32_t r = 0; r < topo->num_nodes(); ++r) {
@@ -604,8 +604,8 @@ TEST(RouterBank, ABankRestoredFromSavedRowsMovesAsTheOriginal) {
   for (Cycle u = t; u < t + 30; ++u) {
     if (u >= t + 3 && u < t + 8) {  // downstream frees a slot of each VC a cycle, 5 in all
       for (int vc = 0; vc < p.vcs; ++vc) {
-        a.bank.return_credit(a.bank.output_vc(0, kXPlus * p.vcs + vc));
-        b.bank.return_credit(b.bank.output_vc(0, kXPlus * p.vcs + vc));
+        a.bank.return_credit(a.bank.output_vc(0, kXPlus * p.vcs + vc), 0);
+        b.bank.return_credit(b.bank.output_vc(0, kXPlus * p.vcs + vc), 0);
       }
     }
     const StepResult ra = a.step(u);

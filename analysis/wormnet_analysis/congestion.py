@@ -1,0 +1,37 @@
+"""Where packets wait (`wormnet run --congestion totals`; docs/simulator.md, "Congestion
+statistics"): a point's /points/NNN/congestion group as a pandas DataFrame, one row per
+(channel, VC)."""
+import h5py
+import numpy as np
+
+
+def congestion_frame(path: str, index: int = 0):
+    """One row per channel and VC of point `index` of the results file `path`: channel, vc,
+    source, dest (nodes), vc_wait, credit_wait, switch_wait (cycles of the measurement
+    window), occupancy (mean flits buffered), flits (that crossed the channel on that VC) and
+    escape (True on an escape VC of `duato`). KeyError when the run did not count them."""
+    import pandas as pd
+
+    with h5py.File(path, "r") as f:
+        name = f"points/{index:03d}/congestion"
+        if name not in f:
+            raise KeyError(f"{path}: point {index} has no congestion counts "
+                           "(run with --congestion totals)")
+        g = f[name]
+        channels, vcs = g["vc_wait"].shape
+        escape_vcs = int(g.attrs["escape_vcs"])
+        channel = np.repeat(np.arange(channels), vcs)
+        vc = np.tile(np.arange(vcs), channels)
+        frame = pd.DataFrame({
+            "channel": channel,
+            "vc": vc,
+            "source": f["topology/channel_source"][()][channel],
+            "dest": f["topology/channel_dest"][()][channel],
+            "vc_wait": g["vc_wait"][()].ravel(),
+            "credit_wait": g["credit_wait"][()].ravel(),
+            "switch_wait": g["switch_wait"][()].ravel(),
+            "occupancy": g["occupancy"][()].ravel(),
+            "flits": g["vc_flits"][()].ravel(),
+            "escape": (escape_vcs >> vc) & 1 == 1,
+        })
+    return frame

@@ -1,0 +1,140 @@
+// Where packets wait (`--congestion totals`): per input VC of a rank's routers, over the
+// measurement window [begin, end), the cycles a routed head waited for an output VC, the
+// cycles a VC holding one waited for a credit, the cycles it had a flit and a credit but did
+// not cross the switch, and the time integral of the flits it buffered; per output VC, the
+// flits it sent in the window. docs/simulator.md ("Congestion statistics") defines each
+// count; this file says how they are kept.
+//
+// Without a per-cycle pass over the VCs. Each count is the length of the time a VC spends
+// in a state (waiting for a VC, for a credit, holding a VC with a flit past its VC
+// allocation delay: "held"), clipped to the window. The clip k(t) = min(max(t, begin), end)
+// is monotone, so a stay [a, b) overlaps the window by exactly k(b) - k(a): an accumulator
+// adds -k(a) when a stay starts and +k(b) when it ends, and a stay not yet over at cycle T
+// (the end of the run, or a checkpoint) adds +k(T) when the totals are read (close()). Every
+// addition is modulo 2^64: the total, a count of at most window x depth, comes out exact.
+//   * occupancy: a flit deposited at d and popped at p is in its buffer at the end of the
+//     cycles d .. p-1, p - d of them: -k(d) at the deposit, +k(p) at the pop, +k(T) per flit
+//     still buffered; the sum is that of the buffer's count at the end of each cycle.
+//   * vc_wait: a head at the front, routed from cycle R (its arrival at an idle VC + rc, or
+//     the cycle after the tail before it left, at least, + rc), is refused in every cycle
+//     from R to the cycle g before its grant (a parked head too: it would be refused):
+//     -k(R) when it comes to the front, +k(g) at the grant.
+//   * held: from the grant's VC allocation delay (ready = g + va) while the VC holds a flit;
+//     a VC in that state moves a flit, waits for a credit or loses the switch in each cycle,
+//     so switch_wait = held - credit_wait - flits popped, and held counts -1 per pop in the
+//     window (k(t + 1) - k(t) at a pop at t).
+//   * credit_wait: holding a VC, with a flit, past its delay, and no credit (InputUnit's
+//     `blocked` bit): starts at the grant (no credit left), at the cycle after a move that
+//     took the last credit with flits behind, or at a deposit into the empty VC; ends at
+//     the credit's arrival (max with `ready`, so a credit back within the VC allocation
+//     delay cancels the stay).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "wormnet/core/ids.hpp"
+
+namespace wormnet {
+
+class CongestionCounters {
+ public:
+  /// One input VC's accumulators (modulo 2^64; see above).
+  struct InputVc {
+    std::uint64_t vc_wait = 0;
+    std::uint64_t credit_wait = 0;
+    std::uint64_t held = 0;  ///< held cycles minus flits popped
+    std::uint64_t occupancy = 0;
+  };
+
+  /// Off: nothing is allocated and no event is counted.
+  CongestionCounters() = default;
+  /// On, for `input_vcs` input VCs and `output_vcs` output VCs, counting [begin, end).
+  CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end)
+      : on_(true), begin_(begin), end_(end), in_(input_vcs), out_(output_vcs, 0) {}
+
+  [[nodiscard]] bool on() const { return on_; }
+  /// t clipped to the window.
+  [[nodiscard]] Cycle clip(Cycle t) const { return std::min(std::max(t, begin_), end_); }
+
+  /// A flit enters input VC i at t. `count`, `idle`, `active`: the VC before it (flits,
+  /// stage kIdle, stage kActive); `blocked`: its owner waits for a credit; `routed`: the
+  /// cycle a head at an idle VC requests from (t + rc).
+  void deposited(std::uint32_t i, Cycle t, std::uint32_t count, bool idle, bool active,
+                 bool blocked, Cycle routed) {
+    InputVc& v = in_[i];
+    const Cycle k = clip(t);
+    v.occupancy -= k;
+    if (count != 0) return;
+    if (idle) v.vc_wait -= clip(routed);
+    if (active) {
+      // Past its delay (the head left at its ready cycle or later): held from now.
+      v.held -= k;
+      if (blocked) v.credit_wait -= k;
+    }
+  }
+  /// The front flit of input VC i left at t through output VC o. `tail`: it was its
+  /// packet's; `left`: flits behind it; `no_credit`: o has none left (network ports);
+  /// `routed`: the cycle the head behind a tail requests from.
+  void popped(std::uint32_t i, std::uint32_t o, Cycle t, bool tail, std::uint32_t left,
+              bool no_credit, Cycle routed) {
+    InputVc& v = in_[i];
+    const Cycle k = clip(t);
+    const Cycle k1 = clip(t + 1);
+    v.occupancy += k;
+    out_[o] += k1 - k;
+    // Held at t (it moved); the pop counts -(k1 - k); the stay goes on unless it ends here.
+    const bool goes_on = !tail && left != 0;
+    v.held += goes_on ? k - k1 : k;
+    if (goes_on && no_credit) v.credit_wait -= k1;
+    if (tail && left != 0) v.vc_wait -= clip(std::max(t + 1, routed));
+  }
+  /// Input VC i was granted an output VC at t, switch-ready from `ready`; `no_credit`: the
+  /// output VC has no credit.
+  void granted(std::uint32_t i, Cycle t, Cycle ready, bool no_credit) {
+    InputVc& v = in_[i];
+    const Cycle k = clip(ready);
+    v.vc_wait += clip(t);
+    v.held -= k;
+    if (no_credit) v.credit_wait -= k;
+  }
+  /// A credit unblocked input VC i (which holds flits) at t; its `ready` cycle.
+  void unblocked(std::uint32_t i, Cycle t, Cycle ready) {
+    in_[i].credit_wait += clip(std::max(t, ready));
+  }
+
+  /// The raw accumulators (checkpoints, and close()).
+  [[nodiscard]] const InputVc& input(std::uint32_t i) const { return in_[i]; }
+  [[nodiscard]] InputVc& input(std::uint32_t i) { return in_[i]; }
+  [[nodiscard]] std::uint64_t output(std::uint32_t o) const { return out_[o]; }
+  void set_output(std::uint32_t o, std::uint64_t flits) { out_[o] = flits; }
+  [[nodiscard]] std::size_t inputs() const { return in_.size(); }
+  [[nodiscard]] std::size_t outputs() const { return out_.size(); }
+  /// Zero counts (a restore fills them after).
+  void clear() {
+    std::fill(in_.begin(), in_.end(), InputVc{});
+    std::fill(out_.begin(), out_.end(), 0);
+  }
+  [[nodiscard]] std::size_t bytes() const {
+    return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(std::uint64_t);
+  }
+
+ private:
+  bool on_ = false;
+  Cycle begin_ = 0;
+  Cycle end_ = 0;
+  std::vector<InputVc> in_;
+  std::vector<std::uint64_t> out_;
+};
+
+/// An input VC's totals over the window (CongestionCounters closed at the end).
+struct VcCongestion {
+  std::uint64_t vc_wait = 0;      ///< cycles
+  std::uint64_t credit_wait = 0;  ///< cycles
+  std::uint64_t switch_wait = 0;  ///< cycles
+  std::uint64_t occupancy = 0;    ///< flit-cycles (flits buffered at the end of each cycle)
+};
+
+}  // namespace wormnet

@@ -1,7 +1,10 @@
 """Per-channel values of a file, for heatmaps: from a result file per point `utilization`
-(flits per cycle in the measurement window) or `flits`, per run `load` (gamma_c of the load
-analysis, /routing/channel_load) and `pattern-load` (the simulated traffic pattern's own
-loads, /routing/pattern/channel_load); from a routing-table file `load` (its `loads`)."""
+(flits per cycle in the measurement window) or `flits`, and with `--congestion totals`
+where the channel's packets waited (/points/NNN/congestion, summed over the channel's VCs:
+`vc-wait`, `credit-wait`, `switch-wait`, their sum `blocked`, `occupancy`, and under duato
+`escape-share`); per run `load` (gamma_c of the load analysis, /routing/channel_load) and
+`pattern-load` (the simulated traffic pattern's own loads, /routing/pattern/channel_load);
+from a routing-table file `load` (its `loads`)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,41 @@ QUANTITIES = {
     "flits": "flits through the channel in the measurement window",
     "load": "\u03b3_c: routes through the channel over all ordered pairs",
     "pattern-load": "the simulated pattern's load: flits/cycle per flit/node/cycle offered",
+    "vc-wait": "cycles a head waited for an output VC (summed over the channel's VCs)",
+    "credit-wait": "cycles a VC waited for a credit (summed over the channel's VCs)",
+    "switch-wait": "cycles a VC lost the switch (summed over the channel's VCs)",
+    "blocked": "blocked cycles: VC + credit + switch waits, summed over the VCs",
+    "occupancy": "mean flits buffered (the channel's VCs together)",
+    "escape-share": "escape share: escape flits / all flits (duato)",
 }
+
+#: The per-point quantities read from /points/NNN/congestion (`--congestion totals`), in the
+#: order of the small multiples (heatmap.congestion_panels).
+CONGESTION = ("blocked", "vc-wait", "credit-wait", "switch-wait", "occupancy", "escape-share")
+
+
+def congestion_values(source, quantity: str, point) -> np.ndarray:
+    """One congestion quantity per channel of the Point `point` of `source`: the waits and
+    the occupancy summed over the channel's VCs, `blocked` their three waits' sum, and
+    `escape-share` escape_flits / (escape_flits + adaptive_flits) (0 for a channel that
+    carried no flit). ResultFileError (one line) when the point has no counts or, for
+    escape-share, when the routing has no escape VCs."""
+    c = point.congestion
+    if c is None:
+        raise ResultFileError(f"{source.path}: point {point.index} has no congestion counts "
+                              "(the run had --congestion off): rerun with --congestion totals")
+    if quantity == "escape-share":
+        if "escape_flits" not in c:
+            raise ResultFileError(f"{source.path}: no escape VCs (routing "
+                                  f"{source.routing.get('name', '?')}; escape-share is "
+                                  "duato's)")
+        escape = c["escape_flits"].astype(float)
+        total = escape + c["adaptive_flits"].astype(float)
+        return np.divide(escape, total, out=np.zeros_like(total), where=total > 0)
+    if quantity == "blocked":
+        return (c["vc_wait"].astype(float) + c["credit_wait"].astype(float)
+                + c["switch_wait"].astype(float)).sum(axis=1)
+    return c[quantity.replace("-", "_")].astype(float).sum(axis=1)
 
 
 def default_point(sweep: Sweep) -> int:
@@ -52,6 +89,8 @@ def channel_values(source, quantity: str = "utilization", point: int | None = No
     if not source.points:
         raise ResultFileError(f"{source.path}: no finished load point")
     p = source.point(default_point(source) if point is None else point)
+    if quantity in CONGESTION:
+        return congestion_values(source, quantity, p), QUANTITIES[quantity]
     data = p.channel_utilization if quantity == "utilization" else p.channel_flits
     if data is None:
         raise ResultFileError(f"{source.path}: point {p.index} has no per-channel counts")

@@ -52,9 +52,11 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("file", help="a result file (wormnet run/sweep -o) or a routing-table "
                                  "file (wormnet tables -o)")
     ap.add_argument("-o", "--output", required=True, help="PNG file to write")
-    ap.add_argument("--quantity", choices=sorted(QUANTITIES), default=None,
-                    help="utilization (default for result files), flits, or load (gamma_c; "
-                         "the only one of a table file)")
+    ap.add_argument("--quantity", choices=sorted([*QUANTITIES, "congestion"]), default=None,
+                    help="utilization (default for result files), flits, load (gamma_c; "
+                         "the only one of a table file), pattern-load; with --congestion "
+                         "totals blocked, vc-wait, credit-wait, switch-wait, occupancy, "
+                         "escape-share (duato), or congestion: a panel for each of those")
     ap.add_argument("--point", type=int, default=None,
                     help="load point (default: the highest offered load not saturated)")
     ap.add_argument("--layout", default=None,
@@ -92,10 +94,22 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
             options["plane"] = args.plane
         if args.slice:
             options["slices"] = dict(args.slice)
+        net = source.network
+        if quantity == "congestion":
+            if not hasattr(source, "points"):
+                raise FileError(f"{args.file}: a routing-table file has no congestion counts")
+            fig, drawn = hm.congestion_panels(source, args.point, style=args.layout,
+                                              top=args.top, **options)
+            plots.save_png(fig, args.output, dpi=100)
+            print(f"panels     {args.output}: {', '.join(h.quantity for h in drawn)} of "
+                  f"{net.channels} channels of {net.spec}")
+            for h in drawn:
+                c = h.busiest[0] if h.busiest else int(h.values.argmax())
+                print(f"{h.quantity:<12} max {h.values.max():.6g} on {net.channel_label(c)}")
+            return 0
         h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
                           scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
         plots.save_png(h.figure, args.output, dpi=100)
-        net = source.network
         cut = net.bisection()
         quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
         print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "

@@ -9,6 +9,7 @@ The values come from a result file or a routing-table file: channels.channel_val
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 
 import matplotlib
 
@@ -18,7 +19,7 @@ import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import Normalize  # noqa: E402
 
-from .channels import channel_values, default_point  # noqa: E402
+from .channels import CONGESTION, channel_values, default_point  # noqa: E402
 from .scales import choose_scale  # noqa: E402
 from .layouts import Layout, layout  # noqa: E402
 from .tables import RoutingTable  # noqa: E402
@@ -49,6 +50,8 @@ class Heatmap:
     ax: matplotlib.axes.Axes
     failed: list = dataclasses.field(default_factory=list)  #: channel ids drawn as failed
     scale: str = "absolute"  #: the colour scale drawn: "absolute" or "relative" (scales.py)
+    handles: list = dataclasses.field(default_factory=list)  #: the legend's (cut, faults)
+    quantity: str = ""  #: what the values are (channels.QUANTITIES), when known
 
     def color_of(self, channel: int) -> tuple:
         """The RGBA colour channel `channel` is drawn in (FAILED_COLOR when it failed)."""
@@ -105,10 +108,34 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
     crossed out, both named in the legend. The colour scale (scales.choose_scale: `scale`
     auto, absolute or relative, `vmin`, `vmax`, `reference`) is taken over every working
     channel of the network, so that a slice is drawn on the whole network's scale."""
+    fig, ax, ppu = figure_for(lay, width)
+    fw, fh = fig.get_size_inches()
+    cax = fig.add_axes([1 - 1.25 / fw, 0.45 / fh + 0.1 * (1 - 1.0 / fh), 0.18 / fw,
+                        0.8 * (1 - 1.0 / fh)])
+    h = paint(fig, ax, cax, ppu, lay, values, label=label, top=top, vmax=vmax, cut=cut,
+              cmap=cmap, vmin=vmin, scale=scale, reference=reference)
+    _panel_titles(ax, lay, 9)
+    if title:
+        fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
+    if h.handles:
+        ax.legend(handles=h.handles, loc="lower left", fontsize=7, frameon=False,
+                  bbox_to_anchor=(0, -0.45 / (fh - 1.0)), ncol=min(3, len(h.handles)))
+    if lay.notes:
+        fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
+                 fontsize=7, color="#555555")
+    return h
+
+
+def paint(fig, ax, cax, ppu: float, lay: Layout, values: np.ndarray, *, label: str = "",
+          top: int = 5, vmax: float | None = None, cut: bool = True, cmap: str | None = None,
+          vmin: float | None = None, scale: str = "auto",
+          reference: float | None = None) -> Heatmap:
+    """The heatmap itself (draw's lanes, nodes, numbered busiest channels, failed channels
+    and nodes, cut) on the axes `ax` of `fig` (`ppu` points per link length), its colour bar
+    in `cax`; the legend's handles in the result's `handles`. draw and panels call it."""
     values = np.asarray(values, dtype=float)
     if values.shape != (lay.network.channels,):
         raise ValueError(f"{len(values)} values for {lay.network.channels} channels")
-    fig, ax, ppu = figure_for(lay, width)
     lw = max(0.6, LANE_WIDTH * ppu)
     net = lay.network
     failed_set = set(int(c) for c in net.failed_channels)
@@ -166,24 +193,12 @@ def draw(lay: Layout, values: np.ndarray, *, label: str = "", title: str = "", t
                 fontsize=min(10.0, max(5.0, 0.2 * ppu)), fontweight="bold", zorder=6,
                 bbox=dict(boxstyle="circle,pad=0.15", fc="white", ec="black", lw=0.5))
     cut_lines = _draw_cut(ax, lay, max(1.0, 0.06 * ppu)) if cut else None
-    _panel_titles(ax, lay, 9)
-    fw, fh = fig.get_size_inches()
-    cax = fig.add_axes([1 - 1.25 / fw, 0.45 / fh + 0.1 * (1 - 1.0 / fh), 0.18 / fw,
-                        0.8 * (1 - 1.0 / fh)])
     bar = fig.colorbar(coll, cax=cax, extend=_extend(values[working], norm))
     bar.set_label(label + (f"\n{chosen.text}" if chosen.text else ""), fontsize=8)
     bar.ax.tick_params(labelsize=7)
-    if title:
-        fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
     handles = ([cut_lines] if cut_lines is not None else []) + fault_handles
-    if handles:
-        ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False,
-                  bbox_to_anchor=(0, -0.45 / (fh - 1.0)), ncol=min(3, len(handles)))
-    if lay.notes:
-        fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
-                 fontsize=7, color="#555555")
     return Heatmap(lay, values, coll, norm, colormap, busiest, fig, ax, sorted(failed_set),
-                   chosen.kind)
+                   chosen.kind, handles)
 
 
 def _extend(values: np.ndarray, norm: Normalize) -> str:
@@ -226,6 +241,90 @@ def draw_partition(lay: Layout, owner: np.ndarray, *, title: str = "",
     return fig, int(between.sum()) // 2
 
 
+def _share_ends(quantity: str, vmin, vmax) -> tuple:
+    """The escape share is a fraction: drawn from 0 to 1 unless asked otherwise, so that
+    pictures of several loads compare."""
+    if quantity == "escape-share":
+        return (0.0 if vmin is None else vmin), (1.0 if vmax is None else vmax)
+    return vmin, vmax
+
+
+def _point_title(source, point: int | None) -> str:
+    p = source.point(default_point(source) if point is None else point)
+    return (f"point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
+            f"{p.attrs['accepted']:.4g} flits/node/cycle")
+
+
+def congestion_quantities(source, point: int | None = None) -> list:
+    """The congestion quantities a point has (channels.CONGESTION; escape-share only under a
+    routing with escape VCs); ResultFileError (one line) when it has no counts."""
+    from .channels import congestion_values
+
+    p = source.point(default_point(source) if point is None else point)
+    congestion_values(source, "blocked", p)  # the error of a run without counts
+    return [q for q in CONGESTION if q != "escape-share" or "escape_flits" in p.congestion]
+
+
+def panels(source, quantities, point: int | None = None, style: str | None = None,
+           top: int = 3, ncols: int = 3, panel_width: float = 4.6,
+           **layout_options) -> tuple:
+    """Small multiples: one heatmap panel per quantity of `quantities` (channel_values) of a
+    load point, each with its own colour bar, drawn by paint on one figure; the panels share
+    the layout. Returns (figure, [Heatmap per quantity])."""
+    lay = layout(source.network, style, **layout_options)
+    x0, y0, x1, y1 = lay.extent()
+    right, pad, head = 1.5, 0.15, 0.45  # inches: colour bar, left margin, panel title
+    aw = min(panel_width - right - pad, MAX_INCHES_PER_LINK * (x1 - x0))
+    ah = aw * (y1 - y0) / (x1 - x0)
+    cw, ch = aw + right + pad, ah + head + 0.15
+    ncols = max(1, min(ncols, len(quantities)))
+    nrows = -(-len(quantities) // ncols)
+    top_band, bottom_band = 0.6, (0.45 if lay.notes or lay.cut_lines is not None else 0.2)
+    fw, fh = ncols * cw, nrows * ch + top_band + bottom_band
+    fig = plt.figure(figsize=(fw, fh))
+    ppu = aw * 72.0 / (x1 - x0)
+    drawn = []
+    for k, q in enumerate(quantities):
+        r, c = divmod(k, ncols)
+        left = c * cw + pad
+        bottom = fh - top_band - (r + 1) * ch + 0.15
+        ax = fig.add_axes([left / fw, bottom / fh, aw / fw, ah / fh])
+        ax.set_xlim(x0, x1)
+        ax.set_ylim(y0, y1)
+        ax.set_aspect("equal")
+        ax.set_axis_off()
+        cax = fig.add_axes([(left + aw + 0.2) / fw, (bottom + 0.1 * ah) / fh, 0.14 / fw,
+                            0.8 * ah / fh])
+        values, label = channel_values(source, q, point)
+        vmin, vmax = _share_ends(q, None, None)
+        h = paint(fig, ax, cax, ppu, lay, values, label=textwrap.fill(label, 34), top=top,
+                  vmin=vmin, vmax=vmax)
+        working = np.ones(len(values), dtype=bool)
+        working[np.asarray(source.network.failed_channels, dtype=np.int64)] = False
+        ax.set_title(f"{q} (max {values[working].max():.4g})", fontsize=9)
+        h.quantity = q
+        drawn.append(h)
+    title = (f"{source.network.spec}, {source.routing.get('name', '?')}, "
+             f"{_point_title(source, point)}: where packets wait")
+    fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
+    if drawn and drawn[0].handles:
+        fig.legend(handles=drawn[0].handles, loc="lower left", fontsize=7, frameon=False,
+                   bbox_to_anchor=(0.01, 0.0))
+    if lay.notes:
+        fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
+                 fontsize=7, color="#555555")
+    return fig, drawn
+
+
+def congestion_panels(source, point: int | None = None, quantities=None, **options) -> tuple:
+    """The small multiples of where packets wait at a load point: a panel per congestion
+    quantity the point has (congestion_quantities), or those of `quantities`. Returns
+    (figure, [Heatmap per quantity]); ResultFileError without --congestion totals."""
+    if quantities is None:
+        quantities = congestion_quantities(source, point)
+    return panels(source, list(quantities), point, **options)
+
+
 def heatmap_of(source, quantity: str | None = None, point: int | None = None,
                style: str | None = None, top: int = 5, width: float = 9.0,
                scale: str = "auto", vmin: float | None = None, vmax: float | None = None,
@@ -236,15 +335,14 @@ def heatmap_of(source, quantity: str | None = None, point: int | None = None,
     if quantity is None:
         quantity = "load" if isinstance(source, RoutingTable) else "utilization"
     values, label = channel_values(source, quantity, point)
+    vmin, vmax = _share_ends(quantity, vmin, vmax)
     lay = layout(source.network, style, **layout_options)
     if isinstance(source, RoutingTable):
         what = f"{source.network.spec}, {source.algorithm} routing table"
     else:
         what = f"{source.network.spec}, {source.routing.get('name', '?')}"
         if quantity not in ("load", "pattern-load"):
-            p = source.point(default_point(source) if point is None else point)
-            what += (f", point {p.index}: offered {p.attrs['offered_load']:.4g}, accepted "
-                     f"{p.attrs['accepted']:.4g} flits/node/cycle")
+            what += f", {_point_title(source, point)}"
     if source.network.faulty:
         what += (f", failed: {len(source.network.failed_links)} links, "
                  f"{len(source.network.failed_nodes)} nodes")
@@ -258,5 +356,7 @@ def heatmap_of(source, quantity: str | None = None, point: int | None = None,
         top_drawn = float(values[drawn].max())
         if top_drawn < top_all:
             title += f" (whole network; {top_drawn:.4g} in the slices drawn)"
-    return draw(lay, values, label=label, title=title, top=top, width=width, scale=scale,
-                vmin=vmin, vmax=vmax)
+    h = draw(lay, values, label=label, title=title, top=top, width=width, scale=scale,
+             vmin=vmin, vmax=vmax)
+    h.quantity = quantity
+    return h

@@ -48,6 +48,11 @@ class Point:
     channel_utilization: np.ndarray | None
     deadlock: dict | None  #: attributes of the deadlock report, if any
     timeseries_units: dict = dataclasses.field(default_factory=dict)
+    #: Where packets waited (/points/NNN/congestion, `--congestion totals`): dataset name ->
+    #: array (vc_wait, credit_wait, switch_wait, occupancy, vc_flits: (C, V); blocked and,
+    #: under duato, escape_flits, adaptive_flits: (C,)) and "escape_vcs" (the VC bit mask);
+    #: None when the run did not count them.
+    congestion: dict | None = None
 
     def timeseries_frame(self):
         """The statistics windows as a DataFrame (one row per window, columns as stored)."""
@@ -169,7 +174,15 @@ def _read_point(g) -> Point:
         channel_utilization=g["channel_utilization"][()] if "channel_utilization" in g else None,
         deadlock=deadlock,
         timeseries_units=units,
+        congestion=_read_congestion(g["congestion"]) if "congestion" in g else None,
     )
+
+
+def _read_congestion(g) -> dict:
+    data = {name: d[()] for name, d in g.items()}
+    data["escape_vcs"] = int(g.attrs.get("escape_vcs", 0))
+    data["window_cycles"] = int(g.attrs.get("window_cycles", 0))
+    return data
 
 
 def load(path: str, allow_partial: bool = False) -> Sweep:

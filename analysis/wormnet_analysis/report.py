@@ -1,7 +1,8 @@
 """A report of one run or sweep as one self-contained HTML page (figures embedded as PNG data
 URIs): configuration, the load points, latency against accepted traffic, latency
 histograms, the warm-up and measurement windows with a verdict on steadiness, the channel
-heatmaps, the partition and the simulation speed."""
+heatmaps, where packets wait (with `--congestion totals`), the partition and the simulation
+speed."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import numpy as np  # noqa: E402
 
 from . import heatmap as hm  # noqa: E402
 from . import plots  # noqa: E402
-from .channels import QUANTITIES  # noqa: E402
+from .channels import QUANTITIES, congestion_values, default_point  # noqa: E402
 from .layouts import LayoutError, layout  # noqa: E402
 from .results import Sweep, describe_saturation  # noqa: E402
 from .steady import point_steadiness  # noqa: E402
@@ -243,6 +244,108 @@ def section_heatmaps(s: Sweep, quantity: str, point: int | None) -> str:
         rows = [(k, net.channel_label(c), _fmt(float(h.values[c]), 5))
                 for k, c in enumerate(h.busiest, 1)]
         out.append(_table(["#", "busiest channels", QUANTITIES[q]], rows, numeric={0, 2}))
+    if s.points and not has_congestion(s):
+        out.append('<p class="meta">Where packets wait (the waits for a VC, for credits and '
+                   "for the switch, buffer occupancy, Duato's escape VCs): rerun with "
+                   "<code>--congestion totals</code>.</p>")
+    return "\n".join(out)
+
+
+#: Channels in the table of "Where packets wait", busiest by blocked cycles first.
+WAIT_ROWS = 10
+
+
+def has_congestion(s: Sweep) -> bool:
+    """Whether any point of the file holds congestion counts (`--congestion totals`)."""
+    return any(p.congestion is not None for p in s.points)
+
+
+def busiest_blocked(s: Sweep, index: int, top: int = WAIT_ROWS) -> list:
+    """Channel ids of point `index` by blocked cycles (summed over the VCs), busiest first
+    (ties: lower channel id first), at most `top`."""
+    blocked = congestion_values(s, "blocked", s.point(index))
+    return [int(c) for c in np.argsort(-blocked, kind="stable")[:top]]
+
+
+def section_waits(s: Sweep, point: int | None) -> str:
+    """Where packets wait at a load point (the heatmap's): the channels with the most blocked
+    cycles, VC by VC; heatmaps of blocked cycles and occupancy; under duato the escape and
+    adaptive flits per load point and the escape share's heatmap."""
+    index = default_point(s) if point is None else point
+    p = s.point(index)
+    out = ['<h2 id="waits">Where packets wait</h2>']
+    if p.congestion is None:
+        return out[0] + (f"<p>point {index} has no congestion counts (the run had "
+                         "--congestion off)</p>")
+    c, net = p.congestion, s.network
+    escape_vcs = int(c["escape_vcs"])
+    vcs = c["vc_wait"].shape[1]
+    window = int(c.get("window_cycles", 0))
+    out.append(f'<p class="meta">Point {index} (offered {_fmt(float(p.attrs["offered_load"]))}'
+               f', accepted {_fmt(float(p.attrs["accepted"]))} flits/node/cycle), over its '
+               f"measurement window of {window} cycles. A channel's waits are its input VCs' "
+               "at its target router, one stage per cycle: vc wait (a routed head refused an "
+               "output VC), credit wait (no credit downstream), switch wait (lost the "
+               "switch); blocked is their sum; occupancy the mean flits buffered. "
+               "docs/simulator.md defines them.</p>")
+    rows = []
+    waits = ("vc_wait", "credit_wait", "switch_wait")
+    for k, ch in enumerate(busiest_blocked(s, index), 1):
+        per_vc = [tuple(int(c[w][ch, v]) for w in waits) for v in range(vcs)]
+        total = tuple(sum(x[i] for x in per_vc) for i in range(3))
+        rows.append((k, net.channel_label(ch), "all", *total, sum(total),
+                     _fmt(float(c["occupancy"][ch].sum()), 4), int(c["vc_flits"][ch].sum())))
+        for v in range(vcs):
+            name = f"{v} (escape)" if (escape_vcs >> v) & 1 else str(v)
+            rows.append(("", "", name, *per_vc[v], sum(per_vc[v]),
+                         _fmt(float(c["occupancy"][ch, v]), 4), int(c["vc_flits"][ch, v])))
+    out.append(f"<p>The {len(rows) // (vcs + 1)} channels with the most blocked cycles, each "
+               "with its VCs:</p>")
+    out.append(_table(["#", "channel", "VC", "vc wait (cycles)", "credit wait (cycles)",
+                       "switch wait (cycles)", "blocked (cycles)", "occupancy (flits)",
+                       "flits"], rows, numeric={0, 3, 4, 5, 6, 7, 8}))
+    try:
+        fig, _ = hm.panels(s, ["blocked", "occupancy"], index, ncols=2, top=5,
+                           panel_width=5.6)
+        out.append(_img(fig, "heatmaps of blocked cycles and occupancy"))
+    except LayoutError as e:
+        out.append(f"<p>no drawing: {_e(e)}</p>")
+    if "escape_flits" in c:
+        out.append(section_escape(s, index))
+    return "\n".join(out)
+
+
+def section_escape(s: Sweep, index: int) -> str:
+    """Duato's escape VCs against its adaptive ones: flits on each per load point, and the
+    escape share's heatmap at point `index`."""
+    rows = []
+    for p in s.points:
+        c = p.congestion
+        if c is None or "escape_flits" not in c:
+            continue
+        escape, adaptive = int(c["escape_flits"].sum()), int(c["adaptive_flits"].sum())
+        share = escape / (escape + adaptive) if escape + adaptive else float("nan")
+        blocked = int((c["vc_wait"].sum() + c["credit_wait"].sum() + c["switch_wait"].sum()))
+        rows.append((p.index, _fmt(float(p.attrs["offered_load"])),
+                     _fmt(float(p.attrs["accepted"])), escape, adaptive, _fmt(share, 3),
+                     blocked,
+                     Markup('<span class="bad">saturated</span>' if int(p.attrs.get(
+                         "saturated", 0)) else '<span class="ok">no</span>')))
+    escape_vcs = int(s.point(index).congestion["escape_vcs"])
+    names = [str(v) for v in range(64) if (escape_vcs >> v) & 1]
+    out = ['<h3 id="escape">Escape against adaptive VCs</h3>',
+           f'<p class="meta">Escape VC(s) {", ".join(names)} of {s.routing.get("vcs", "?")}: '
+           "flits that crossed a channel on an escape VC or on an adaptive one in the "
+           "measurement window, over every channel; escape share = escape / (escape + "
+           "adaptive).</p>",
+           _table(["point", "offered", "accepted", "escape flits", "adaptive flits",
+                   "escape share", "blocked (cycles)", "saturated"], rows,
+                  numeric={0, 1, 2, 3, 4, 5, 6})]
+    try:
+        h = hm.heatmap_of(s, "escape-share", index, width=8.0)
+        out.append(_img(h.figure, "heatmap of the escape share"))
+    except LayoutError as e:
+        out.append(f"<p>no drawing: {_e(e)}</p>")
     return "\n".join(out)
 
 
@@ -310,8 +413,12 @@ def report_html(s: Sweep, quantity: str = "utilization", point: int | None = Non
         body = [section_config(s), section_points(s)]
         if s.points:
             body += [section_latency(s), section_steady(s)]
+    body.append(section_heatmaps(s, quantity, point))
+    if has_congestion(s):
+        links = (*links[:-2], ("waits", "where packets wait"), *links[-2:])
+        body.append(section_waits(s, point))
+    body += [section_partition(s), section_speed(s)]
     nav = "<nav>" + "".join(f'<a href="#{k}">{v}</a>' for k, v in links) + "</nav>"
-    body += [section_heatmaps(s, quantity, point), section_partition(s), section_speed(s)]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
             f"<h1>{_e(title)}</h1>{meta}{nav}" + "\n".join(body) + "</body></html>\n")

@@ -3,7 +3,8 @@
 
 - every ```python block of docs/python.md runs, in order, in one namespace, in a folder with
   the files that page describes (results.h5: an H_4 sweep; table.h5: a routing table of a
-  4x4 torus; sweep2d.h5: a closed-loop workload), with the page's own assertions;
+  4x4 torus; sweep2d.h5: a closed-loop workload; congestion.h5: a duato run with
+  --congestion totals), with the page's own assertions;
 - the doctests of the package's modules pass;
 - DataFrames hold what the file holds (read here with h5py): the summary, a point's time
   series and histogram, the per-channel counts joined to the channel ends;
@@ -193,6 +194,9 @@ def main():
     run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "dor-dateline", "--workload",
          "sweep2d", "--iterations", "3", "--message-size", "8", "--stats-window", "20", "-o",
          os.path.join(folder, "sweep2d.h5")])
+    run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "duato", "--load", "0.2",
+         "--warmup", "200", "--measure", "1000", "--congestion", "totals", "-o",
+         os.path.join(folder, "congestion.h5")])
 
     examples = run_docs(args.docs, folder)
     sys.path.insert(0, args.analysis)

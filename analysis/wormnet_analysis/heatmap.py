@@ -265,26 +265,37 @@ def congestion_quantities(source, point: int | None = None) -> list:
     return [q for q in CONGESTION if q != "escape-share" or "escape_flits" in p.congestion]
 
 
-def panels(source, quantities, point: int | None = None, style: str | None = None,
-           top: int = 3, ncols: int = 3, panel_width: float = 4.6,
+def panels(source, cells, point: int | None = None, style: str | None = None,
+           top: int = 3, ncols: int = 3, panel_width: float = 4.6, title: str | None = None,
            **layout_options) -> tuple:
-    """Small multiples: one heatmap panel per quantity of `quantities` (channel_values) of a
-    load point, each with its own colour bar, drawn by paint on one figure; the panels share
-    the layout. Returns (figure, [Heatmap per quantity])."""
+    """Small multiples: one heatmap panel per cell of `cells`, each a quantity of
+    channel_values (drawn at `point`) or a (quantity, point) pair, each panel with its own
+    colour bar, drawn by paint on one figure; the panels share the layout, and the panels of
+    one quantity share its colour scale (absolute: 0 to the largest value over them, the
+    escape share too), so that several load points compare. Returns (figure, [Heatmap per
+    cell], in the order of `cells`, each with its quantity)."""
+    cells = [(c, point) if isinstance(c, str) else (c[0], c[1]) for c in cells]
+    values = [channel_values(source, q, p) for q, p in cells]
+    working = np.ones(source.network.channels, dtype=bool)
+    working[np.asarray(source.network.failed_channels, dtype=np.int64)] = False
+    tops = {}
+    for (q, _), (v, _) in zip(cells, values):
+        tops[q] = max(tops.get(q, 0.0), float(v[working].max()) if working.any() else 0.0)
     lay = layout(source.network, style, **layout_options)
     x0, y0, x1, y1 = lay.extent()
     right, pad, head = 1.5, 0.15, 0.45  # inches: colour bar, left margin, panel title
     aw = min(panel_width - right - pad, MAX_INCHES_PER_LINK * (x1 - x0))
     ah = aw * (y1 - y0) / (x1 - x0)
     cw, ch = aw + right + pad, ah + head + 0.15
-    ncols = max(1, min(ncols, len(quantities)))
-    nrows = -(-len(quantities) // ncols)
+    ncols = max(1, min(ncols, len(cells)))
+    nrows = -(-len(cells) // ncols)
     top_band, bottom_band = 0.6, (0.45 if lay.notes or lay.cut_lines is not None else 0.2)
     fw, fh = ncols * cw, nrows * ch + top_band + bottom_band
     fig = plt.figure(figsize=(fw, fh))
     ppu = aw * 72.0 / (x1 - x0)
+    several = len({p for _, p in cells}) > 1
     drawn = []
-    for k, q in enumerate(quantities):
+    for k, ((q, p), (v, label)) in enumerate(zip(cells, values)):
         r, c = divmod(k, ncols)
         left = c * cw + pad
         bottom = fh - top_band - (r + 1) * ch + 0.15
@@ -295,17 +306,21 @@ def panels(source, quantities, point: int | None = None, style: str | None = Non
         ax.set_axis_off()
         cax = fig.add_axes([(left + aw + 0.2) / fw, (bottom + 0.1 * ah) / fh, 0.14 / fw,
                             0.8 * ah / fh])
-        values, label = channel_values(source, q, point)
-        vmin, vmax = _share_ends(q, None, None)
-        h = paint(fig, ax, cax, ppu, lay, values, label=textwrap.fill(label, 34), top=top,
-                  vmin=vmin, vmax=vmax)
-        working = np.ones(len(values), dtype=bool)
-        working[np.asarray(source.network.failed_channels, dtype=np.int64)] = False
-        ax.set_title(f"{q} (max {values[working].max():.4g})", fontsize=9)
+        vmin, vmax = 0.0, (tops[q] if tops[q] > 0 else None)
+        h = paint(fig, ax, cax, ppu, lay, v, label=textwrap.fill(label, 34), top=top,
+                  vmin=vmin, vmax=vmax, scale="absolute")
+        text = f"{q} (max {v[working].max():.4g})"
+        if several:
+            pt = source.point(default_point(source) if p is None else p)
+            text = f"{q}, offered {pt.attrs['offered_load']:.4g} (max {v[working].max():.4g})"
+        ax.set_title(text, fontsize=9)
         h.quantity = q
         drawn.append(h)
-    title = (f"{source.network.spec}, {source.routing.get('name', '?')}, "
-             f"{_point_title(source, point)}: where packets wait")
+    if title is None:
+        title = f"{source.network.spec}, {source.routing.get('name', '?')}"
+        if not several:
+            title += f", {_point_title(source, cells[0][1])}"
+        title += ": where packets wait"
     fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
     if drawn and drawn[0].handles:
         fig.legend(handles=drawn[0].handles, loc="lower left", fontsize=7, frameon=False,

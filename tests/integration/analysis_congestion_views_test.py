@@ -11,7 +11,9 @@ here with h5py:
   blocked cycles (found here), with its waits; under duato the escape/adaptive table's totals;
 - a file without counts: heatmap.py exits 2 with one line saying to rerun with --congestion
   totals, and the report has that line and no section; escape-share of a routing without
-  escape VCs is refused in one line.
+  escape VCs is refused in one line;
+- runs/duato_congestion.sh (the docs/duato.md figure) writes its two pictures into its output
+  folder (--quick), leaves docs/img as it is, and refuses bad options with exit code 2.
 
 usage: analysis_congestion_views_test.py --wormnet BIN --analysis DIR --out DIR
 """
@@ -185,9 +187,39 @@ def main():
     page = report_html(wa.load(plain))
     check('id="waits"' not in page and "--congestion totals" in page,
           "the report without counts says how to get them and has no section")
+    check_figure_script(a.wormnet, os.path.dirname(os.path.abspath(a.analysis)), a.out)
     if FAILURES:
         sys.exit(1)
     print("analysis congestion views: ok")
+
+
+def check_figure_script(binary, repo, out):
+    script = os.path.join(repo, "runs", "duato_congestion.sh")
+    for bad in (["--frobnicate"], ["--quick", "--update-docs"], []):
+        r = subprocess.run([script, *([binary] if bad else []), *bad], capture_output=True,
+                           text=True, timeout=60)
+        check(r.returncode == 2 and r.stderr.strip(),
+              f"duato_congestion.sh {' '.join(bad)}: exit {r.returncode}, {r.stderr!r}")
+    names = ("duato_blocked.png", "duato_escape_share.png")
+    img = os.path.join(repo, "docs", "img")
+
+    def state():
+        found = {}
+        for n in names:
+            path = os.path.join(img, n)
+            found[n] = open(path, "rb").read() if os.path.exists(path) else None
+        return found
+
+    before = state()
+    folder = os.path.join(out, "duato_congestion")
+    r = subprocess.run([script, binary, folder, "--quick"], capture_output=True, text=True,
+                       timeout=300)
+    check(r.returncode == 0, f"duato_congestion.sh --quick: exit {r.returncode}, {r.stderr}")
+    for n in names:
+        check(os.path.getsize(os.path.join(folder, n)) > 1000, f"{folder}/{n} written")
+    shares = [float(x) for x in re.findall(r"escape share ([0-9.]+)", r.stdout)]
+    check(len(shares) == 3 and all(0 <= x <= 1 for x in shares), f"shares {shares}")
+    check(state() == before, "duato_congestion.sh without --update-docs left docs/img alone")
 
 
 if __name__ == "__main__":

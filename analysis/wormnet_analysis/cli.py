@@ -15,7 +15,8 @@ from .network import DIM_NAMES
 HEATMAP_USAGE = """Channel heatmap of a wormnet result or routing-table file, drawn on the network's
 own layout (H_t as hexagons or a brick wall, tori and meshes as grids, 3-D and more as
 slices): every directed channel coloured by its utilization or flit count in a load point,
-or by its load gamma_c; the busiest channels numbered, the bisection cut dashed."""
+by its load gamma_c, or (a run with --congestion totals) by where its packets waited; the
+busiest channels numbered, the bisection cut dashed."""
 
 
 class _Parser(argparse.ArgumentParser):

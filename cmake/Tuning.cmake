@@ -6,9 +6,8 @@
 # bit of a statistic. Off, every operation rounds as written, on every processor.
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
 
-# A build for the processor it runs on (AVX, BMI and the rest): about 4 % faster per rank on
-# torus:100x100x50 on this project's machines (docs/scaling.md, 3 Dec 2026), with the same
-# results. The binary may not start on an older processor: build it on (or for)
+# A build for the processor it runs on (AVX, BMI and the rest): faster per rank, with the same
+# results (-ffp-contract=off above; the figure is in docs/scaling.md). The binary may not start on an older processor: build it on (or for)
 # the compute nodes.
 option(WORMNET_NATIVE "Tune the code for this machine's processor (-march=native)" OFF)
 if(WORMNET_NATIVE)

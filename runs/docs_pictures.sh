@@ -9,23 +9,8 @@
 # with --update-docs are those two copied over docs/img/ (the committed pictures). --quick
 # runs the sweep with windows a tenth as long (seconds, for the tests; not for docs/img).
 set -euo pipefail
-usage="usage: $0 path/to/wormnet [out-dir] [--update-docs] [--quick]"
-update=0 quick=0 positional=()
-for arg in "$@"; do
-  case $arg in
-    --update-docs) update=1 ;;
-    --quick) quick=1 ;;
-    -*) echo "docs_pictures: unknown option '$arg'; $usage" >&2; exit 2 ;;
-    *) positional+=("$arg") ;;
-  esac
-done
-((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || { echo "$usage" >&2; exit 2; }
-if ((update && quick)); then
-  echo "docs_pictures: --quick pictures are not for docs/img (drop --quick or --update-docs)" >&2
-  exit 2
-fi
-wormnet=${positional[0]}
-out=${positional[1]:-build/docs_pictures}
+source "$(dirname "$0")/picture_args.sh"
+picture_args docs_pictures build/docs_pictures "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
 py=/usr/bin/python3
 mkdir -p "$out"

@@ -14,24 +14,8 @@
 # duato_escape_share.png. Only with --update-docs are those two copied over docs/img/.
 # --quick runs windows a tenth as long (for the tests; not for docs/img).
 set -euo pipefail
-usage="usage: $0 path/to/wormnet [out-dir] [--update-docs] [--quick]"
-update=0 quick=0 positional=()
-for arg in "$@"; do
-  case $arg in
-    --update-docs) update=1 ;;
-    --quick) quick=1 ;;
-    -*) echo "duato_congestion: unknown option '$arg'; $usage" >&2; exit 2 ;;
-    *) positional+=("$arg") ;;
-  esac
-done
-((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || { echo "$usage" >&2; exit 2; }
-if ((update && quick)); then
-  echo "duato_congestion: --quick pictures are not for docs/img (drop --quick or" \
-       "--update-docs)" >&2
-  exit 2
-fi
-wormnet=${positional[0]}
-out=${positional[1]:-build/duato_congestion}
+source "$(dirname "$0")/picture_args.sh"
+picture_args duato_congestion build/duato_congestion "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
 py=/usr/bin/python3
 mkdir -p "$out"

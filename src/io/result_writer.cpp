@@ -515,6 +515,13 @@ void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestio
               [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
     return order;
   };
+  // The file's rows of those channels, one per channel.
+  const auto rows_of = [&](const std::vector<std::size_t>& order,
+                           const std::vector<std::uint32_t>& ids) {
+    std::vector<std::uint32_t> sorted_ids;
+    for (const std::size_t k : order) sorted_ids.push_back(ids[k]);
+    return RowDistribution(channels, runs_of(sorted_ids));
+  };
   const auto by_vc = [&](const std::vector<std::size_t>& order,
                          const std::vector<std::uint64_t>& values) {
     std::vector<std::uint64_t> out;
@@ -526,15 +533,13 @@ void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestio
   const Shape row{vcs};
   {  // the input side: rows of the channels whose target router is this rank's
     const std::vector<std::size_t> order = sorted(mine.in_channels);
-    std::vector<std::uint32_t> ids;
-    for (const std::size_t k : order) ids.push_back(mine.in_channels[k]);
-    const RowDistribution rows(channels, runs_of(ids));
+    const RowDistribution rows = rows_of(order, mine.in_channels);
     const std::vector<std::uint64_t> vc_wait = by_vc(order, mine.vc_wait);
     const std::vector<std::uint64_t> credit_wait = by_vc(order, mine.credit_wait);
     const std::vector<std::uint64_t> switch_wait = by_vc(order, mine.switch_wait);
     const std::vector<std::uint64_t> occupancy = by_vc(order, mine.occupancy);
     std::vector<double> mean(occupancy.size());
-    std::vector<std::uint64_t> blocked(ids.size(), 0);
+    std::vector<std::uint64_t> blocked(order.size(), 0);
     for (std::size_t j = 0; j < occupancy.size(); ++j) {
       mean[j] = window > 0 ? static_cast<double>(occupancy[j]) / static_cast<double>(window) : 0.0;
       blocked[j / vcs] += vc_wait[j] + credit_wait[j] + switch_wait[j];
@@ -556,15 +561,13 @@ void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestio
   }
   {  // the output side: rows of the channels whose source router is this rank's
     const std::vector<std::size_t> order = sorted(mine.out_channels);
-    std::vector<std::uint32_t> ids;
-    for (const std::size_t k : order) ids.push_back(mine.out_channels[k]);
-    const RowDistribution rows(channels, runs_of(ids));
+    const RowDistribution rows = rows_of(order, mine.out_channels);
     const std::vector<std::uint64_t> flits = by_vc(order, mine.vc_flits);
     g.write_distributed<std::uint64_t>("vc_flits", rows, flits, row);
     describe("vc_flits", "flits", "flits that crossed the channel on each VC in the window");
     if (mine.escape_vcs != 0) {
-      std::vector<std::uint64_t> escape(ids.size(), 0);
-      std::vector<std::uint64_t> adaptive(ids.size(), 0);
+      std::vector<std::uint64_t> escape(order.size(), 0);
+      std::vector<std::uint64_t> adaptive(order.size(), 0);
       for (std::size_t j = 0; j < flits.size(); ++j) {
         ((mine.escape_vcs >> (j % vcs)) & 1U) != 0 ? escape[j / vcs] += flits[j]
                                                    : adaptive[j / vcs] += flits[j];

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "wormnet/driver/checkpoint_policy.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
 #include "wormnet/io/output_file.hpp"
@@ -57,11 +58,8 @@ bool started_by_launcher();
 
 /// The parsed batch settings, validated (InputError for a bad value).
 struct BatchPlan {
-  std::uint64_t every_cycles = 0;   ///< 0 = no periodic checkpoint by cycles
-  double every_seconds = 0.0;       ///< 0 = no periodic checkpoint by wall time
-  double walltime_seconds = 0.0;    ///< 0 = no limit
-  std::uint64_t stop_at_cycle = 0;  ///< 0 = none
-  std::string dir;                  ///< where checkpoints go
+  CheckpointPolicy checkpoints;  ///< periods, wall-time limit, stop cycle (0: none)
+  std::string dir;               ///< where checkpoints go
   double progress_seconds = 60.0;
   ProgressMode progress = ProgressMode::kLines;
 };

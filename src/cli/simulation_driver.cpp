@@ -212,8 +212,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
                               restart ? io::EarlierPartial::kReplace : io::EarlierPartial::kRefuse);
   }
   std::optional<io::OutputFile> checkpoint;
-  if (plan.every_cycles > 0 || plan.every_seconds > 0 || plan.walltime_seconds > 0 ||
-      plan.stop_at_cycle > 0 || restart || !batch.checkpoint_dir.empty()) {
+  if (plan.checkpoints.plans_checkpoints() || restart || !batch.checkpoint_dir.empty()) {
     checkpoint = claim_checkpoint(comm, plan.dir);
   }
 

@@ -22,10 +22,6 @@
 
 namespace wormnet::cli {
 
-/// Exit code of a run stopped cleanly before its end (signal, wall time, --stop-at-cycle):
-/// a checkpoint was written and the results file says "interrupted".
-inline constexpr int kExitInterrupted = 5;
-
 struct BatchOptions {
   std::string checkpoint_every;     ///< "N" cycles, or "Nm" / "Nh" of wall-clock time
   std::string checkpoint_dir;       ///< default: <output>.checkpoint, or wormnet.checkpoint

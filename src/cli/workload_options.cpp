@@ -397,27 +397,8 @@ Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uin
   const Mapping mapping = mapping_names().at(w.mapping);
   // Messages per iteration, bounded before anything is built (a step marker per process
   // and iteration at most, with computation).
-  const std::uint64_t p = processes;
-  std::uint64_t per_iteration = 0;
-  switch (motif) {
-    case Motif::kHalo2d:
-    case Motif::kHalo3d:
-      per_iteration = 2 * static_cast<std::uint64_t>(dims) * p;
-      break;
-    case Motif::kSweep2d:
-      per_iteration = 2 * p;
-      break;
-    case Motif::kAllreduceRing:
-      per_iteration = 2 * (p - 1) * p;
-      break;
-    case Motif::kAllreduceRd:
-      per_iteration = p * 64;
-      break;
-    case Motif::kAllToAll:
-      per_iteration = p * (p - 1);
-      break;
-  }
-  if (w.compute_cycles > 0) per_iteration += p;
+  const std::uint64_t per_iteration =
+      motif_messages_per_iteration(motif, processes, w.compute_cycles > 0);
   const std::optional<std::uint64_t> messages = checked_mul(per_iteration, w.iterations);
   if (!messages || *messages > kMaxMessages) {
     throw InputError("--iterations", std::to_string(w.iterations),

@@ -114,18 +114,19 @@ ClaimedOutputs claim_outputs(const Communicator& comm, const SimOptions& o,
 /// What the results file records of the workload besides its messages and times.
 io::WorkloadRecord workload_record(const WorkloadOptions& wo, const Workload& w) {
   io::WorkloadRecord r;
-  r.source = wo.name;
-  r.trace = wo.is_trace() ? wo.trace : "";
-  r.mapping = wo.is_trace() ? "" : wo.mapping;
+  r.source = wo.spec.name;
+  r.trace = wo.is_trace() ? wo.spec.trace : "";
+  r.mapping = wo.is_trace() ? "" : wo.spec.mapping;
   r.grid.assign(w.grid.begin(), w.grid.end());
   r.process_node.assign(w.node_of.begin(), w.node_of.end());
-  r.message_flits = wo.is_trace() || wo.is_npb() ? 0 : static_cast<std::uint64_t>(wo.message_size);
-  r.processes_per_node = wo.is_trace() ? 0 : wo.processes_per_node;
+  r.message_flits =
+      wo.is_trace() || wo.is_npb() ? 0 : static_cast<std::uint64_t>(wo.spec.message_size);
+  r.processes_per_node = wo.is_trace() ? 0 : wo.spec.processes_per_node;
   r.local_latency = wo.local_latency;
-  r.compute_per_step = wo.is_trace() || wo.is_npb() ? 0 : wo.compute_cycles;
-  r.compute_rate = wo.is_npb() ? wo.compute_rate : 0;
-  r.npb_class = wo.is_npb() ? wo.npb_class : "";
-  r.npb_scale = wo.is_npb() ? wo.npb_scale : 0;
+  r.compute_per_step = wo.is_trace() || wo.is_npb() ? 0 : wo.spec.compute_cycles;
+  r.compute_rate = wo.is_npb() ? wo.spec.compute_rate : 0;
+  r.npb_class = wo.is_npb() ? wo.spec.npb_class : "";
+  r.npb_scale = wo.is_npb() ? wo.spec.npb_scale : 0;
   return r;
 }
 

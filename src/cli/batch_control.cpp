@@ -187,17 +187,6 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
   return p;
 }
 
-io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
-  try {
-    // A checkpoint's partial file is never one to keep (the previous checkpoint is the
-    // target): one a killed run left is written over, by a restart too.
-    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true,
-                                 io::EarlierPartial::kReplace);
-  } catch (const InputError& e) {
-    throw InputError(e.option(), dir, e.allowed());  // the directory the user named
-  }
-}
-
 void install_stop_signals() {
   // SIGINT too: Ctrl-C on an interactive run stops it as cleanly as the batch system's
   // SIGTERM does (a second Ctrl-C while the checkpoint is written is ignored alike).

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "wormnet/driver/checkpoint_policy.hpp"
+#include "wormnet/driver/run_session.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
 #include "wormnet/io/output_file.hpp"
@@ -60,11 +61,6 @@ struct BatchPlan {
   ProgressMode progress = ProgressMode::kLines;
 };
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
-
-/// Claims DIR/checkpoint.h5 for this run (output_file.hpp): creates the directory (removed
-/// again if the run ends on bad input before a checkpoint) and takes its lock. InputError
-/// naming --checkpoint-dir when it cannot be, or another run holds it.
-io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir);
 
 /// Installs the SIGTERM, SIGINT and SIGUSR1 handlers (they only set a flag read at control
 /// checks: the run checkpoints and stops with exit code 5; and while inputs are read, through

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <memory>
-#include <sstream>
 
 #include "build_version.hpp"
 #include "input_files.hpp"
@@ -15,22 +14,6 @@
 namespace wormnet::cli {
 
 namespace {
-
-/// The first line where two configurations differ, for the refusal message.
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream x(a);
-  std::istringstream y(b);
-  std::string la;
-  std::string lb;
-  while (true) {
-    const bool ga = static_cast<bool>(std::getline(x, la));
-    const bool gb = static_cast<bool>(std::getline(y, lb));
-    if (!ga && !gb) return "";
-    if (!ga) la = "(nothing)";
-    if (!gb) lb = "(nothing)";
-    if (la != lb) return "checkpoint has '" + la + "', this run '" + lb + "'";
-  }
-}
 
 std::string number(double v) {
   char buf[32];
@@ -81,34 +64,6 @@ int interrupted_during_setup(const Communicator& comm,
     }
   }
   return kExitInterrupted;
-}
-
-/// The outputs a session writes, claimed before the (possibly long) setup: a second run on
-/// the same files is refused at once, and a path that cannot be written is found before any
-/// work.
-struct ClaimedOutputs {
-  std::optional<io::OutputFile> results;
-  std::optional<io::OutputFile> trace;
-  std::optional<io::OutputFile> checkpoint;
-};
-
-ClaimedOutputs claim_outputs(const Communicator& comm, const SimOptions& o,
-                             const BatchOptions& batch, const BatchPlan& plan, bool restart) {
-  ClaimedOutputs c;
-  if (!o.output.empty()) {
-    c.results = io::OutputFile::claim(
-        comm, o.output, "--output", false,
-        restart ? io::EarlierPartial::kContinue : io::EarlierPartial::kRefuseOrRestart);
-  }
-  if (!o.workload.write_trace.empty()) {
-    c.trace =
-        io::OutputFile::claim(comm, o.workload.write_trace, "--write-trace", false,
-                              restart ? io::EarlierPartial::kReplace : io::EarlierPartial::kRefuse);
-  }
-  if (plan.checkpoints.plans_checkpoints() || restart || !batch.checkpoint_dir.empty()) {
-    c.checkpoint = claim_checkpoint(comm, plan.dir);
-  }
-  return c;
 }
 
 /// What the results file records of the workload besides its messages and times.
@@ -227,13 +182,7 @@ class PrintedReport final : public SessionReport {
 std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
                                             const std::string& command) {
   if (batch.restart.empty()) return std::nullopt;
-  io::RunProgress p =
-      io::read_checkpoint_progress(comm, batch.restart, "--restart", build_version());
-  if (p.command != command) {
-    throw InputError("--restart", batch.restart,
-                     "the checkpoint is of 'wormnet " + p.command + "', not '" + command + "'");
-  }
-  return p;  // read_checkpoint_progress refused another build's checkpoint
+  return wormnet::read_restart(comm, batch.restart, command, build_version());
 }
 
 int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request) {
@@ -248,11 +197,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
 
   // A restart continues a checkpoint of this very configuration and version.
   std::optional<io::RunProgress> restart = read_restart(comm, batch, request.command);
-  if (restart && restart->config_toml != config_toml) {
-    throw InputError(
-        "--restart", batch.restart,
-        "another configuration: " + first_difference(restart->config_toml, config_toml));
-  }
+  if (restart) refuse_other_configuration(*restart, batch.restart, config_toml);
   // ... and the same contents of the files the configuration names by path (a table or trace
   // other than the checkpoint's crashed the restart or gave other results): checked before
   // anything is claimed or written, and their digests recorded in checkpoints and results.
@@ -272,7 +217,11 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
   if (restart && o.output.empty()) o.output = restart->output;
   const BatchPlan plan = plan_batch(batch, o.output);
   refuse_overlaps(comm, simulation_outputs(o, plan), simulation_inputs(o, batch));
-  ClaimedOutputs outputs = claim_outputs(comm, o, batch, plan, restart.has_value());
+  const bool checkpoints =
+      plan.checkpoints.plans_checkpoints() || restart || !batch.checkpoint_dir.empty();
+  SessionOutputs outputs = claim_outputs(
+      comm, SessionPaths{o.output, o.workload.write_trace, checkpoints ? plan.dir : ""},
+      restart.has_value());
 
   std::optional<SimSetup> built;
   try {

@@ -1,6 +1,7 @@
 #include "wormnet/driver/run_session.hpp"
 
 #include <span>
+#include <sstream>
 #include <utility>
 
 #include "wormnet/core/error.hpp"
@@ -27,7 +28,69 @@ bool finish_workload(const Communicator& comm, SessionWorkload& w, io::ResultWri
   return done.complete;
 }
 
+/// The first line where two configurations differ, for the refusal message.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream x(a);
+  std::istringstream y(b);
+  std::string la;
+  std::string lb;
+  while (true) {
+    const bool ga = static_cast<bool>(std::getline(x, la));
+    const bool gb = static_cast<bool>(std::getline(y, lb));
+    if (!ga && !gb) return "";
+    if (!ga) la = "(nothing)";
+    if (!gb) lb = "(nothing)";
+    if (la != lb) return "checkpoint has '" + la + "', this run '" + lb + "'";
+  }
+}
+
 }  // namespace
+
+io::RunProgress read_restart(const Communicator& comm, const std::string& dir,
+                             const std::string& command, const std::string& version) {
+  io::RunProgress p = io::read_checkpoint_progress(comm, dir, "--restart", version);
+  if (p.command != command) {
+    throw InputError("--restart", dir,
+                     "the checkpoint is of 'wormnet " + p.command + "', not '" + command + "'");
+  }
+  return p;  // read_checkpoint_progress refused another build's checkpoint
+}
+
+void refuse_other_configuration(const io::RunProgress& restart, const std::string& dir,
+                                const std::string& config_toml) {
+  if (restart.config_toml != config_toml) {
+    throw InputError(
+        "--restart", dir,
+        "another configuration: " + first_difference(restart.config_toml, config_toml));
+  }
+}
+
+io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
+  try {
+    // A checkpoint's partial file is never one to keep (the previous checkpoint is the
+    // target): one a killed run left is written over, by a restart too.
+    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true,
+                                 io::EarlierPartial::kReplace);
+  } catch (const InputError& e) {
+    throw InputError(e.option(), dir, e.allowed());  // the directory the user named
+  }
+}
+
+SessionOutputs claim_outputs(const Communicator& comm, const SessionPaths& paths, bool restart) {
+  SessionOutputs c;
+  if (!paths.results.empty()) {
+    c.results = io::OutputFile::claim(
+        comm, paths.results, "--output", false,
+        restart ? io::EarlierPartial::kContinue : io::EarlierPartial::kRefuseOrRestart);
+  }
+  if (!paths.trace.empty()) {
+    c.trace =
+        io::OutputFile::claim(comm, paths.trace, "--write-trace", false,
+                              restart ? io::EarlierPartial::kReplace : io::EarlierPartial::kRefuse);
+  }
+  if (!paths.checkpoint.empty()) c.checkpoint = claim_checkpoint(comm, paths.checkpoint);
+  return c;
+}
 
 std::unique_ptr<Resume> resume_from(const Communicator& comm, const io::RunProgress& restart,
                                     const std::string& dir, const SimNetwork& network,

@@ -1,12 +1,14 @@
-// The run session of `wormnet run` and `wormnet sweep` once the network is built and the
-// outputs are claimed: the state a checkpoint resumes, the trace file, the results file, and
-// the load points in order, ending in an exit status. The command line keeps the options and
-// the printing (SessionReport, told per point, never in the per-cycle loop).
+// The run session of `wormnet run` and `wormnet sweep`, in the order the command line calls
+// its steps: the restart's checks, the claims of the outputs (before the network is built),
+// the state a checkpoint resumes, the trace file, the results file, and the load points in
+// order, ending in an exit status. The command line keeps the options, the network's setup
+// and the printing (SessionReport, told per point, never in the per-cycle loop).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,41 @@ class SessionReport {
   /// The session ended without a stop (whatever its exit status).
   virtual void finished() = 0;
 };
+
+/// The progress record of the checkpoint in `dir` (--restart), checked to be of `command`
+/// ("run" or "sweep") and of this build (`version`). InputError naming --restart otherwise.
+/// Collective.
+io::RunProgress read_restart(const Communicator& comm, const std::string& dir,
+                             const std::string& command, const std::string& version);
+
+/// InputError naming --restart `dir` when `restart` saved another configuration than
+/// `config_toml` (the first line where they differ).
+void refuse_other_configuration(const io::RunProgress& restart, const std::string& dir,
+                                const std::string& config_toml);
+
+/// Claims DIR/checkpoint.h5 for this run (output_file.hpp): creates the directory (removed
+/// again if the run ends on bad input before a checkpoint) and takes its lock. InputError
+/// naming --checkpoint-dir when it cannot be, or another run holds it.
+io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir);
+
+/// The files a session writes, by path ("": none).
+struct SessionPaths {
+  std::string results;     ///< --output
+  std::string trace;       ///< --write-trace
+  std::string checkpoint;  ///< the checkpoint directory, when checkpoints are planned
+};
+
+/// The outputs of a session, claimed before its (possibly long) setup.
+struct SessionOutputs {
+  std::optional<io::OutputFile> results;
+  std::optional<io::OutputFile> trace;
+  std::optional<io::OutputFile> checkpoint;
+};
+
+/// Claims the outputs, in this order, before anything is built: a second run on the same
+/// files is refused at once, and a path that cannot be written is found before any work. A
+/// `restart` continues its results file's partial one and replaces a trace's.
+SessionOutputs claim_outputs(const Communicator& comm, const SessionPaths& paths, bool restart);
 
 /// The model and loop state of the checkpoint in `dir` (read and checked against `network`
 /// and `buffer_depth`), and the progress of `workload` restored from it. InputError naming

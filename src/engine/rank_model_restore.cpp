@@ -1,4 +1,6 @@
-// Checkpoint support of RankModel: the partition-independent snapshot and its restore.
+// RankModel::restore(): the state of a checkpoint, taken on any partition (its snapshot is
+// RankStateView::snapshot(), rank_state_snapshot.cpp), restored onto this rank's part, each
+// part reading its own share.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -39,58 +41,6 @@ class Segments {
 };
 
 }  // namespace
-
-ModelSnapshot RankModel::snapshot() const {
-  require(level(), "snapshot() while the walk's layers are not level");
-  ModelSnapshot s;
-  s.ports = static_cast<std::uint32_t>(ports_);
-  s.vcs = static_cast<std::uint32_t>(vcs_);
-  s.depth = static_cast<std::uint32_t>(bank_.params().depth);
-  s.routers = bank_.nodes();
-  std::vector<std::uint32_t> slots;  // packet slots referenced, for the packet list
-  const PacketIdOf id_of = [&](std::uint32_t slot) {
-    slots.push_back(slot);
-    return packets_[slot].id;
-  };
-  bank_.save(s.router, now_, id_of);
-  sources_.save(s.sources);
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    for (int p = 0; p < ports_; ++p) {
-      s.counters.channel_flits.push_back(counters_.channel_flits(links_.slot(r, p)));
-    }
-  }
-  // Streams: the input VC at the other end of each link a packet streams over.
-  bank_.for_each_stream([&](std::uint32_t r, int port, int vc, std::uint32_t slot) {
-    const auto out = static_cast<PortId>(port);
-    const NodeId next = topo_.neighbor(NodeId(bank_.nodes()[r]), out);
-    s.streams.push_back(
-        StreamRow{next.value(), static_cast<std::uint32_t>(Topology::reverse_port(out) * vcs_ + vc),
-                  id_of(slot)});
-  });
-  // Wheel: flits and credits on local links (remote ones were exchanged and received).
-  wheel_.for_each(
-      now_,
-      [&](Cycle c, const Arrival& a) {
-        s.arrivals.flits.push_back(ArrivalRows::Flit{c, bank_.nodes()[a.router], a.local_vc,
-                                                     id_of(a.flit.packet()), a.flit.kind()});
-      },
-      [&](Cycle c, std::uint32_t o) {
-        const RouterBank::OutputPlace at = bank_.output_place(o);
-        s.arrivals.credits.push_back(ArrivalRows::Credit{c, bank_.nodes()[at.router], at.local_vc});
-      });
-  // Streams coming in from other ranks are recorded by their senders; the slots they hold
-  // keep their records alive here.
-  for (const auto& [ivc, slot] : links_.streams()) {
-    (void)ivc;
-    id_of(slot);
-  }
-  std::sort(slots.begin(), slots.end());
-  slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
-  for (std::uint32_t slot : slots) s.packets.push_back(packets_[slot]);
-
-  counters_.save(s.counters);
-  return s;
-}
 
 void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   require(all.ports == static_cast<std::uint32_t>(ports_) &&

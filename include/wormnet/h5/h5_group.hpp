@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "wormnet/io/element_type.hpp"
-#include "wormnet/io/h5_dataset.hpp"
-#include "wormnet/io/h5_object.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/element_type.hpp"
+#include "wormnet/h5/h5_dataset.hpp"
+#include "wormnet/h5/h5_object.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 namespace wormnet::io {
 

@@ -1,4 +1,4 @@
-#include "wormnet/io/h5_file.hpp"
+#include "wormnet/h5/h5_file.hpp"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -14,8 +14,8 @@
 #include "file_names.hpp"
 #include "h5_api.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/h5_error.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/h5_error.hpp"
 
 namespace wormnet::io {
 

@@ -1,4 +1,4 @@
-#include "wormnet/io/h5_dataset.hpp"
+#include "wormnet/h5/h5_dataset.hpp"
 
 #include <cstddef>
 #include <span>

@@ -1,6 +1,6 @@
 // The whole-file seal of checkpoints and tables (file_seal.hpp): what it accepts and refuses,
 // on files made by hand (the seal does not care what the bytes after it mean).
-#include "wormnet/io/file_seal.hpp"
+#include "wormnet/h5/file_seal.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "wormnet/io/h5_group.hpp"
-#include "wormnet/io/h5_handle.hpp"
+#include "wormnet/h5/h5_group.hpp"
+#include "wormnet/h5/h5_handle.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {

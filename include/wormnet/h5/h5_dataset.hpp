@@ -7,9 +7,9 @@
 #include <span>
 #include <vector>
 
-#include "wormnet/io/element_type.hpp"
-#include "wormnet/io/h5_object.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/element_type.hpp"
+#include "wormnet/h5/h5_object.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 namespace wormnet::io {
 

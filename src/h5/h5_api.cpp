@@ -4,7 +4,7 @@
 
 #include "file_names.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
+#include "wormnet/h5/h5_error.hpp"
 
 namespace wormnet::io::detail {
 

@@ -1,4 +1,4 @@
-#include "wormnet/io/h5_handle.hpp"
+#include "wormnet/h5/h5_handle.hpp"
 
 #include "h5_api.hpp"
 

@@ -1,4 +1,4 @@
-#include "wormnet/io/h5_group.hpp"
+#include "wormnet/h5/h5_group.hpp"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "wormnet/io/lock_file.hpp"
+#include "wormnet/h5/lock_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

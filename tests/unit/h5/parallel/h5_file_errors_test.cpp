@@ -14,7 +14,7 @@
 
 #include "../../../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_file.hpp"
+#include "wormnet/h5/h5_file.hpp"
 
 namespace wormnet::io {
 namespace {

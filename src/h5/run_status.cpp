@@ -1,12 +1,12 @@
-#include "wormnet/io/run_status.hpp"
+#include "wormnet/h5/run_status.hpp"
 
 #include <array>
 #include <string>
 #include <utility>
 
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
 
 namespace wormnet::io {
 

@@ -1,4 +1,4 @@
-#include "wormnet/io/output_file.hpp"
+#include "wormnet/h5/output_file.hpp"
 
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -15,8 +15,8 @@
 #include "file_names.hpp"
 #include "file_sync.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/h5_error.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/h5_error.hpp"
 
 namespace wormnet::io {
 

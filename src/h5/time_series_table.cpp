@@ -1,4 +1,4 @@
-#include "wormnet/io/time_series_table.hpp"
+#include "wormnet/h5/time_series_table.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,8 +7,8 @@
 
 #include "h5_api.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_schema.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_schema.hpp"
 
 namespace wormnet::io {
 

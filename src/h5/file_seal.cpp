@@ -1,4 +1,4 @@
-#include "wormnet/io/file_seal.hpp"
+#include "wormnet/h5/file_seal.hpp"
 
 #include <cerrno>
 #include <cinttypes>
@@ -11,7 +11,7 @@
 
 #include <sys/stat.h>
 
-#include "row_digest.hpp"
+#include "wormnet/h5/row_digest.hpp"
 
 namespace wormnet::io {
 

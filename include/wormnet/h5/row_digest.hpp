@@ -1,4 +1,4 @@
-// Private to src/io: checksums of checkpoint data that do not depend on how rows are spread
+// Checksums of checkpoint and sealed-file data that do not depend on how rows are spread
 // over ranks. A dataset's digest is the sum (mod 2^64) over its rows of a hash of (global row
 // index, row bytes): every rank hashes the rows it holds and the sums are added up, so a
 // checkpoint written by 4 ranks checks the same on 1. The row hash is a chain of bijective
@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "wormnet/core/rng.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 namespace wormnet::io::detail {
 

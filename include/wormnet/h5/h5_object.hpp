@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "wormnet/io/h5_handle.hpp"
+#include "wormnet/h5/h5_handle.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {

@@ -9,9 +9,9 @@
 #include <variant>
 #include <vector>
 
-#include "wormnet/io/element_type.hpp"
-#include "wormnet/io/h5_dataset.hpp"
-#include "wormnet/io/h5_group.hpp"
+#include "wormnet/h5/element_type.hpp"
+#include "wormnet/h5/h5_dataset.hpp"
+#include "wormnet/h5/h5_group.hpp"
 
 namespace wormnet::io {
 

@@ -2,7 +2,7 @@
 // left by a dead process taken over, the partial sibling renamed over the target only by
 // commit(), the refusals of targets that cannot be written that way, and guarded writes that
 // turn a failure of the file system into one OutputError. Run as a one-rank MPI singleton.
-#include "wormnet/io/output_file.hpp"
+#include "wormnet/h5/output_file.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
+#include "wormnet/h5/h5_error.hpp"
 
 namespace wormnet::io {
 namespace {

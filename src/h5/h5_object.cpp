@@ -1,10 +1,10 @@
-#include "wormnet/io/h5_object.hpp"
+#include "wormnet/h5/h5_object.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "h5_api.hpp"
-#include "wormnet/io/h5_error.hpp"
+#include "wormnet/h5/h5_error.hpp"
 
 namespace wormnet::io {
 

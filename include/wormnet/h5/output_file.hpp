@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "wormnet/io/lock_file.hpp"
+#include "wormnet/h5/lock_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {

@@ -1,53 +1,19 @@
-// Names that are conventions of wormnet's HDF5 files (see docs/hdf5-schema.md). Analysis
-// scripts use the same names; change them only together with the schema version.
+// Private to src/io: the names of a checkpoint's objects in the file (checkpoint_file.hpp;
+// docs/hdf5-schema.md). The fields themselves are declared once, in checkpoint_layout.hpp;
+// these are their names. The root attributes every wormnet file has are in h5/h5_schema.hpp.
 #pragma once
 
-#include <cstdint>
 #include <string_view>
 
 namespace wormnet::io::schema {
 
-/// The version of the file layout, stored in the root attribute kSchemaVersionAttr. Bump it
-/// whenever a reader of the previous layout would misread a new file (renamed or removed
-/// objects, changed meaning or units); adding objects does not need a bump.
-inline constexpr std::int64_t kSchemaVersion = 1;
-
-// Root attributes of every file wormnet writes.
-/// int64: kSchemaVersion of the writer.
-inline constexpr std::string_view kSchemaVersionAttr = "schema_version";
-/// string: "running" | "complete" | "deadlock" | "interrupted" | "failed" | "incomplete"
-/// (RunStatus).
-inline constexpr std::string_view kStatusAttr = "status";
-/// string: the wormnet version that wrote the file ("0.1.0").
-inline constexpr std::string_view kWormnetVersionAttr = "wormnet_version";
-/// string: the git revision of the build ("unknown" outside a checkout).
-inline constexpr std::string_view kGitShaAttr = "git_sha";
-/// int64: number of MPI ranks that wrote the file.
-inline constexpr std::string_view kRanksAttr = "ranks";
-/// string: the effective configuration, as a TOML document.
-inline constexpr std::string_view kConfigAttr = "config";
-/// string (results files and checkpoints of runs that read input files): what the files the
-/// configuration names by path held, as TOML, one line per option: `tables = { bytes = N,
-/// sha256 = "...", path = "..." }` (core/content_digest.hpp). "" in a checkpoint without any.
-inline constexpr std::string_view kInputsAttr = "inputs";
-
-// Time-series tables (TimeSeriesTable).
-/// string array on the table group: the column names, in order.
-inline constexpr std::string_view kColumnsAttr = "columns";
-/// string on each column dataset: its unit, empty when dimensionless.
-inline constexpr std::string_view kUnitAttr = "unit";
-/// string on each column dataset (or any other object): what it holds.
-inline constexpr std::string_view kDescriptionAttr = "description";
-
-// Checkpoints (checkpoint_file.hpp; docs/hdf5-schema.md). The fields themselves are declared
-// once, in src/io/checkpoint_layout.hpp; these are their names in the file.
 namespace checkpoint {
 /// fixed string on the root: kKind.
 inline constexpr std::string_view kKindAttr = "kind";
 inline constexpr std::string_view kKind = "wormnet checkpoint";
 /// int64 on the root: the checkpoint layout version (checkpoint_file.cpp's history).
 inline constexpr std::string_view kVersionAttr = "checkpoint_version";
-/// uint64 on every dataset: its digest (src/io/row_digest.hpp).
+/// uint64 on every dataset: its digest (wormnet/h5/row_digest.hpp).
 inline constexpr std::string_view kDigestAttr = "digest";
 /// uint64 on the root: the digest of the progress and shape attributes.
 inline constexpr std::string_view kAttributesDigestAttr = "attributes_digest";

@@ -1,12 +1,12 @@
-#include "wormnet/io/fault_record.hpp"
+#include "wormnet/tables/fault_record.hpp"
 
 #include <algorithm>
 
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_schema.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_schema.hpp"
 #include "wormnet/topology/working_network.hpp"
 
-namespace wormnet::io {
+namespace wormnet::tables {
 
 namespace {
 
@@ -19,10 +19,10 @@ std::vector<std::uint32_t> sorted_links(const FaultSet& faults) {
 
 }  // namespace
 
-void write_faults(const H5Group& root, const Topology& topo, const FaultSet& faults,
+void write_faults(const io::H5Group& root, const Topology& topo, const FaultSet& faults,
                   const FaultConfig& config, std::uint64_t silenced) {
   if (!config.any()) return;
-  const H5Group g = root.create_group(fault_schema::kGroup);
+  const io::H5Group g = root.create_group(fault_schema::kGroup);
   const std::uint64_t working_nodes = faults.empty() ? topo.num_nodes() : faults.working_nodes();
   const std::uint64_t working_links = faults.empty() ? topo.num_links() : faults.working_links();
   g.set_attribute("failed_nodes", static_cast<std::uint64_t>(faults.failed_nodes().size()));
@@ -37,7 +37,7 @@ void write_faults(const H5Group& root, const Topology& topo, const FaultSet& fau
   g.set_attribute("fault_seed", config.seed);
   g.set_attribute("allow_disconnected", static_cast<std::int64_t>(config.allow_disconnected));
   g.set_attribute("silenced_sources", silenced);
-  g.set_attribute(schema::kDescriptionAttr,
+  g.set_attribute(io::schema::kDescriptionAttr,
                   std::string_view("failed links and nodes (docs/faults.md): nodes = failed "
                                    "node ids, links = failed links by their + channel id, "
                                    "channels = every failed channel id (failed links both ways "
@@ -52,14 +52,14 @@ void write_faults(const H5Group& root, const Topology& topo, const FaultSet& fau
   g.write_dataset<std::uint32_t>(fault_schema::kChannels, channels);
 }
 
-RecordedFaults read_faults(const H5Group& root) {
+RecordedFaults read_faults(const io::H5Group& root) {
   RecordedFaults out;
   if (!root.has_group(fault_schema::kGroup)) return out;
-  const H5Group g = root.open_group(fault_schema::kGroup);
+  const io::H5Group g = root.open_group(fault_schema::kGroup);
   for (const auto name : {fault_schema::kNodes, fault_schema::kLinks}) {
-    const H5DataSet ds = g.open_dataset(name);
-    if (ds.shape().size() != 1 || ds.element_type() != ElementType::kUInt32) {
-      throw H5Error("dataset faults/" + std::string(name) + " must be a uint32 list");
+    const io::H5DataSet ds = g.open_dataset(name);
+    if (ds.shape().size() != 1 || ds.element_type() != io::ElementType::kUInt32) {
+      throw io::H5Error("dataset faults/" + std::string(name) + " must be a uint32 list");
     }
     (name == fault_schema::kNodes ? out.nodes : out.links) = ds.read<std::uint32_t>();
   }
@@ -74,4 +74,4 @@ bool same_faults(const RecordedFaults& recorded, const FaultSet& faults) {
   return recorded.nodes == nodes && recorded.links == sorted_links(faults);
 }
 
-}  // namespace wormnet::io
+}  // namespace wormnet::tables

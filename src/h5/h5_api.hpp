@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "wormnet/io/element_type.hpp"
-#include "wormnet/io/h5_handle.hpp"
+#include "wormnet/h5/element_type.hpp"
+#include "wormnet/h5/h5_handle.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>, "H5Handle stores hid_t as std::int64_t");

@@ -1,4 +1,4 @@
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 #include <algorithm>
 #include <cstring>

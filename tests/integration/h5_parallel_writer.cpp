@@ -1,4 +1,4 @@
-// Writes a file with every kind of object the io layer offers, from however many ranks it
+// Writes a file with every kind of object the h5 layer offers, from however many ranks it
 // runs on, for h5_parallel_check.py to read with h5py. Usage: h5_parallel_writer OUT.h5
 //
 // Contents (closed forms, so the checker needs nothing from this program):

@@ -21,7 +21,7 @@ using Shape = std::vector<std::uint64_t>;
 /// See H5Object for the collective rules.
 class H5DataSet : public H5Object {
  public:
-  /// Adopts an open dataset identifier (for the io layer's implementation).
+  /// Adopts an open dataset identifier (for the h5 layer's implementation).
   H5DataSet(H5Handle handle, Communicator comm);
 
   /// The stored element type, or nullopt when it is none of wormnet's (a string, a compound,

@@ -1,4 +1,4 @@
-// The io layer's own failure type.
+// The h5 layer's own failure type.
 #pragma once
 
 #include <stdexcept>

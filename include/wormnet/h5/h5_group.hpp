@@ -17,7 +17,7 @@ namespace wormnet::io {
 /// see H5Object for the collective rules.
 class H5Group : public H5Object {
  public:
-  /// Adopts an open group identifier (for the io layer's implementation).
+  /// Adopts an open group identifier (for the h5 layer's implementation).
   H5Group(H5Handle handle, Communicator comm);
 
   /// Collective. Creates `path`, and any missing groups above it. H5Error if it exists.

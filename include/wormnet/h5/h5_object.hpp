@@ -23,7 +23,7 @@ concept AttributeValue = std::same_as<T, std::string> || std::same_as<T, std::in
 
 /// An open group or dataset of an H5File, with its attributes.
 ///
-/// Collective rule of the whole io layer: every call that changes the file (creating
+/// Collective rule of the whole h5 layer: every call that changes the file (creating
 /// objects, writing attributes or data, resizing, flushing, closing) is collective over the
 /// file's Communicator, so every rank makes the same calls in the same order, and where a
 /// value is passed, ROOT's value is written (it is broadcast first; the other ranks' values
@@ -42,7 +42,7 @@ class H5Object {
   /// The file name as it was opened.
   [[nodiscard]] std::string file_name() const;
   [[nodiscard]] const Communicator& communicator() const { return comm_; }
-  /// The raw hid_t, for the io layer's implementation only.
+  /// The raw hid_t, for the h5 layer's implementation only.
   [[nodiscard]] std::int64_t native_id() const { return handle_.id(); }
 
   [[nodiscard]] bool has_attribute(std::string_view name) const;

@@ -1,4 +1,4 @@
-// The io layer in a process without MPI (Communicator::self() is then a serial stand-in):
+// The h5 layer in a process without MPI (Communicator::self() is then a serial stand-in):
 // files go through HDF5's POSIX driver and behave as under MPI-IO with one rank.
 #include <gtest/gtest.h>
 #include <stdlib.h>

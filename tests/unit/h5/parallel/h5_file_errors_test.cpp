@@ -89,7 +89,7 @@ class H5FileErrors : public ::testing::Test {
   }
   [[nodiscard]] std::string in_dir(const std::string& name) const { return (dir_ / name).string(); }
 
-  /// A valid HDF5 file with some content, written through the io layer.
+  /// A valid HDF5 file with some content, written through the h5 layer.
   std::string valid_file() {
     const std::string path = in_dir("valid.h5");
     H5File file = H5File::create(comm_, path, "-o");

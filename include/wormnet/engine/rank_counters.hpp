@@ -77,7 +77,8 @@ class RankCounters {
   [[nodiscard]] std::uint64_t channel_flits(std::size_t slot) const { return channel_flits_[slot]; }
   void set_channel_flits(std::size_t slot, std::uint64_t flits) { channel_flits_[slot] = flits; }
 
-  /// The counters in checkpoint form (but the channels', which RankModel lists by channel).
+  /// The counters in checkpoint form (but the channels', which RankStateView::snapshot()
+  /// lists by router and port).
   void save(CounterRows& rows) const;
   /// From `rows` (global totals) if `keeper`, else zero (another rank keeps them).
   void restore(const CounterRows& rows, bool keeper);

@@ -69,8 +69,9 @@ Cycle PointRun::check_after(Cycle c) const {
 void PointRun::flush_window(Cycle now) {
   TrafficCounters w = model_.take_window();
   auto a = w.to_array();
-  std::uint64_t snap[3] = {model_.flits_in_network(), model_.flits_at_sources(),
-                           model_.messages_at_sources()};
+  // O(1): the per-window reductions stay small on a large rank (RankModel::gauges()).
+  const FlitGauges g = model_.gauges();
+  std::uint64_t snap[3] = {g.flits_in_network, g.flits_at_sources, g.messages_at_sources};
   c_.comm.sum(std::span<std::uint64_t>(a.data(), a.size()));
   c_.comm.sum(std::span<std::uint64_t>(snap, 3));
   WindowRow row;

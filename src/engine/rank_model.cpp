@@ -88,7 +88,7 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   require(r != kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
-  counters_.scripted();
+  counters_.scripted(m.length);
   wake(r);
 }
 
@@ -197,6 +197,7 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
   out.flits.push_back(rf);
+  ++remote_out_;
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
@@ -213,6 +214,7 @@ void RankModel::receive(const Outbox& from_peer) {
   // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
   // routers can receive from another rank, and they have not been stepped yet at t.
   const Cycle current = cycle_open_ ? now_ - 1 : now_;
+  remote_in_ += from_peer.flits.size();
   std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
     const std::uint32_t r = links_.local(rf.node);
@@ -274,6 +276,36 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() 
     }
   }
   return out;
+}
+
+FlitGauges RankModel::flow_balance() const {
+  // Each term changes exactly when a flit or message enters or leaves what the gauge counts:
+  // a source queue (generated, enqueued, injected), the network (injected, ejected, sent to
+  // or received from another rank; a flit in an outbox is still this rank's).
+  std::uint64_t outboxed = 0;
+  for (const Outbox& o : links_.outboxes()) outboxed += o.flits.size();
+  FlitGauges g;
+  g.flits_in_network =
+      counters_.injected_flits() - counters_.ejected_flits() + remote_in_ - remote_out_ + outboxed;
+  g.flits_at_sources =
+      sources_.created_flits() + counters_.scripted_flits() - counters_.injected_flits();
+  g.messages_at_sources =
+      sources_.created_packets() + counters_.scripted_packets() - counters_.injected_packets();
+  return g;
+}
+
+FlitGauges RankModel::gauges() const {
+  require(level(), "gauges() while the walk's layers are not level");
+  FlitGauges g = flow_balance();
+  // Unsigned wrap-around arithmetic: the offsets may be "negative".
+  g.flits_in_network += gauge_offset_.flits_in_network;
+  g.flits_at_sources += gauge_offset_.flits_at_sources;
+  g.messages_at_sources += gauge_offset_.messages_at_sources;
+  return g;
+}
+
+FlitGauges RankModel::counted_gauges() const {
+  return {flits_in_network(), flits_at_sources(), messages_at_sources()};
 }
 
 std::uint64_t RankModel::flits_in_network() const {

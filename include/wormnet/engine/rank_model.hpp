@@ -107,6 +107,12 @@ class RankModel {
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint64_t>> channel_flits() const;
   /// Where packets wait (--congestion), this rank's channels by global id (rank_congestion.cpp).
   [[nodiscard]] ChannelCongestion congestion() const;
+  /// The flits and messages this rank holds (flits_in_network(), flits_at_sources(),
+  /// messages_at_sources()) in O(1), from the counts of what entered and left since the model
+  /// was built or restored: what every statistics window records. Equal to counted_gauges().
+  [[nodiscard]] FlitGauges gauges() const;
+  /// The same, counted router by router (O(routers)): the definition gauges() keeps.
+  [[nodiscard]] FlitGauges counted_gauges() const;
   /// Flits currently in router buffers and on links (incl. outboxes), counted directly.
   [[nodiscard]] std::uint64_t flits_in_network() const;
   /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).
@@ -207,6 +213,8 @@ class RankModel {
   [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
                                                        Cycle arrival);
   [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r); }
+  /// gauges() without the offsets a restore sets.
+  [[nodiscard]] FlitGauges flow_balance() const;
   // Configuration (copied: the hot loop reads them every cycle).
   const Topology& topo_;
   int ports_;          ///< network ports P; port P is the terminal (injection/ejection)
@@ -253,6 +261,10 @@ class RankModel {
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;
   std::vector<std::pair<NodeId, Message>> released_;  ///< scratch for script_->release()
+  std::uint64_t remote_in_ = 0;                       ///< flits received from other ranks
+  std::uint64_t remote_out_ = 0;                      ///< flits put in outboxes for other ranks
+  /// counted_gauges() - flow_balance() at the restore (zero for a model built empty).
+  FlitGauges gauge_offset_;
 };
 
 }  // namespace wormnet

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "wormnet/engine/simulation.hpp"
+#include "wormnet/h5/output_file.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
-#include "wormnet/io/output_file.hpp"
 #include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/stats/result_sink.hpp"

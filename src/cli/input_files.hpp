@@ -13,7 +13,7 @@
 
 #include "sim_options.hpp"
 #include "wormnet/core/content_digest.hpp"
-#include "wormnet/io/file_seal.hpp"
+#include "wormnet/h5/file_seal.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::cli {

@@ -12,10 +12,10 @@
 
 #include "commands.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/output_file.hpp"
-#include "wormnet/io/run_status.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/output_file.hpp"
+#include "wormnet/h5/run_status.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::cli {

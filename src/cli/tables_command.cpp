@@ -17,7 +17,7 @@
 #include "table_options.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/driver/network_faults.hpp"
-#include "wormnet/io/output_file.hpp"
+#include "wormnet/h5/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/tables/table_check.hpp"
 #include "wormnet/tables/table_file.hpp"

@@ -41,7 +41,7 @@ std::vector<DeadlockHop> find_deadlock(const Communicator& comm, const Topology&
                                        const RankModel& model, Cycle t, Cycle threshold) {
   // The search runs on rank 0 over every rank's edges; the cycle travels back as keys.
   const std::vector<std::uint8_t> all =
-      comm.gather(to_bytes(model.wait_for_edges(t, threshold)), 0);
+      comm.gather(to_bytes(model.state().wait_for_edges(t, threshold)), 0);
   std::vector<std::uint8_t> cycle;
   if (comm.is_root()) cycle = to_bytes(find_deadlock_cycle(from_bytes<WaitEdge>(all)));
   comm.broadcast(cycle, 0);

@@ -69,8 +69,8 @@ Cycle PointRun::check_after(Cycle c) const {
 void PointRun::flush_window(Cycle now) {
   TrafficCounters w = model_.take_window();
   auto a = w.to_array();
-  // O(1): the per-window reductions stay small on a large rank (RankModel::gauges()).
-  const FlitGauges g = model_.gauges();
+  // O(1): the per-window reductions stay small on a large rank (RankStateView::gauges()).
+  const FlitGauges g = model_.state().gauges();
   std::uint64_t snap[3] = {g.flits_in_network, g.flits_at_sources, g.messages_at_sources};
   c_.comm.sum(std::span<std::uint64_t>(a.data(), a.size()));
   c_.comm.sum(std::span<std::uint64_t>(snap, 3));
@@ -174,9 +174,9 @@ bool PointRun::control_check() {
   // it reports a set of VCs that wait only for each other, however much the rest moves.
   const Cycle threshold = c_.config.measure.deadlock_threshold;
   const bool scripted = c_.script != nullptr;
-  std::uint64_t v[4] = {model_.measured_created(), model_.measured_delivered(),
-                        model_.stuck_vcs(t, threshold),
-                        scripted ? c_.script->delivered_count() : 0};
+  const RankStateView state = model_.state();
+  std::uint64_t v[4] = {state.measured_created(), state.measured_delivered(),
+                        state.stuck_vcs(t, threshold), scripted ? c_.script->delivered_count() : 0};
   c_.comm.sum(std::span<std::uint64_t>(v, 4));
   if (c_.hooks != nullptr) {
     RunHooks::CheckStatus status;
@@ -207,14 +207,14 @@ bool PointRun::control_check() {
   }
   if (c_.hooks == nullptr) return false;
   const RunHooks::Action action = c_.hooks->at_check(t);
-  if (action != RunHooks::Action::kContinue) c_.hooks->save(loop_, model_.snapshot());
+  if (action != RunHooks::Action::kContinue) c_.hooks->save(loop_, state.snapshot());
   if (action != RunHooks::Action::kCheckpointAndStop) return false;
   s_.interrupted = true;
   return true;
 }
 
 MeasuredStats PointRun::merge_measured() {
-  MeasuredStats merged = model_.measured();
+  MeasuredStats merged = model_.state().measured();
   merge_over_ranks(c_.comm, merged.total);
   merge_over_ranks(c_.comm, merged.network);
   merge_over_ranks(c_.comm, merged.queueing);
@@ -239,7 +239,8 @@ RunSummary PointRun::finish() {
   if (t != loop_.window_start) flush_window(t);
 
   const MeasuredStats merged = merge_measured();
-  std::uint64_t created[2] = {model_.measured_created(), model_.measured_created_flits()};
+  const RankStateView state = model_.state();
+  std::uint64_t created[2] = {state.measured_created(), state.measured_created_flits()};
   if (c_.script != nullptr) {  // a workload labels every message it releases
     const MessageScript::Released r = c_.script->released();  // one pass over the messages
     created[0] += r.packets;
@@ -276,7 +277,7 @@ RunSummary PointRun::finish() {
     s_.saturated = true;
     s_.saturation_reason = "accepted traffic below 95% of offered";
   }
-  s_.dropped_messages = c_.comm.sum(model_.dropped_messages());
+  s_.dropped_messages = c_.comm.sum(state.dropped_messages());
   s_.model_bytes = c_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
@@ -291,8 +292,8 @@ RunSummary PointRun::finish() {
                       loop_cycles,
                       loop_.flit_hops - loop_first_hops_};
   s_.wall_seconds = c_.comm.max(seconds(wall_start_, Clock::now()));
-  if (c_.config.measure.congestion != CongestionMode::kOff) sink_.congestion(model_.congestion());
-  sink_.end_point(s_, merged, model_.channel_flits());
+  if (c_.config.measure.congestion != CongestionMode::kOff) sink_.congestion(state.congestion());
+  sink_.end_point(s_, merged, state.channel_flits());
   return s_;
 }
 

@@ -1,11 +1,11 @@
 #include "wormnet/engine/rank_model.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "rank_model_walk.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/rng.hpp"
+#include "wormnet/engine/router_set.hpp"
 
 namespace wormnet {
 
@@ -85,7 +85,7 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   // count from a cycle before this call.
   require(level(), "enqueue() while the walk's layers are not level");
   const std::uint32_t r = links_.local(node.value());
-  require(r != kNoLink, "enqueue: the node is not on this rank");
+  require(r != RankLinks::kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
   counters_.scripted(m.length);
@@ -109,6 +109,8 @@ void RankModel::wake(std::uint32_t r) {
   active_[router_set::word(r)] |= router_set::bit(r);
 }
 
+// Points the walk at cycle c: the wheel's buckets of what c sends (its local sends all arrive
+// together: the delays are fixed), the slot of what arrives at c, the measurement flag.
 void RankModel::enter_cycle(Cycle c) {
   flits_due_ = wheel_.slot(c + flit_delay_).flits.data();
   credits_due_ = wheel_.slot(c + credit_delay_).credits.data();
@@ -130,6 +132,8 @@ extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true>(st
 extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true>(std::size_t,
                                                                              std::size_t, Cycle);
 
+// Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only), in the
+// walk's copy for the rank: of several blocks or one, observed or not.
 template <WalkPass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
@@ -170,6 +174,8 @@ void RankModel::step_boundary(Cycle t) {
   end_cycle(t);
 }
 
+// A flit enters router r's input VC at t (and the router has work). Inlined: every flit taken
+// off a link comes here.
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   bank_.deposit(r, local_vc, f, t);
   wake(r);
@@ -186,6 +192,8 @@ void RankModel::eject(const Flit& f, Cycle t) {
   packets_.release(f.packet());
 }
 
+// The rare paths of send_flit() and send_credit() (rank_model_walk.hpp): the link crosses to
+// another rank.
 void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit f, Cycle arrival) {
   Outbox& out = links_.outbox(remote, arrival,
                               "lookahead violated: a flit would reach another rank too early");
@@ -197,7 +205,7 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
   out.flits.push_back(rf);
-  ++remote_out_;
+  links_.count_sent();
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
@@ -214,11 +222,11 @@ void RankModel::receive(const Outbox& from_peer) {
   // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
   // routers can receive from another rank, and they have not been stepped yet at t.
   const Cycle current = cycle_open_ ? now_ - 1 : now_;
-  remote_in_ += from_peer.flits.size();
+  links_.count_received(from_peer.flits.size());
   std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
     const std::uint32_t r = links_.local(rf.node);
-    require(r != kNoLink, "a remote flit arrived for a router this rank does not own");
+    require(r != RankLinks::kNoLink, "a remote flit arrived for a router this rank does not own");
     require(rf.arrival >= current, "a remote flit arrived after its arrival cycle");
     const int local_vc = rf.port * vcs_ + rf.vc;
     const std::uint32_t i = bank_.input_vc(r, local_vc);
@@ -232,7 +240,7 @@ void RankModel::receive(const Outbox& from_peer) {
       if (!f.tail()) links_.stream_in(i, f.packet());
     } else {
       const std::uint32_t slot = links_.streaming(i);
-      require(slot != kNoLink && packets_[slot].id == rf.packet_id,
+      require(slot != RankLinks::kNoLink && packets_[slot].id == rf.packet_id,
               "a body flit arrived from another rank without its head");
       f.set_packet(slot);
       if (f.tail()) links_.stream_ends(i);
@@ -247,7 +255,7 @@ void RankModel::receive(const Outbox& from_peer) {
   require(next_head == from_peer.heads.size(), "packet records without their head flits");
   for (const RemoteCredit& rc : from_peer.credits) {
     const std::uint32_t r = links_.local(rc.node);
-    require(r != kNoLink, "a remote credit arrived for a router this rank does not own");
+    require(r != RankLinks::kNoLink, "a remote credit arrived for a router this rank does not own");
     require(rc.arrival >= current, "a remote credit arrived after its arrival cycle");
     const std::uint32_t o = bank_.output_vc(r, rc.port * vcs_ + rc.vc);
     if (rc.arrival < now_) {
@@ -265,119 +273,9 @@ TrafficCounters RankModel::take_window() {
   return counters_.take_window(sources_.created_flits(), sources_.created_packets());
 }
 
-std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::channel_flits() const {
-  require(level(), "channel_flits() while the walk's layers are not level");
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    for (int p = 0; p < ports_; ++p) {
-      const ChannelId c = topo_.channel(NodeId(bank_.nodes()[r]), static_cast<PortId>(p));
-      if (!c.valid()) continue;
-      out.emplace_back(c.value(), counters_.channel_flits(links_.slot(r, p)));
-    }
-  }
-  return out;
-}
-
-FlitGauges RankModel::flow_balance() const {
-  // Each term changes exactly when a flit or message enters or leaves what the gauge counts:
-  // a source queue (generated, enqueued, injected), the network (injected, ejected, sent to
-  // or received from another rank; a flit in an outbox is still this rank's).
-  std::uint64_t outboxed = 0;
-  for (const Outbox& o : links_.outboxes()) outboxed += o.flits.size();
-  FlitGauges g;
-  g.flits_in_network =
-      counters_.injected_flits() - counters_.ejected_flits() + remote_in_ - remote_out_ + outboxed;
-  g.flits_at_sources =
-      sources_.created_flits() + counters_.scripted_flits() - counters_.injected_flits();
-  g.messages_at_sources =
-      sources_.created_packets() + counters_.scripted_packets() - counters_.injected_packets();
-  return g;
-}
-
-FlitGauges RankModel::gauges() const {
-  require(level(), "gauges() while the walk's layers are not level");
-  FlitGauges g = flow_balance();
-  // Unsigned wrap-around arithmetic: the offsets may be "negative".
-  g.flits_in_network += gauge_offset_.flits_in_network;
-  g.flits_at_sources += gauge_offset_.flits_at_sources;
-  g.messages_at_sources += gauge_offset_.messages_at_sources;
-  return g;
-}
-
-FlitGauges RankModel::counted_gauges() const {
-  return {flits_in_network(), flits_at_sources(), messages_at_sources()};
-}
-
-std::uint64_t RankModel::flits_in_network() const {
-  require(level(), "flits_in_network() while the walk's layers are not level");
-  std::uint64_t n = wheel_.flits();  // on local links
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);
-  for (const Outbox& o : links_.outboxes()) n += o.flits.size();
-  return n;
-}
-
-std::uint64_t RankModel::flits_at_sources() const {
-  require(level(), "flits_at_sources() while the walk's layers are not level");
-  std::uint64_t n = 0;
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    n += sources_.queue(r).queued_flits() + bank_.unsent_flits(r);
-  }
-  return n;
-}
-
-std::uint64_t RankModel::messages_at_sources() const {
-  require(level(), "messages_at_sources() while the walk's layers are not level");
-  std::uint64_t n = 0;
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += sources_.queue(r).size();
-  return n;
-}
-
-template <class F>
-void RankModel::for_each_stuck_vc(Cycle t, Cycle threshold, F&& f) const {
-  // Routers that hold flits are active: only those are visited (a cost per control check of
-  // a few instructions per busy router). A router whose only flits are heads that reached an
-  // idle VC in the last routing_delay cycles sleeps until they route (arrive()); they are
-  // not stuck, since the threshold exceeds the routing delay (config validation).
-  require(level(), "a deadlock check while the walk's layers are not level");
-  for (std::size_t w = 0; w < active_.size(); ++w) {
-    for (std::uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
-      const std::uint32_t r = router_set::router(w, std::countr_zero(bits));
-      bank_.for_each_stuck_vc(r, t, threshold,
-                              [&](int lv) { f(r, static_cast<std::uint32_t>(lv)); });
-    }
-  }
-}
-
-std::uint64_t RankModel::stuck_vcs(Cycle t, Cycle threshold) const {
-  std::uint64_t n = 0;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t, std::uint32_t) { ++n; });
-  return n;
-}
-
-std::vector<WaitEdge> RankModel::wait_for_edges(Cycle t, Cycle threshold) const {
-  std::vector<WaitEdge> edges;
-  std::vector<VcWait> waits;
-  for_each_stuck_vc(t, threshold, [&](std::uint32_t r, std::uint32_t lv) {
-    const NodeId node(bank_.nodes()[r]);
-    waits.clear();
-    bank_.wait_for(r, static_cast<int>(lv), t, waits);
-    for (const VcWait& w : waits) {
-      WaitEdge e{node.value(),
-                 static_cast<std::uint8_t>(bank_.port_of(lv)),
-                 static_cast<std::uint8_t>(bank_.vc_of(lv)),
-                 node.value(),
-                 w.port,
-                 w.vc};
-      if (w.kind == VcWait::kDownstream) {
-        // The input VC that a flit sent on (port, vc) enters: it must move for a credit.
-        const auto port = static_cast<PortId>(w.port);
-        e.on_node = topo_.neighbor(node, port).value();
-        e.on_port = static_cast<std::uint8_t>(Topology::reverse_port(port));
-      }
-      edges.push_back(e);
-    }
-  });
-  return edges;
+RankStateView RankModel::state() const {
+  require(level(), "the rank's state read while the walk's layers are not level");
+  return RankStateView(topo_, bank_, packets_, sources_, links_, wheel_, counters_, active_, now_);
 }
 
 std::size_t RankModel::bytes() const {

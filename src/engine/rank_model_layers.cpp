@@ -12,6 +12,7 @@
 
 namespace wormnet {
 
+// The rank's blocks and the links between them, for the skewed walk's layers.
 BlockGraph RankModel::block_graph() const {
   // The blocks linked to each block (links come in pairs, one each way: a block's list names
   // every block that sends it flits or credits). kNoLink counts as remote: skipped as well.
@@ -44,6 +45,8 @@ BlockGraph RankModel::block_graph() const {
   return g;
 }
 
+// Opens the engine's cycle t: the messages a script releases at t, and the deeper layers
+// brought to where layer 0 can simulate t (and further, at a catch-up).
 void RankModel::begin_cycle(Cycle t) {
   require(!cycle_open_, "step(t) or step_interior(t) before step_boundary() of the last cycle");
   if (!walk_.anchored()) {
@@ -63,6 +66,7 @@ void RankModel::begin_cycle(Cycle t) {
               [this](std::size_t layer, Cycle c) { step_layer<WalkPass::kAll>(layer, c); });
 }
 
+// Closes the engine's cycle t: layer 0 has simulated it.
 void RankModel::end_cycle(Cycle t) {
   walk_.end(t);
   counters_.settle(walk_.settled());

@@ -6,6 +6,8 @@
 
 namespace wormnet {
 
+// A flit of router r crossing its switch at t, and a credit reaching output VC o (an
+// OutputUnit index) at t, told to observer_. Out of line: the observed walk only.
 void RankModel::observe_move(std::uint32_t r, int in_port, int in_vc, int out_port, int out_vc,
                              Flit f, Cycle t) const {
   observer_->moved(FlitMove{t, bank_.nodes()[r], static_cast<std::uint8_t>(in_port),

@@ -12,6 +12,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/engine/rank_model.hpp"
+#include "wormnet/engine/router_set.hpp"
 
 namespace wormnet {
 
@@ -38,6 +39,9 @@ struct CarryMove {
   }
 };
 
+// The flits and credits due at cycle c at the routers of `block`, applied in the walk just
+// before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
+// whose arrivals the prefetch plan then asks for. kBlocked: a rank of several blocks.
 template <bool kBlocked, bool kObserved>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
@@ -83,6 +87,14 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   }
 }
 
+// The blocks [first, end) of the walk's order at cycle c. Their routers with work, the active
+// set (bit r % 64 of word r / 64), are stepped in index order: routers are laid out by index,
+// so a large rank walks its state forwards (prefetch-friendly) rather than in wake order;
+// nothing wakes another router within a cycle's router loop (arrivals land on the wheel), so
+// the bit scan meets every router that was active at its start. A router that holds flits is
+// active, except while its only flits are heads waiting out their routing delay at idle VCs
+// (a rank of blocks: arrive() wakes it when they route). kObserved: observer_ is told of every
+// move and credit (RankModel::set_router_observer()).
 template <WalkPass kPass, bool kBlocked, bool kObserved>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
@@ -124,6 +136,8 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   counters_.created(c, sources_.created_packets() - created);
 }
 
+// Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined into the
+// loop over routers (a call per router saved and restored every register).
 template <bool kBlocked, bool kObserved>
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
@@ -135,6 +149,8 @@ void RankModel::step_router(std::uint32_t r, Cycle t) {
   bank_.allocate(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
 }
 
+// send_flit() and send_credit() run for every flit that crosses a switch: inlined into the
+// router step, their rare remote paths (send_remote_*) kept out of line.
 template <bool kBlocked>
 void RankModel::send_flit(std::uint32_t r, int out_port, int out_vc, Flit f, Cycle t) {
   const std::size_t k = links_.slot(r, out_port);

@@ -7,13 +7,13 @@
 #include <type_traits>
 
 #include "checkpoint_layout.hpp"
-#include "row_digest.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/output_file.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/output_file.hpp"
+#include "wormnet/h5/row_digest.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 namespace wormnet::io {
 

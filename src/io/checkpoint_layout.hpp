@@ -1,7 +1,7 @@
 // Private to src/io: every field of a checkpoint, declared once. The writer, the reader and
 // the reader's size checks walk these tables, so a field added here is written, read back and
-// checked without a second spelling. Names are those of h5_schema.hpp; the order of each table
-// is the order the file's objects are written in (and that of the attributes' digest text).
+// checked without a second spelling. Names are those of checkpoint_schema.hpp; the order of each
+// table is the order the file's objects are written in (and that of the attributes' digest text).
 #pragma once
 
 #include <array>
@@ -11,9 +11,10 @@
 #include <tuple>
 #include <vector>
 
+#include "checkpoint_schema.hpp"
 #include "wormnet/engine/model_snapshot.hpp"
+#include "wormnet/h5/h5_schema.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
 
 namespace wormnet::io::checkpoint_layout {
 

@@ -5,11 +5,11 @@
 #include <exception>
 
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/fault_record.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 #include "wormnet/stats/latency_histogram.hpp"
+#include "wormnet/tables/fault_record.hpp"
 
 namespace wormnet::io {
 
@@ -361,7 +361,7 @@ void ResultWriter::write_network(const RunDescription& run) {
   t.write_distributed<std::uint8_t>("channel_port", channel_rows, port);
 
   if (run.faults != nullptr) {
-    write_faults(root, topo, *run.faults, run.config->network.faults, run.silenced_sources);
+    tables::write_faults(root, topo, *run.faults, run.config->network.faults, run.silenced_sources);
   }
 
   const H5Group p = root.create_group("partition");

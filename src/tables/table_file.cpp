@@ -4,12 +4,12 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/fault_record.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/run_status.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/run_status.hpp"
+#include "wormnet/tables/fault_record.hpp"
 
 namespace wormnet::tables {
 
@@ -165,7 +165,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
     metrics.set_attribute("unroutable_pairs", c.report->verdict.unroutable);
   }
   write_generation(root.create_group(table_schema::kGeneration), *c.stats, c.options);
-  if (c.faults != nullptr) io::write_faults(root, topo, *c.faults, c.fault_config);
+  if (c.faults != nullptr) write_faults(root, topo, *c.faults, c.fault_config);
   io::set_run_status(file, io::RunStatus::kComplete, io::StringStorage::kFixed);
   file.close();
 }
@@ -263,8 +263,8 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     }
     words = routes.read<std::uint32_t>();
     masks = turns.read<std::uint32_t>();
-    const io::RecordedFaults recorded = io::read_faults(root);
-    if (!io::same_faults(recorded, faults)) {
+    const RecordedFaults recorded = read_faults(root);
+    if (!same_faults(recorded, faults)) {
       const auto count = [](std::size_t links, std::size_t nodes) {
         return std::to_string(links) + " failed link" + (links == 1 ? "" : "s") + " and " +
                std::to_string(nodes) + " failed node" + (nodes == 1 ? "" : "s");

@@ -1133,7 +1133,7 @@ class FaultBadInput(CorpusRunner):
 
 def lock_line(pid):
     """A lock file's line as wormnet writes it: process, host, job, since, boot, pid
-    namespace (include/wormnet/io/lock_file.hpp)."""
+    namespace (include/wormnet/h5/lock_file.hpp)."""
     import socket
     import time
     with open("/proc/sys/kernel/random/boot_id") as f:

@@ -16,10 +16,10 @@
 #include <thread>
 #include <vector>
 
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/run_status.hpp"
-#include "wormnet/io/time_series_table.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/run_status.hpp"
+#include "wormnet/h5/time_series_table.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace {

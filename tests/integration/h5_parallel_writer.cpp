@@ -1,4 +1,4 @@
-// Writes a file with every kind of object the io layer offers, from however many ranks it
+// Writes a file with every kind of object the h5 layer offers, from however many ranks it
 // runs on, for h5_parallel_check.py to read with h5py. Usage: h5_parallel_writer OUT.h5
 //
 // Contents (closed forms, so the checker needs nothing from this program):
@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/run_status.hpp"
-#include "wormnet/io/time_series_table.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/run_status.hpp"
+#include "wormnet/h5/time_series_table.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-"""The seal of wormnet's checkpoints and routing tables (include/wormnet/io/file_seal.hpp),
+"""The seal of wormnet's checkpoints and routing tables (include/wormnet/h5/file_seal.hpp),
 for tests that change such a file with h5py on purpose and want wormnet's own checks of its
 content to see it, rather than the seal refusing the file first. Mirrors file_seal.cpp and
 src/io/row_digest.hpp; a file sealed here is one wormnet would have written.

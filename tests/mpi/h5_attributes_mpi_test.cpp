@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "../support/shared_temp_file.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
 
 namespace wormnet::io {
 namespace {

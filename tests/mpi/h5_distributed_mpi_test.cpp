@@ -8,9 +8,9 @@
 
 #include "../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/row_distribution.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/row_distribution.hpp"
 
 namespace wormnet::io {
 namespace {

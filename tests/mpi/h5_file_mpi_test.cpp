@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "../support/shared_temp_file.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/run_status.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/run_status.hpp"
 
 namespace wormnet::io {
 namespace {

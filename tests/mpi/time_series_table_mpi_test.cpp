@@ -8,10 +8,10 @@
 
 #include "../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/h5_error.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/h5_schema.hpp"
-#include "wormnet/io/time_series_table.hpp"
+#include "wormnet/h5/h5_error.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/h5_schema.hpp"
+#include "wormnet/h5/time_series_table.hpp"
 
 namespace wormnet::io {
 namespace {

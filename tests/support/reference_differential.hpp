@@ -330,7 +330,7 @@ class EngineNetwork {
     if (pending_) exchange();  // a checkpoint is taken with nothing in flight between ranks
     pending_ = false;
     std::vector<ModelSnapshot> snapshots;
-    for (const auto& m : models_) snapshots.push_back(m->snapshot());
+    for (const auto& m : models_) snapshots.push_back(m->state().snapshot());
     const Partition next = partition(parts);
     build(next);
     for (int p = 0; p < next.parts(); ++p) {

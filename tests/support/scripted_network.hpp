@@ -175,7 +175,7 @@ class ScriptedNetwork {
     if (pending_) exchange();  // a checkpoint is taken with nothing in flight between ranks
     pending_ = false;
     std::vector<ModelSnapshot> parts;
-    for (const auto& m : models_) parts.push_back(m->snapshot());
+    for (const auto& m : models_) parts.push_back(m->state().snapshot());
     build(next);
     for (int p = 0; p < next.parts(); ++p) {
       models_[static_cast<std::size_t>(p)]->restore(merge_snapshots(parts, next.nodes_of(p)),
@@ -200,12 +200,12 @@ class ScriptedNetwork {
   /// Packet-cycles over the measurement window, summed over the models (Little's law).
   std::uint64_t packet_cycles() const {
     std::uint64_t n = 0;
-    for (const auto& m : models_) n += m->measured().packet_cycles;
+    for (const auto& m : models_) n += m->state().measured().packet_cycles;
     return n;
   }
   std::uint64_t in_network() const {
     std::uint64_t n = 0;
-    for (const auto& m : models_) n += m->flits_in_network();
+    for (const auto& m : models_) n += m->state().flits_in_network();
     return n;
   }
   /// The deadlock detector at the current cycle, as a run does it at a control check: every
@@ -216,14 +216,14 @@ class ScriptedNetwork {
     pending_ = false;
     std::vector<WaitEdge> edges;
     for (const auto& m : models_) {
-      const std::vector<WaitEdge> mine = m->wait_for_edges(now_, threshold);
+      const std::vector<WaitEdge> mine = m->state().wait_for_edges(now_, threshold);
       edges.insert(edges.end(), mine.begin(), mine.end());
     }
     return find_deadlock_cycle(edges);
   }
   std::uint64_t stuck_vcs(Cycle threshold) const {
     std::uint64_t n = 0;
-    for (const auto& m : models_) n += m->stuck_vcs(now_, threshold);
+    for (const auto& m : models_) n += m->state().stuck_vcs(now_, threshold);
     return n;
   }
   Cycle now() const { return now_; }

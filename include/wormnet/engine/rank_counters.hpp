@@ -85,7 +85,7 @@ class RankCounters {
   TrafficCounters take_window(std::uint64_t created_flits, std::uint64_t created_packets);
   [[nodiscard]] const MeasuredStats& measured() const { return measured_; }
   /// Totals since the counters were built (or restored: then they start again from what the
-  /// checkpoint's window held), for the gauges (RankModel::gauges()): they change exactly when
+  /// checkpoint's window held), for the gauges (RankStateView::gauges()): they change exactly when
   /// a flit or message enters or leaves a source queue or the network.
   [[nodiscard]] std::uint64_t injected_flits() const {
     return injected_flits_before_ + window_.injected_flits;
@@ -98,11 +98,16 @@ class RankCounters {
   }
   [[nodiscard]] std::uint64_t scripted_flits() const { return scripted_flits_; }
   [[nodiscard]] std::uint64_t scripted_packets() const { return scripted_packets_; }
+  /// What the gauges add to the balance of the totals: zero for a rank built empty, set by a
+  /// restore to what the restored state holds less the balance (RankStateView::gauges()).
+  [[nodiscard]] const FlitGauges& gauge_offset() const { return gauge_offset_; }
+  void set_gauge_offset(const FlitGauges& g) { gauge_offset_ = g; }
   /// Flits channel slot `slot` carried during the measurement window.
   [[nodiscard]] std::uint64_t channel_flits(std::size_t slot) const { return channel_flits_[slot]; }
   void set_channel_flits(std::size_t slot, std::uint64_t flits) { channel_flits_[slot] = flits; }
 
-  /// The counters in checkpoint form (but the channels', which RankModel lists by channel).
+  /// The counters in checkpoint form (but the channels', which RankStateView::snapshot()
+  /// lists by router and port).
   void save(CounterRows& rows) const;
   /// From `rows` (global totals) if `keeper`, else zero (another rank keeps them).
   void restore(const CounterRows& rows, bool keeper);
@@ -128,6 +133,7 @@ class RankCounters {
   std::uint64_t injected_flits_before_ = 0;
   std::uint64_t injected_packets_before_ = 0;
   std::uint64_t ejected_flits_before_ = 0;
+  FlitGauges gauge_offset_;
   std::uint64_t ejected_packets_ = 0;  ///< tails ejected, whole run
   std::uint64_t created_flits_seen_ = 0;
   std::uint64_t created_packets_seen_ = 0;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "wormnet/engine/model_snapshot.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/output_file.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {

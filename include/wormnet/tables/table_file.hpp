@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "wormnet/config/sim_config.hpp"
-#include "wormnet/io/output_file.hpp"
+#include "wormnet/h5/output_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/table_check.hpp"

@@ -1,5 +1,5 @@
 // The gauges a statistics window records (flits in the network, flits and messages at the
-// sources) come in O(1) from the counts of what entered and left a rank (RankModel::gauges()).
+// sources) come in O(1) from the counts of what entered and left a rank (RankStateView::gauges()).
 // They must equal the router-by-router count (counted_gauges()) on every rank at every cycle
 // the engine reads them: whatever the topology, routing, rank count, overlapped exchange,
 // walk (level or skewed), sources' own traffic and scripted messages, across statistics
@@ -39,8 +39,9 @@ Partition scattered(const Topology& topo, int parts, std::mt19937& rng) {
 std::uint64_t check(ScriptedNetwork& net, const std::string& where) {
   std::uint64_t in_network = 0;
   for (int p = 0; p < net.partition().parts(); ++p) {
-    const FlitGauges counted = net.model(p).counted_gauges();
-    EXPECT_EQ(net.model(p).gauges(), counted) << where << ", part " << p;
+    const RankStateView state = net.model(p).state();
+    const FlitGauges counted = state.counted_gauges();
+    EXPECT_EQ(state.gauges(), counted) << where << ", part " << p;
     in_network += counted.flits_in_network;
   }
   return in_network;

@@ -497,7 +497,7 @@ TEST(RankModel, ABubbleKnotWaitsOnTheDownstreamVcs) {
     EXPECT_TRUE(net.deliveries().empty()) << parts << " parts";
     std::vector<WaitEdge> edges;
     for (int p = 0; p < parts; ++p) {
-      const std::vector<WaitEdge> mine = net.model(p).wait_for_edges(net.now(), 100);
+      const std::vector<WaitEdge> mine = net.model(p).state().wait_for_edges(net.now(), 100);
       edges.insert(edges.end(), mine.begin(), mine.end());
     }
     std::vector<std::array<int, 6>> got;

@@ -74,7 +74,7 @@ TEST(SkewedWalk, LayersLagBetweenTheLevelPoints) {
     if (!m.level()) {
       ++lagging;
       EXPECT_THROW((void)m.take_window(), InvariantError);
-      EXPECT_THROW((void)m.flits_in_network(), InvariantError);
+      EXPECT_THROW((void)m.state().flits_in_network(), InvariantError);
     }
   }
   EXPECT_GT(lagging, 500);
@@ -121,7 +121,8 @@ Outcome run(const std::string& topo, const std::string& routing, const SimConfig
     out.in_network.push_back(net.in_network());
     std::vector<std::uint64_t> flits(net.topology().num_channels(), 0);
     for (int p = 0; p < net.partition().parts(); ++p) {
-      for (const auto& [channel, carried] : net.model(p).channel_flits()) flits[channel] += carried;
+      for (const auto& [channel, carried] : net.model(p).state().channel_flits())
+        flits[channel] += carried;
     }
     out.channel_flits.push_back(std::move(flits));
     if (++stop == 2 && restart_parts > 0) {
@@ -131,7 +132,7 @@ Outcome run(const std::string& topo, const std::string& routing, const SimConfig
   out.deliveries = net.deliveries();
   std::set<std::uint64_t> seen;  // a packet is listed by every router that holds its flits
   for (int p = 0; p < net.partition().parts(); ++p) {
-    const ModelSnapshot snap = net.model(p).snapshot();
+    const ModelSnapshot snap = net.model(p).state().snapshot();
     for (const Packet& k : snap.packets) {
       if (seen.insert(k.id).second) out.undelivered.push_back(k.created);
     }

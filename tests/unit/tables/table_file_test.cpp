@@ -10,9 +10,9 @@
 
 #include "../../support/shared_temp_file.hpp"
 #include "wormnet/core/error.hpp"
-#include "wormnet/io/file_seal.hpp"
-#include "wormnet/io/h5_file.hpp"
-#include "wormnet/io/run_status.hpp"
+#include "wormnet/h5/file_seal.hpp"
+#include "wormnet/h5/h5_file.hpp"
+#include "wormnet/h5/run_status.hpp"
 
 namespace wormnet::tables {
 namespace {

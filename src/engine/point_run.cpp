@@ -281,7 +281,12 @@ RunSummary PointRun::finish() {
   s_.model_bytes = c_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  s_.peak_rss_bytes = c_.comm.sum(static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U);  // KiB
+  const auto rss = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U;  // ru_maxrss: KiB
+  s_.peak_rss_bytes = c_.comm.sum(rss);
+  s_.peak_rss_rank_max = c_.comm.max(rss);
+  std::uint64_t least = rss;
+  c_.comm.min(std::span<std::uint64_t>(&least, 1));
+  s_.peak_rss_rank_min = least;
   double split[4] = {compute_s_, exchange_s_, collective_s, loop_s};
   c_.comm.max(std::span<double>(split, 4));
   s_.sync = SyncTimes{windows_,

@@ -459,7 +459,12 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
          " bytes/router of model state; peak resident " +
          fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) +
          " MiB over all ranks = " + fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) +
-         " bytes/router\n";
+         " bytes/router; per rank " +
+         fixed(static_cast<double>(s.peak_rss_rank_min) / 1048576.0, 1) +
+         (s.peak_rss_rank_min == s.peak_rss_rank_max
+              ? std::string()
+              : " to " + fixed(static_cast<double>(s.peak_rss_rank_max) / 1048576.0, 1)) +
+         " MiB\n";
   return out;
 }
 

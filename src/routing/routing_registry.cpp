@@ -274,24 +274,10 @@ std::vector<std::string> routing_names(const Topology& topo) {
   return routing_names(topo.kind());
 }
 
-std::string_view kind_label(TopologyKind kind) {
-  switch (kind) {
-    case kHoneycomb:
-      return "honeycomb";
-    case kMesh:
-      return "mesh";
-    case kTorus:
-      return "torus";
-    case kHoneycombTorus:
-      return "honeycomb tori";
-  }
-  return "?";
-}
-
 std::string routing_catalog() {
   std::string s;
   for (const TopologyKind kind : {kHoneycomb, kMesh, kTorus, kHoneycombTorus}) {
-    s += std::string(s.empty() ? "" : "; ") + std::string(kind_label(kind)) + ":";
+    s += std::string(s.empty() ? "" : "; ") + std::string(enum_help(kind)) + ":";
     const auto names = routing_names(kind);
     for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : " ") + names[i];
   }

@@ -118,7 +118,7 @@ TEST(RoutingRegistry, TheReadmeTableListsTheRegistry) {
   for (const RoutingEntry& e : routing_registry()) {
     std::string kinds;
     for (const TopologyKind kind : e.kinds) {
-      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(kind_label(kind));
+      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(enum_help(kind));
     }
     if (e.dims != 0) kinds += " (" + std::to_string(e.dims) + "-D)";
     expected.push_back("| `" + std::string(e.name) + "` | " + kinds + " | " + std::string(e.vcs) +

@@ -369,7 +369,7 @@ Command add_info_command(CLI::App& root) {
               AnalysisOptions ao;
               ao.cdg = false;
               ao.faults = faults.get();
-              require_affordable(plan_analysis(*topo, *routing, ao), comm, "--load", "set");
+              require_affordable(analysis_scope(*topo, *routing, ao), comm, "--load", "set");
               TimedAnalysis t = timed_analysis(*topo, *routing, ao, comm);
               RoutingAnalysis& a = t.analysis;
               if (!faults->empty() && !a.delivery.ok) {

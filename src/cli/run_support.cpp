@@ -118,7 +118,7 @@ void check_deadlock_freedom(SimSetup& s, const Communicator& comm) {
   AnalysisOptions whole = ao;
   whole.symmetries = false;  // Duato's extended graph explores every destination
   const std::uint64_t states =
-      plan_analysis(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
+      analysis_scope(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
   const std::string verify = "wormnet verify -t " + s.topology->spec() + " -r " + s.routing->name();
   if (states > kReportLoadStates) {
     s.deadlock_check = "deadlock check skipped: about " + sci(static_cast<double>(states)) +
@@ -278,7 +278,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     AnalysisOptions ao;
     ao.cdg = false;
     ao.faults = s.faults.get();
-    const AnalysisPlan plan = plan_analysis(*s.topology, *s.routing, ao);
+    const AnalysisScope plan = analysis_scope(*s.topology, *s.routing, ao);
     if (need) {
       const bool fraction = o.config.traffic.load_fraction > 0.0;
       char value[64];

@@ -224,6 +224,9 @@ void BatchControl::set_point(int index, double rate, std::int64_t left_after_sat
   base_.point = index;
   base_.rate = rate;
   base_.left_after_saturation = left_after_saturation;
+  // A point counts its cycles from 0: --checkpoint-every N's multiples start again with it
+  // (the first check of the point sets the first one, as at the start of a run).
+  next_checkpoint_cycle_ = 0;
 }
 
 void BatchControl::check_status(const CheckStatus& status) {

@@ -446,6 +446,7 @@ void finish_sim_options(SimOptions& o) {
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   validate_values(o.config);
+  check_channel_series_bound(o.config.measure, o.workload.active());
   static_cast<void>(walk_options(o));
 }
 

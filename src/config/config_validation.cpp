@@ -95,21 +95,6 @@ void validate_values(const SimConfig& c) {
         {{"--warmup", m.warmup}, {"--measure", m.measure}, {"--drain-limit", m.drain_limit}},
         kMaxCycles, "cycles");
   }
-  if (m.congestion == CongestionMode::kSeries) {
-    // Every point ends by its drain limit: the series has at most this many windows.
-    const Cycle run = (m.cycles > 0 ? m.cycles : m.warmup + m.measure) + m.drain_limit;
-    const Cycle windows = run / m.stats_window + (run % m.stats_window != 0 ? 1 : 0);
-    if (windows > kMaxChannelSeriesWindows) {
-      const Cycle least = run / kMaxChannelSeriesWindows + (run % kMaxChannelSeriesWindows != 0);
-      throw InputError("--congestion", "series",
-                       "keeps at most " + std::to_string(kMaxChannelSeriesWindows) +
-                           " statistics windows a point; this run may last " + std::to_string(run) +
-                           " cycles (warm-up + measurement + drain limit), " +
-                           std::to_string(windows) + " windows of --stats-window " +
-                           std::to_string(m.stats_window) + ": give --stats-window " +
-                           std::to_string(least) + " or more, or a shorter --drain-limit");
-    }
-  }
   // Without any contention an input VC goes a credit round trip between two flits (with a
   // 1-flit buffer): a shorter wait says nothing about deadlock, and the detector needs the VCs
   // it reports to have waited longer than a credit takes to arrive.
@@ -136,6 +121,24 @@ void validate_values(const SimConfig& c) {
                      "must be a finite number of flits per node > 0 (0: no early stop)");
   }
   at_most("--stop-latency", m.stop_latency, kMaxCycles, "cycles");
+}
+
+void check_channel_series_bound(const MeasureConfig& m, bool workload) {
+  if (m.congestion != CongestionMode::kSeries) return;
+  // Every point ends by its drain limit (validate_values keeps these sums below 2^62).
+  const Cycle run =
+      workload ? m.drain_limit : (m.cycles > 0 ? m.cycles : m.warmup + m.measure) + m.drain_limit;
+  const Cycle windows = run / m.stats_window + (run % m.stats_window != 0 ? 1 : 0);
+  if (windows <= kMaxChannelSeriesWindows) return;
+  const Cycle least = run / kMaxChannelSeriesWindows + (run % kMaxChannelSeriesWindows != 0);
+  throw InputError("--congestion", "series",
+                   "keeps at most " + std::to_string(kMaxChannelSeriesWindows) +
+                       " statistics windows a point; this run may last " + std::to_string(run) +
+                       (workload ? " cycles (the drain limit), "
+                                 : " cycles (warm-up + measurement + drain limit), ") +
+                       std::to_string(windows) + " windows of --stats-window " +
+                       std::to_string(m.stats_window) + ": give --stats-window " +
+                       std::to_string(least) + " or more, or a shorter --drain-limit");
 }
 
 }  // namespace wormnet

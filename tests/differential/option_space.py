@@ -333,9 +333,11 @@ MAX_SERIES_WINDOWS = 4096
 
 def series_windows(cfg):
     """The most statistics windows a point of cfg may have: ceil((warm-up + measurement +
-    drain limit) / stats window), as wormnet's configuration rule counts them."""
-    run = cfg.get("cycles") or cfg.get("warmup", 2000) + cfg.get("measure", 10000)
-    run += cfg.get("drain-limit", 100000)
+    drain limit) / stats window), a workload's ceil(drain limit / stats window), as wormnet's
+    rule counts them."""
+    run = cfg.get("drain-limit", 100000)
+    if not workload(cfg):
+        run += cfg.get("cycles") or cfg.get("warmup", 2000) + cfg.get("measure", 10000)
     return -(-run // cfg.get("stats-window", 1000))
 
 

@@ -1469,7 +1469,8 @@ class Corpus(CorpusRunner):
 
     def test_channel_series_is_bounded(self):
         # --congestion series keeps at most 4096 statistics windows a point: a run that may
-        # last longer (warm-up + measurement + drain limit) is refused before it starts, with
+        # last longer (warm-up + measurement + drain limit; a workload's drain limit) is
+        # refused before it starts, with
         # the smallest --stats-window that fits: ceil(100150 / 4096) = 25 and
         # ceil(5100000 / 4096) = 1246.
         self.run_corpus([
@@ -1477,6 +1478,10 @@ class Corpus(CorpusRunner):
                  "'series'", "4096", "100150 cycles", "5008 windows", "--stats-window 25 or more"),
             Case([*self.RUN[:-4], "--warmup", "0", "--cycles", "5000000", "--congestion",
                   "series"], "--congestion", "5100000 cycles", "--stats-window 1246 or more"),
+            # A workload runs from cycle 0 within its drain limit (100000 by default).
+            Case(["run", "-t", "torus:4x4", "-r", "dor-dateline", "--workload", "halo2d",
+                  "--congestion", "series", "--stats-window", "20"], "--congestion",
+                 "100000 cycles (the drain limit)", "--stats-window 25 or more"),
         ])
 
     def test_numbers_that_overflow_or_mean_nothing(self):

@@ -376,6 +376,10 @@ def series_panels(source, windows=None, point: int | None = None, quantity: str 
     flits, ends = series_windows(source, p)
     if windows is None:
         windows = series_windows_drawn(ends, count)
+    for w in windows:
+        if not 0 <= w < len(ends):
+            raise ValueError(f"window {w}: point {p.index} has {len(ends)} statistics windows "
+                             f"(0..{len(ends) - 1})")
     label = ("flits through the channel in the window" if quantity == "flits"
              else "channel utilization (flits/cycle in the window)")
     entries = []

@@ -13,8 +13,10 @@
 - heatmap.series_panels: six windows spread over the run (the first and the last), each
   panel's values the window's flits per cycle read with h5py, one colour scale over them,
   titled with the window's phase (warm-up first, drain last);
+- heatmap.py --quantity over-time draws the windows asked for; a window out of range, a
+  malformed --windows or --windows without over-time are one line, exit 2;
 - a run without the series: KeyError and a one-line ResultFileError naming
-  --congestion series.
+  --congestion series (heatmap.py: exit 2).
 
 usage: analysis_channel_series_test.py --wormnet BIN --analysis DIR --out DIR
 """
@@ -107,6 +109,23 @@ def main():
     check([d.window for d in drawn] == [2, 5] and
           all(np.array_equal(d.values, raw[:, d.window]) for d in drawn), "chosen windows")
 
+    # heatmap.py --quantity over-time: the panels of the windows asked for; bad windows are
+    # one line, exit 2.
+    script = os.path.join(a.analysis, "heatmap.py")
+    png = os.path.join(a.out, "over_time.png")
+    r = subprocess.run([sys.executable, script, torus, "-o", png, "--quantity", "over-time",
+                        "--windows", "0,6,12"], capture_output=True, text=True)
+    check(r.returncode == 0 and os.path.getsize(png) > 0 and "windows 0, 6, 12" in r.stdout,
+          f"heatmap.py --quantity over-time: {r.returncode} {r.stdout} {r.stderr}")
+    for bad, words in ((["over-time", "--windows", "999"], "999"),
+                       (["over-time", "--windows", "x"], "--windows"),
+                       (["utilization", "--windows", "1"], "--windows")):
+        r = subprocess.run([sys.executable, script, torus, "-o", png, "--quantity", *bad],
+                           capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and words in lines[0],
+              f"heatmap.py --quantity {' '.join(bad)}: {r.returncode} {r.stderr!r}")
+
     # Without the series.
     plain = os.path.join(a.out, "totals.h5")
     run("-t", "torus:4x4", "-r", "duato", "--load", "0.1", "--warmup", "100", "--measure", "300",
@@ -121,6 +140,11 @@ def main():
         check(False, "a run without the series was drawn")
     except wa.ResultFileError as e:
         check("--congestion series" in str(e) and "\n" not in str(e), str(e))
+    r = subprocess.run([sys.executable, script, plain, "-o", png, "--quantity", "over-time"],
+                       capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and "--congestion series" in lines[0],
+          f"heatmap.py over-time without the series: {r.returncode} {r.stderr!r}")
     if FAILURES:
         sys.exit(1)
     print("analysis channel series: ok")

@@ -140,13 +140,13 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
         throw InputError("--checkpoint-every", v,
                          "at most " + std::to_string(limit) + unit + " (ten years)");
       }
-      p.every_seconds = (unit == 'm' ? 60.0 : 3600.0) * static_cast<double>(*n);
+      p.checkpoints.every_seconds = (unit == 'm' ? 60.0 : 3600.0) * static_cast<double>(*n);
     } else {
       if (!n || *n > kMaxCycles) {
         throw InputError("--checkpoint-every", v,
                          "at most " + std::to_string(kMaxCycles) + " cycles");
       }
-      p.every_cycles = *n;
+      p.checkpoints.every_cycles = *n;
     }
   }
   if (!o.walltime.empty()) {
@@ -156,7 +156,7 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
                        "expected HH:MM:SS above zero (e.g. 23:30:00): hours up to 99999, "
                        "minutes and seconds up to 59");
     }
-    p.walltime_seconds = *seconds;
+    p.checkpoints.walltime_seconds = *seconds;
   }
   if (!(o.progress_seconds > 0) || !std::isfinite(o.progress_seconds)) {
     char buf[32];
@@ -178,24 +178,13 @@ BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
   } else {
     throw InputError("--progress", o.progress, "allowed: auto, bar, lines, none");
   }
-  p.stop_at_cycle = at_most("--stop-at-cycle", o.stop_at_cycle, kMaxCycles, "cycles");
+  p.checkpoints.stop_at_cycle = at_most("--stop-at-cycle", o.stop_at_cycle, kMaxCycles, "cycles");
   p.dir = !o.checkpoint_dir.empty() ? o.checkpoint_dir
           : !o.restart.empty()      ? o.restart
           : !output.empty()         ? output + ".checkpoint"
                                     : std::string("wormnet.checkpoint");
   while (p.dir.size() > 1 && p.dir.back() == '/') p.dir.pop_back();
   return p;
-}
-
-io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir) {
-  try {
-    // A checkpoint's partial file is never one to keep (the previous checkpoint is the
-    // target): one a killed run left is written over, by a restart too.
-    return io::OutputFile::claim(comm, io::checkpoint_path(dir), "--checkpoint-dir", true,
-                                 io::EarlierPartial::kReplace);
-  } catch (const InputError& e) {
-    throw InputError(e.option(), dir, e.allowed());  // the directory the user named
-  }
 }
 
 void install_stop_signals() {
@@ -235,6 +224,9 @@ void BatchControl::set_point(int index, double rate, std::int64_t left_after_sat
   base_.point = index;
   base_.rate = rate;
   base_.left_after_saturation = left_after_saturation;
+  // A point counts its cycles from 0: --checkpoint-every N's multiples start again with it
+  // (the first check of the point sets the first one, as at the start of a run).
+  next_checkpoint_cycle_ = 0;
 }
 
 void BatchControl::check_status(const CheckStatus& status) {
@@ -301,32 +293,22 @@ std::string BatchControl::eta_text(Cycle t, double elapsed) const {
 RunHooks::Action BatchControl::at_check(Cycle t) {
   check_seconds_ = seconds_since(last_check_);
   last_check_ = std::chrono::steady_clock::now();
-  if (next_checkpoint_cycle_ == 0 && plan_.every_cycles > 0) {
-    next_checkpoint_cycle_ = (t / plan_.every_cycles + 1) * plan_.every_cycles;
-  }
   // Wall-clock decisions are rank 0's (clocks differ); signals may reach any rank.
   std::uint64_t flags[3] = {g_stop_requested != 0 ? 1U : 0U, 0, 0};
   if (comm_.is_root()) {
-    const double elapsed = seconds_since(start_);
-    if (plan_.walltime_seconds > 0) {
-      const double margin = std::max({2 * check_seconds_, 2 * checkpoint_seconds_,
-                                      std::min(0.05 * plan_.walltime_seconds, 300.0)});
-      if (elapsed + margin >= plan_.walltime_seconds) flags[1] = 1;
-    }
-    if (plan_.every_seconds > 0 && seconds_since(last_checkpoint_) >= plan_.every_seconds)
-      flags[2] = 1;
+    const CheckClocks clocks{seconds_since(start_), seconds_since(last_checkpoint_), check_seconds_,
+                             checkpoint_seconds_};
+    const ClockFlags mine = clock_flags(plan_.checkpoints, clocks);
+    flags[1] = mine.walltime_near ? 1U : 0U;
+    flags[2] = mine.period_elapsed ? 1U : 0U;
   }
   comm_.max(std::span<std::uint64_t>(flags, 3));
-  const bool stop =
-      flags[0] != 0 || flags[1] != 0 || (plan_.stop_at_cycle > 0 && t >= plan_.stop_at_cycle);
-  bool checkpoint = flags[2] != 0;
-  if (plan_.every_cycles > 0 && t >= next_checkpoint_cycle_) {
-    checkpoint = true;
-    next_checkpoint_cycle_ = (t / plan_.every_cycles + 1) * plan_.every_cycles;
-  }
+  const CheckDecision d = decide_check(plan_.checkpoints, t, next_checkpoint_cycle_, flags[0] != 0,
+                                       ClockFlags{flags[1] != 0, flags[2] != 0});
+  next_checkpoint_cycle_ = d.next_checkpoint_cycle;
   progress(t, false);
-  if (stop) return Action::kCheckpointAndStop;
-  return checkpoint ? Action::kCheckpoint : Action::kContinue;
+  if (d.stop) return Action::kCheckpointAndStop;
+  return d.checkpoint ? Action::kCheckpoint : Action::kContinue;
 }
 
 void BatchControl::save(const LoopState& loop, const ModelSnapshot& mine) {

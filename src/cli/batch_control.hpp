@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 
+#include "wormnet/driver/checkpoint_policy.hpp"
+#include "wormnet/driver/run_session.hpp"
 #include "wormnet/engine/simulation.hpp"
 #include "wormnet/h5/output_file.hpp"
 #include "wormnet/io/checkpoint_file.hpp"
@@ -20,10 +22,6 @@
 #include "wormnet/stats/result_sink.hpp"
 
 namespace wormnet::cli {
-
-/// Exit code of a run stopped cleanly before its end (signal, wall time, --stop-at-cycle):
-/// a checkpoint was written and the results file says "interrupted".
-inline constexpr int kExitInterrupted = 5;
 
 struct BatchOptions {
   std::string checkpoint_every;     ///< "N" cycles, or "Nm" / "Nh" of wall-clock time
@@ -57,20 +55,12 @@ bool started_by_launcher();
 
 /// The parsed batch settings, validated (InputError for a bad value).
 struct BatchPlan {
-  std::uint64_t every_cycles = 0;   ///< 0 = no periodic checkpoint by cycles
-  double every_seconds = 0.0;       ///< 0 = no periodic checkpoint by wall time
-  double walltime_seconds = 0.0;    ///< 0 = no limit
-  std::uint64_t stop_at_cycle = 0;  ///< 0 = none
-  std::string dir;                  ///< where checkpoints go
+  CheckpointPolicy checkpoints;  ///< periods, wall-time limit, stop cycle (0: none)
+  std::string dir;               ///< where checkpoints go
   double progress_seconds = 60.0;
   ProgressMode progress = ProgressMode::kLines;
 };
 BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
-
-/// Claims DIR/checkpoint.h5 for this run (output_file.hpp): creates the directory (removed
-/// again if the run ends on bad input before a checkpoint) and takes its lock. InputError
-/// naming --checkpoint-dir when it cannot be, or another run holds it.
-io::OutputFile claim_checkpoint(const Communicator& comm, const std::string& dir);
 
 /// Installs the SIGTERM, SIGINT and SIGUSR1 handlers (they only set a flag read at control
 /// checks: the run checkpoints and stops with exit code 5; and while inputs are read, through

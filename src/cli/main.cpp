@@ -13,6 +13,7 @@
 #include "config_file.hpp"
 #include "option_rules.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/driver/run_session.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
 namespace {
@@ -128,7 +129,7 @@ int interrupted_before_setup(bool speak) {
                  "wormnet: interrupted by a signal during setup, while reading the inputs: "
                  "nothing was written (run the command again)\n");
   }
-  return wormnet::cli::kExitInterrupted;
+  return wormnet::kExitInterrupted;
 }
 
 }  // namespace

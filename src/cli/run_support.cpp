@@ -52,7 +52,7 @@ Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
   std::optional<Workload> built;
   std::exception_ptr bad_input;
   try {
-    built = build_workload(o.workload, topo, o.config.measure.seed, stop_signalled);
+    built = build_workload(o.workload.spec, topo, o.config.measure.seed, stop_signalled);
   } catch (const Interrupted&) {
     // stop_signalled() is set here: stop_requested() says so on every rank.
   } catch (const InputError&) {
@@ -244,7 +244,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     };
   }
   if (o.workload.active() && o.config.network.faults.any()) {
-    throw InputError("--workload", o.workload.name,
+    throw InputError("--workload", o.workload.spec.name,
                      "does not run on a network with faults yet (--faults, --fail-links, "
                      "--fail-nodes): its processes would be placed on failed nodes "
                      "(docs/faults.md)");
@@ -368,7 +368,7 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   const SimConfig& c = o.config;
   const int vcs = setup.plan.vcs;
   const std::string traffic = o.workload.active()
-                                  ? "workload " + o.workload.name
+                                  ? "workload " + o.workload.spec.name
                                   : std::string(to_string(c.traffic.process)) + " " +
                                         to_string(c.traffic.pattern) + " traffic";
   char buf[512];
@@ -459,7 +459,12 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
          " bytes/router of model state; peak resident " +
          fixed(static_cast<double>(s.peak_rss_bytes) / 1048576.0, 1) +
          " MiB over all ranks = " + fixed(static_cast<double>(s.peak_rss_bytes) / routers, 0) +
-         " bytes/router\n";
+         " bytes/router; per rank " +
+         fixed(static_cast<double>(s.peak_rss_rank_min) / 1048576.0, 1) +
+         (s.peak_rss_rank_min == s.peak_rss_rank_max
+              ? std::string()
+              : " to " + fixed(static_cast<double>(s.peak_rss_rank_max) / 1048576.0, 1)) +
+         " MiB\n";
   return out;
 }
 

@@ -16,14 +16,6 @@
 
 namespace wormnet::cli {
 
-/// Exit codes of the simulation commands (documented in the README).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitDeadlock = 4;
-/// A closed-loop workload not finished when the run ended (the drain limit): status
-/// "incomplete". (5, interrupted, is batch_control.hpp's; 6, an output failed, main's.)
-inline constexpr int kExitIncomplete = 7;
-
 /// The network a simulation command runs on (built by the driver layer) and its throughput
 /// references.
 struct SimSetup : SimNetwork {

@@ -430,7 +430,7 @@ void finish_sim_options(SimOptions& o) {
       std::snprintf(value, sizeof value, "%g",
                     backlog ? m.stop_backlog : static_cast<double>(m.stop_latency));
       throw InputError(option, value,
-                       "stops a saturated load point; a --workload " + o.workload.name +
+                       "stops a saturated load point; a --workload " + o.workload.spec.name +
                            " runs to its completion or --drain-limit");
     }
   }

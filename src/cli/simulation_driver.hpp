@@ -1,6 +1,7 @@
-// What `wormnet run` and `wormnet sweep` have in common: build the network, open (or reopen)
-// the results file, simulate the load points in order with batch-job control (checkpoints,
-// signals, wall time, restart), report, and choose the exit code. A run is a one-point sweep.
+// What `wormnet run` and `wormnet sweep` have in common: from their options, the session of
+// driver/run_session.hpp (restart, outputs, network, workload, results file, the load points
+// in order with batch-job control, the exit code) and its printing. A run is a one-point
+// sweep.
 #pragma once
 
 #include <optional>

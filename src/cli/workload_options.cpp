@@ -1,26 +1,20 @@
 #include "workload_options.hpp"
 
-#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <optional>
 
 #include "toml_string.hpp"
-#include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/workload/closed_loop.hpp"
 #include "wormnet/workload/motifs.hpp"
 #include "wormnet/workload/npb_skeletons.hpp"
 #include "wormnet/workload/process_mapping.hpp"
-#include "wormnet/workload/trace_file.hpp"
 
 namespace wormnet::cli {
 
 namespace {
 
-/// The most messages a workload may have: the per-message state of every rank (about 100
-/// bytes each) stays within a few GB.
-constexpr std::uint64_t kMaxMessages = 20'000'000;
 constexpr std::uint64_t kMaxIterations = 1'000'000;
 /// Processes per node: as many as the cores of a large node.
 constexpr std::uint64_t kMaxPerNode = 1024;
@@ -50,51 +44,26 @@ constexpr const char* kTrafficOptions[] = {
     "--length-min", "--length-max",    "--self-traffic", "--hotspot-fraction", "--hotspot-nodes",
     "--warmup",     "--measure",       "--cycles"};
 
-std::vector<int> parse_grid(const std::string& text, int dims) {
-  std::vector<int> g;
-  std::size_t pos = 0;
-  const std::string shape = dims == 2 ? "AxB" : "AxBxC";
-  while (true) {
-    const std::size_t x = text.find('x', pos);
-    const std::string part = text.substr(pos, x == std::string::npos ? x : x - pos);
-    if (part.empty() || part.size() > 7 ||
-        part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1) {
-      throw InputError("--grid", text, shape + " with whole numbers >= 1");
-    }
-    g.push_back(std::stoi(part));
-    if (x == std::string::npos) break;
-    pos = x + 1;
-  }
-  if (static_cast<int>(g.size()) != dims) {
-    throw InputError("--grid", text, shape + ": " + std::to_string(dims) + " dimensions");
-  }
-  return g;
-}
-
 }  // namespace
 
-bool WorkloadOptions::is_npb() const {
-  return npb_names().count(name) > 0;
-}
-
 void add_workload_options(CLI::App& app, WorkloadOptions& w) {
-  app.add_option("--workload", w.name,
+  app.add_option("--workload", w.spec.name,
                  "closed-loop application workload instead of open-loop traffic: " +
                      allowed_workloads() + " (docs/workloads.md)")
       ->group("Workload");
-  app.add_option("--trace", w.trace, "trace file to replay (--workload trace; CSV)")
+  app.add_option("--trace", w.spec.trace, "trace file to replay (--workload trace; CSV)")
       ->group("Workload");
-  app.add_option("--iterations", w.iterations, "iterations of the motif")
+  app.add_option("--iterations", w.spec.iterations, "iterations of the motif")
       ->capture_default_str()
       ->group("Workload");
-  app.add_option("--message-size", w.message_size, "flits per motif message")
+  app.add_option("--message-size", w.spec.message_size, "flits per motif message")
       ->capture_default_str()
       ->group("Workload");
-  app.add_option("--grid", w.grid,
+  app.add_option("--grid", w.spec.grid,
                  "process grid AxB (halo2d, sweep2d) or AxBxC (halo3d), product = nodes "
                  "(default: the most nearly square)")
       ->group("Workload");
-  app.add_option("--mapping", w.mapping,
+  app.add_option("--mapping", w.spec.mapping,
                  "processes to nodes: linear, random (--seed), topology (recursive bisection "
                  "on the network's geometry)")
       ->capture_default_str()
@@ -102,7 +71,7 @@ void add_workload_options(CLI::App& app, WorkloadOptions& w) {
   app.add_option("--write-trace", w.write_trace,
                  "also write the workload's messages as a trace file (CSV)")
       ->group("Workload");
-  app.add_option("--processes-per-node", w.processes_per_node,
+  app.add_option("--processes-per-node", w.spec.processes_per_node,
                  "processes on every node (motifs, npb-*): their messages to each other stay "
                  "within the node")
       ->capture_default_str()
@@ -112,18 +81,18 @@ void add_workload_options(CLI::App& app, WorkloadOptions& w) {
                  "per cycle); with --processes-per-node above 1 or a trace")
       ->capture_default_str()
       ->group("Workload");
-  app.add_option("--compute-cycles", w.compute_cycles,
+  app.add_option("--compute-cycles", w.spec.compute_cycles,
                  "cycles of computation in every step of a motif, before its sends")
       ->capture_default_str()
       ->group("Workload");
-  app.add_option("--compute-rate", w.compute_rate,
+  app.add_option("--compute-rate", w.spec.compute_rate,
                  "operations a process performs per cycle (npb-*: the benchmark's operation "
                  "count; default: no computation)")
       ->group("Workload");
-  app.add_option("--npb-class", w.npb_class, "NPB problem class of npb-*: S, W, A, B, C")
+  app.add_option("--npb-class", w.spec.npb_class, "NPB problem class of npb-*: S, W, A, B, C")
       ->capture_default_str()
       ->group("Workload");
-  app.add_option("--npb-scale", w.npb_scale,
+  app.add_option("--npb-scale", w.spec.npb_scale,
                  "npb-*: the class's message bytes and operations divided by this")
       ->capture_default_str()
       ->group("Workload");
@@ -133,18 +102,18 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
                             const std::function<std::string(const char*)>& shown) {
   const auto has = [&](const char* o) { return given.count(o) > 0; };
   const std::pair<const char*, std::string> values[] = {
-      {"--trace", w.trace},
-      {"--iterations", std::to_string(w.iterations)},
-      {"--message-size", std::to_string(w.message_size)},
-      {"--grid", w.grid},
-      {"--mapping", w.mapping},
+      {"--trace", w.spec.trace},
+      {"--iterations", std::to_string(w.spec.iterations)},
+      {"--message-size", std::to_string(w.spec.message_size)},
+      {"--grid", w.spec.grid},
+      {"--mapping", w.spec.mapping},
       {"--write-trace", w.write_trace},
-      {"--processes-per-node", std::to_string(w.processes_per_node)},
+      {"--processes-per-node", std::to_string(w.spec.processes_per_node)},
       {"--local-latency", std::to_string(w.local_latency)},
-      {"--compute-cycles", std::to_string(w.compute_cycles)},
-      {"--compute-rate", number(w.compute_rate)},
-      {"--npb-class", w.npb_class},
-      {"--npb-scale", std::to_string(w.npb_scale)}};
+      {"--compute-cycles", std::to_string(w.spec.compute_cycles)},
+      {"--compute-rate", number(w.spec.compute_rate)},
+      {"--npb-class", w.spec.npb_class},
+      {"--npb-scale", std::to_string(w.spec.npb_scale)}};
   const auto value_of = [&](const std::string& o) {
     for (const auto& [name, value] : values) {
       if (o == name) return value;
@@ -161,13 +130,13 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
   const auto& motifs = motif_names();
   const bool trace = w.is_trace();
   const bool npb = w.is_npb();
-  if (!trace && !npb && motifs.count(w.name) == 0) {
-    throw InputError("--workload", w.name, "allowed: " + allowed_workloads());
+  if (!trace && !npb && motifs.count(w.spec.name) == 0) {
+    throw InputError("--workload", w.spec.name, "allowed: " + allowed_workloads());
   }
   for (const char* o : kTrafficOptions) {
     if (has(o)) {
       throw InputError(o, shown(o),
-                       "is not read with --workload " + w.name +
+                       "is not read with --workload " + w.spec.name +
                            " (a workload's messages and run length are its own)");
     }
   }
@@ -178,43 +147,44 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
     }
   };
   if (trace) {
-    if (w.trace.empty())
+    if (w.spec.trace.empty())
       throw InputError("--trace", "", "a trace file, needed by --workload trace");
     refuse({"--iterations", "--message-size", "--grid", "--mapping", "--processes-per-node",
             "--compute-cycles", "--compute-rate", "--npb-class", "--npb-scale"},
            "is not read with --workload trace (the trace says it)");
   } else {
-    if (has("--trace")) throw InputError("--trace", w.trace, "is read with --workload trace only");
-    if (w.iterations < 1 || w.iterations > kMaxIterations) {
-      throw InputError("--iterations", std::to_string(w.iterations),
+    if (has("--trace"))
+      throw InputError("--trace", w.spec.trace, "is read with --workload trace only");
+    if (w.spec.iterations < 1 || w.spec.iterations > kMaxIterations) {
+      throw InputError("--iterations", std::to_string(w.spec.iterations),
                        "1.." + std::to_string(kMaxIterations));
     }
-    if (mapping_names().count(w.mapping) == 0) {
+    if (mapping_names().count(w.spec.mapping) == 0) {
       std::string names;
       for (const auto& [name, m] : mapping_names()) names += (names.empty() ? "" : ", ") + name;
-      throw InputError("--mapping", w.mapping, "allowed: " + names);
+      throw InputError("--mapping", w.spec.mapping, "allowed: " + names);
     }
-    if (w.processes_per_node < 1 || w.processes_per_node > kMaxPerNode) {
-      throw InputError("--processes-per-node", std::to_string(w.processes_per_node),
+    if (w.spec.processes_per_node < 1 || w.spec.processes_per_node > kMaxPerNode) {
+      throw InputError("--processes-per-node", std::to_string(w.spec.processes_per_node),
                        "1.." + std::to_string(kMaxPerNode));
     }
   }
   if (npb) {
-    refuse({"--message-size", "--grid"},
-           "is not read with --workload " + w.name + " (the benchmark gives its sizes and grid)");
+    refuse({"--message-size", "--grid"}, "is not read with --workload " + w.spec.name +
+                                             " (the benchmark gives its sizes and grid)");
     refuse({"--compute-cycles"},
-           "is not read with --workload " + w.name + " (its steps compute at --compute-rate)");
-    if (has("--compute-rate") && !(std::isfinite(w.compute_rate) && w.compute_rate > 0 &&
-                                   w.compute_rate <= kMaxComputeRate)) {
+           "is not read with --workload " + w.spec.name + " (its steps compute at --compute-rate)");
+    if (has("--compute-rate") && !(std::isfinite(w.spec.compute_rate) && w.spec.compute_rate > 0 &&
+                                   w.spec.compute_rate <= kMaxComputeRate)) {
       throw InputError(
-          "--compute-rate", number(w.compute_rate),
+          "--compute-rate", number(w.spec.compute_rate),
           "operations per cycle, a number above 0 and at most " + number(kMaxComputeRate));
     }
-    if (npb_class_names().count(w.npb_class) == 0) {
-      throw InputError("--npb-class", w.npb_class, "allowed: S, W, A, B, C");
+    if (npb_class_names().count(w.spec.npb_class) == 0) {
+      throw InputError("--npb-class", w.spec.npb_class, "allowed: S, W, A, B, C");
     }
-    if (w.npb_scale < 1 || w.npb_scale > kMaxNpbScale) {
-      throw InputError("--npb-scale", std::to_string(w.npb_scale),
+    if (w.spec.npb_scale < 1 || w.spec.npb_scale > kMaxNpbScale) {
+      throw InputError("--npb-scale", std::to_string(w.spec.npb_scale),
                        "1.." + std::to_string(kMaxNpbScale));
     }
   } else {
@@ -222,23 +192,23 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
            "is read with the npb-* workloads only");
   }
   if (!trace && !npb) {
-    if (w.message_size < 1 ||
-        static_cast<std::uint32_t>(w.message_size) > MessageGraph::kMaxFlits) {
-      throw InputError("--message-size", std::to_string(w.message_size),
+    if (w.spec.message_size < 1 ||
+        static_cast<std::uint32_t>(w.spec.message_size) > MessageGraph::kMaxFlits) {
+      throw InputError("--message-size", std::to_string(w.spec.message_size),
                        "1.." + std::to_string(MessageGraph::kMaxFlits) + " flits");
     }
-    if (w.compute_cycles > MessageGraph::kMaxCompute) {
-      throw InputError("--compute-cycles", std::to_string(w.compute_cycles),
+    if (w.spec.compute_cycles > MessageGraph::kMaxCompute) {
+      throw InputError("--compute-cycles", std::to_string(w.spec.compute_cycles),
                        "0.." + std::to_string(MessageGraph::kMaxCompute) + " cycles per step");
     }
-    const int dims = grid_dimensions(motifs.at(w.name));
+    const int dims = grid_dimensions(motifs.at(w.spec.name));
     if (has("--grid") && dims == 0) {
-      throw InputError("--grid", w.grid, "is read by halo2d, halo3d and sweep2d only");
+      throw InputError("--grid", w.spec.grid, "is read by halo2d, halo3d and sweep2d only");
     }
-    if (has("--grid")) parse_grid(w.grid, dims);
+    if (has("--grid")) parse_grid(w.spec.grid, dims);
   }
   if (has("--local-latency")) {
-    if (!trace && w.processes_per_node < 2) {
+    if (!trace && w.spec.processes_per_node < 2) {
       throw InputError("--local-latency", value_of("--local-latency"),
                        "is read with --processes-per-node above 1 or --workload trace (without "
                        "them no message stays within a node)");
@@ -261,193 +231,53 @@ void check_workload_options(const WorkloadOptions& w, const std::set<std::string
 
 std::string workload_toml(const WorkloadOptions& w) {
   if (!w.active()) return "";
-  std::string s = "workload = " + toml_string(w.name) + "\n";
+  std::string s = "workload = " + toml_string(w.spec.name) + "\n";
   // The options added with processes per node and computation appear when they are not at
   // their defaults (or define the workload: npb-*), so that the configuration of a run
   // without them reads as it always did.
   const auto local_latency = [&] {
-    if (w.local_latency != ClosedLoop::kDefaultLocalLatency || w.processes_per_node > 1)
+    if (w.local_latency != ClosedLoop::kDefaultLocalLatency || w.spec.processes_per_node > 1)
       s += "local-latency = " + std::to_string(w.local_latency) + "\n";
   };
   if (w.is_trace()) {
-    s += "trace = " + toml_string(w.trace) + "\n";
+    s += "trace = " + toml_string(w.spec.trace) + "\n";
     local_latency();
     return s;
   }
-  s += "iterations = " + std::to_string(w.iterations) + "\n";
+  s += "iterations = " + std::to_string(w.spec.iterations) + "\n";
   if (w.is_npb()) {
-    s += "npb-class = " + toml_string(w.npb_class) + "\n";
-    s += "npb-scale = " + std::to_string(w.npb_scale) + "\n";
-    if (w.compute_rate > 0) {
+    s += "npb-class = " + toml_string(w.spec.npb_class) + "\n";
+    s += "npb-scale = " + std::to_string(w.spec.npb_scale) + "\n";
+    if (w.spec.compute_rate > 0) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "compute-rate = %.17g\n", w.compute_rate);
+      std::snprintf(buf, sizeof buf, "compute-rate = %.17g\n", w.spec.compute_rate);
       s += buf;
     }
   } else {
-    s += "message-size = " + std::to_string(w.message_size) + "\n";
-    if (!w.grid.empty()) s += "grid = " + toml_string(w.grid) + "\n";
-    if (w.compute_cycles > 0) s += "compute-cycles = " + std::to_string(w.compute_cycles) + "\n";
+    s += "message-size = " + std::to_string(w.spec.message_size) + "\n";
+    if (!w.spec.grid.empty()) s += "grid = " + toml_string(w.spec.grid) + "\n";
+    if (w.spec.compute_cycles > 0)
+      s += "compute-cycles = " + std::to_string(w.spec.compute_cycles) + "\n";
   }
-  s += "mapping = " + toml_string(w.mapping) + "\n";
-  if (w.processes_per_node > 1)
-    s += "processes-per-node = " + std::to_string(w.processes_per_node) + "\n";
+  s += "mapping = " + toml_string(w.spec.mapping) + "\n";
+  if (w.spec.processes_per_node > 1)
+    s += "processes-per-node = " + std::to_string(w.spec.processes_per_node) + "\n";
   local_latency();
   return s;
-}
-
-namespace {
-
-/// An NPB skeleton on K x N processes; its limits checked before and after building.
-Workload build_npb(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
-                   std::uint32_t processes) {
-  const NpbBenchmark benchmark = npb_names().at(w.name);
-  NpbSpec spec;
-  spec.benchmark = benchmark;
-  spec.size_class = npb_class_names().at(w.npb_class);
-  spec.iterations = static_cast<std::uint32_t>(w.iterations);
-  spec.scale = w.npb_scale;
-  spec.rate = w.compute_rate;
-  const std::string who = w.name + " class " + w.npb_class;
-  const std::string fits = npb_fits(benchmark, spec.size_class, processes);
-  if (!fits.empty()) {
-    throw InputError(
-        "--processes-per-node", std::to_string(w.processes_per_node),
-        std::to_string(w.processes_per_node) + " x " + std::to_string(topo.num_nodes()) +
-            " nodes = " + std::to_string(processes) + " processes; " + who + " runs on " + fits);
-  }
-  const std::uint64_t bound = npb_messages_bound(spec, processes);
-  if (bound > kMaxMessages) {
-    throw InputError("--iterations", std::to_string(w.iterations),
-                     "a workload of at most " + std::to_string(kMaxMessages) + " messages (" + who +
-                         " on " + std::to_string(processes) + " processes sends up to " +
-                         std::to_string(bound) + " in " + std::to_string(w.iterations) +
-                         " iterations)");
-  }
-  Workload out;
-  out.grid = npb_grid(benchmark, processes);
-  out.node_of = map_processes(mapping_names().at(w.mapping), topo, out.grid, seed,
-                              static_cast<std::uint32_t>(w.processes_per_node));
-  NpbWorkload built = make_npb(spec, out.node_of);
-  if (built.largest_flits > MessageGraph::kMaxFlits) {
-    const std::uint64_t need =
-        (built.largest_flits * w.npb_scale + MessageGraph::kMaxFlits - 1) / MessageGraph::kMaxFlits;
-    throw InputError("--npb-scale", std::to_string(w.npb_scale),
-                     "messages of at most " + std::to_string(MessageGraph::kMaxFlits) +
-                         " flits (one packet); the largest of " + who + " on " +
-                         std::to_string(processes) + " processes has " +
-                         std::to_string(built.largest_flits) + " flits of " +
-                         std::to_string(kNpbFlitBytes) + " bytes: a scale of " +
-                         std::to_string(need) + " or more");
-  }
-  if (built.largest_compute > MessageGraph::kMaxCompute) {
-    throw InputError("--compute-rate", number(w.compute_rate),
-                     "steps of at most " + std::to_string(MessageGraph::kMaxCompute) +
-                         " cycles of computation; the longest of " + who + " on " +
-                         std::to_string(processes) + " processes at --npb-scale " +
-                         std::to_string(w.npb_scale) + " would take more: a higher rate");
-  }
-  out.graph = std::move(built.graph);
-  return out;
-}
-
-}  // namespace
-
-Workload build_workload(const WorkloadOptions& w, const Topology& topo, std::uint64_t seed,
-                        const StopCheck& stop) {
-  Workload out;
-  const std::uint32_t nodes = topo.num_nodes();
-  if (w.is_trace()) {
-    out.graph = read_trace(w.trace, nodes, "--trace", stop);
-    return out;
-  }
-  // K processes on each of the N nodes: at most 1024 x 2^32, so the product is exact in 64
-  // bits; a process count beyond 2^32 could never send few enough messages.
-  const std::uint64_t per_node = w.processes_per_node;
-  const std::uint64_t all = per_node * nodes;
-  if (all > std::uint64_t{1} << 31) {
-    throw InputError("--processes-per-node", std::to_string(per_node),
-                     "at most 2^31 processes in all (" + std::to_string(nodes) + " nodes x " +
-                         std::to_string(per_node) + " is more)");
-  }
-  const auto processes = static_cast<std::uint32_t>(all);
-  if (w.is_npb()) return build_npb(w, topo, seed, processes);
-  const Motif motif = motif_names().at(w.name);
-  const int dims = grid_dimensions(motif);
-  const std::string placed = per_node == 1
-                                 ? "one per node of " + topo.spec()
-                                 : std::to_string(per_node) + " per node of " + topo.spec() + " (" +
-                                       std::to_string(nodes) + " nodes)";
-  if (dims == 0) {
-    out.grid = {static_cast<int>(processes)};
-  } else if (w.grid.empty()) {
-    out.grid = balanced_grid(processes, dims);
-  } else {
-    out.grid = parse_grid(w.grid, dims);
-    std::optional<std::uint64_t> product = 1;  // nullopt past 2^64
-    for (const int g : out.grid) {
-      if (product) product = checked_mul(*product, static_cast<std::uint64_t>(g));
-    }
-    if (product != processes) {
-      throw InputError("--grid", w.grid,
-                       "a grid of " + std::to_string(processes) + " processes, " + placed +
-                           " (this one has " +
-                           (product ? std::to_string(*product) : "more than 2^64") + ")");
-    }
-  }
-  const Mapping mapping = mapping_names().at(w.mapping);
-  // Messages per iteration, bounded before anything is built (a step marker per process
-  // and iteration at most, with computation).
-  const std::uint64_t p = processes;
-  std::uint64_t per_iteration = 0;
-  switch (motif) {
-    case Motif::kHalo2d:
-    case Motif::kHalo3d:
-      per_iteration = 2 * static_cast<std::uint64_t>(dims) * p;
-      break;
-    case Motif::kSweep2d:
-      per_iteration = 2 * p;
-      break;
-    case Motif::kAllreduceRing:
-      per_iteration = 2 * (p - 1) * p;
-      break;
-    case Motif::kAllreduceRd:
-      per_iteration = p * 64;
-      break;
-    case Motif::kAllToAll:
-      per_iteration = p * (p - 1);
-      break;
-  }
-  if (w.compute_cycles > 0) per_iteration += p;
-  const std::optional<std::uint64_t> messages = checked_mul(per_iteration, w.iterations);
-  if (!messages || *messages > kMaxMessages) {
-    throw InputError("--iterations", std::to_string(w.iterations),
-                     "a workload of at most " + std::to_string(kMaxMessages) + " messages (" +
-                         w.name + " on " + std::to_string(processes) +
-                         (per_node == 1 ? " nodes" : " processes") + " sends up to " +
-                         std::to_string(per_iteration) + " per iteration)");
-  }
-  out.node_of = map_processes(mapping, topo, out.grid, seed, static_cast<std::uint32_t>(per_node));
-  MotifSpec spec;
-  spec.motif = motif;
-  spec.iterations = static_cast<std::uint32_t>(w.iterations);
-  spec.flits = static_cast<std::uint32_t>(w.message_size);
-  spec.compute = static_cast<std::uint32_t>(w.compute_cycles);
-  spec.grid = out.grid;
-  out.graph = make_motif(spec, out.node_of);
-  return out;
 }
 
 MessageLengths workload_lengths(const Workload& w, const WorkloadOptions& o) {
   const MessageGraph::FlitRange r = w.graph.flit_range();
   // No message over the network (an empty graph, or every message within a node): the plan
   // still needs a length.
-  if (r.longest == 0) return MessageLengths{1, 1, "--workload " + o.name};
+  if (r.longest == 0) return MessageLengths{1, 1, "--workload " + o.spec.name};
   MessageLengths l{static_cast<int>(r.shortest), static_cast<int>(r.longest), "--message-size"};
   if (o.is_trace()) {
-    l.longest_from = "message " + std::to_string(r.longest_id) + " of --trace " + o.trace;
+    l.longest_from = "message " + std::to_string(r.longest_id) + " of --trace " + o.spec.trace;
   } else if (o.is_npb()) {
-    l.longest_from = "message " + std::to_string(r.longest_id) + " of --workload " + o.name +
-                     " class " + o.npb_class + " at --npb-scale " + std::to_string(o.npb_scale);
+    l.longest_from = "message " + std::to_string(r.longest_id) + " of --workload " + o.spec.name +
+                     " class " + o.spec.npb_class + " at --npb-scale " +
+                     std::to_string(o.spec.npb_scale);
   }
   return l;
 }

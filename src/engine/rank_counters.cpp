@@ -39,6 +39,9 @@ TrafficCounters RankCounters::take_window(std::uint64_t created_flits,
   w.created_packets = created_packets - created_packets_seen_;
   created_flits_seen_ = created_flits;
   created_packets_seen_ = created_packets;
+  injected_flits_before_ += w.injected_flits;
+  injected_packets_before_ += w.injected_packets;
+  ejected_flits_before_ += w.ejected_flits;
   window_ = TrafficCounters{};
   return w;
 }

@@ -88,7 +88,7 @@ void RankModel::enqueue(NodeId node, const Message& m) {
   require(r != RankLinks::kNoLink, "enqueue: the node is not on this rank");
   sources_.queue(r).push(m);
   bank_.source_filled(r);
-  counters_.scripted();
+  counters_.scripted(m.length);
   wake(r);
 }
 
@@ -205,6 +205,7 @@ void RankModel::send_remote_flit(std::uint32_t remote, int in_port, int vc, Flit
   rf.kind = static_cast<std::uint8_t>(f.kind());
   rf.packet_id = packets_[f.packet()].id;
   out.flits.push_back(rf);
+  links_.count_sent();
   if (f.head()) out.heads.push_back(packets_[f.packet()]);
   if (f.tail()) packets_.release(f.packet());
 }
@@ -221,6 +222,7 @@ void RankModel::receive(const Outbox& from_peer) {
   // is applied at once: the wheel's bucket for t has been emptied already. Only boundary
   // routers can receive from another rank, and they have not been stepped yet at t.
   const Cycle current = cycle_open_ ? now_ - 1 : now_;
+  links_.count_received(from_peer.flits.size());
   std::size_t next_head = 0;
   for (const RemoteFlit& rf : from_peer.flits) {
     const std::uint32_t r = links_.local(rf.node);

@@ -160,6 +160,14 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
   // The next step anchors the layers at its cycle, level (see begin_cycle()).
   walk_.reset();
+  // The gauges go on from what the restored state holds, counted once.
+  counters_.set_gauge_offset(FlitGauges{});
+  const RankStateView view = state();
+  const FlitGauges counted = view.counted_gauges();
+  const FlitGauges balance = view.gauges();
+  counters_.set_gauge_offset({counted.flits_in_network - balance.flits_in_network,
+                              counted.flits_at_sources - balance.flits_at_sources,
+                              counted.messages_at_sources - balance.messages_at_sources});
 }
 
 }  // namespace wormnet

@@ -8,6 +8,23 @@
 
 namespace wormnet {
 
+FlitGauges RankStateView::gauges() const {
+  // A flit in an outbox is still this rank's; unsigned arithmetic wraps, so a "negative"
+  // offset (set by a restore) adds up right.
+  std::uint64_t outboxed = 0;
+  for (const Outbox& o : links_.outboxes()) outboxed += o.flits.size();
+  const FlitGauges& offset = counters_.gauge_offset();
+  FlitGauges g;
+  g.flits_in_network = offset.flits_in_network + counters_.injected_flits() -
+                       counters_.ejected_flits() + links_.flits_received() - links_.flits_sent() +
+                       outboxed;
+  g.flits_at_sources = offset.flits_at_sources + sources_.created_flits() +
+                       counters_.scripted_flits() - counters_.injected_flits();
+  g.messages_at_sources = offset.messages_at_sources + sources_.created_packets() +
+                          counters_.scripted_packets() - counters_.injected_packets();
+  return g;
+}
+
 std::uint64_t RankStateView::flits_in_network() const {
   std::uint64_t n = wheel_.flits();  // on local links
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) n += bank_.buffered_flits(r);

@@ -173,6 +173,30 @@ int grid_dimensions(Motif m) {
   }
 }
 
+std::uint64_t motif_messages_per_iteration(Motif m, std::uint64_t processes, bool compute) {
+  const std::uint64_t p = processes;
+  std::uint64_t n = 0;
+  switch (m) {
+    case Motif::kHalo2d:
+    case Motif::kHalo3d:
+      n = 2 * static_cast<std::uint64_t>(grid_dimensions(m)) * p;
+      break;
+    case Motif::kSweep2d:
+      n = 2 * p;
+      break;
+    case Motif::kAllreduceRing:
+      n = 2 * (p - 1) * p;
+      break;
+    case Motif::kAllreduceRd:
+      n = p * 64;
+      break;
+    case Motif::kAllToAll:
+      n = p * (p - 1);
+      break;
+  }
+  return compute ? n + p : n;
+}
+
 std::vector<int> balanced_grid(std::uint32_t processes, int dims) {
   // Every factorization into `dims` factors, largest first; the one with the smallest
   // largest factor (then the largest smallest) is the most nearly cubic.

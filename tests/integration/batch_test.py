@@ -8,6 +8,7 @@ files, are refused with one line and exit code 2.
 usage: batch_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest args]
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -215,6 +216,22 @@ class CheckpointRestart(Identical):
         r = wormnet([*duato, "-q", "-o", path("duato_full.h5")])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.stop_and_restart(2, 1, 1300, "duato21", base=duato, full="duato_full.h5")
+
+    def test_every_sweep_point_checkpoints_at_its_multiples(self):
+        """--checkpoint-every N counts each point's own cycles (a point starts at cycle 0):
+        the next multiple once carried over from the point before, so a shorter later point
+        wrote no checkpoint by cycles at all."""
+        ck = path("sweep_every.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        r = wormnet(["sweep", "-t", "torus:4x4", "-r", "dor-dateline", "--loads", "0.05,0.1",
+                     "--warmup", "200", "--measure", "1000", "--checkpoint-every", "256",
+                     "--checkpoint-dir", ck, "--progress", "lines", "-o", path("sweep_every.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        per_point = [[int(c) for c in re.findall(r"^checkpoint .* at cycle (\d+) ", part, re.M)]
+                     for part in re.split(r"^point \d+.*$", r.stdout, flags=re.M)[:2]]
+        # Each point runs 1,200 cycles and a short drain: checks every 128 cycles reach
+        # 256, 512, 768 and 1024 in each.
+        self.assertEqual(per_point, [[256, 512, 768, 1024]] * 2, r.stdout)
 
     def test_periodic_checkpoints_do_not_change_results(self):
         out = path("periodic.h5")

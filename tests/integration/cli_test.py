@@ -1999,6 +1999,27 @@ class Progress(unittest.TestCase):
         self.assertAlmostEqual(mean, load, delta=0.35 * load)
 
 
+class Memory(unittest.TestCase):
+    """The summary's memory line: model state per router, the peak resident memory over all
+    ranks and per rank (issue 42: what one node must hold). One rank: the per-rank figure is
+    the total, and the total holds at least the model state."""
+
+    def test_memory_line_is_coherent(self):
+        rc, out, err = run("run", "-t", "torus:8x8x8", "-r", "dor-dateline", "--load", "0.01",
+                           "--warmup", "100", "--measure", "300")
+        self.assertEqual((rc, err), (0, ""))
+        m = re.search(r"^memory +(\d+) bytes/router of model state; peak resident ([0-9.]+) MiB "
+                      r"over all ranks = (\d+) bytes/router; per rank ([0-9.]+) MiB$", out, re.M)
+        self.assertIsNotNone(m, out)
+        state, total, per_router, per_rank = (int(m[1]), float(m[2]), int(m[3]), float(m[4]))
+        routers = 512
+        self.assertEqual(per_rank, total)
+        self.assertAlmostEqual(per_router * routers / 2**20, total, delta=0.1)
+        self.assertGreater(per_router, state)
+        # A process that ran anything holds a few MiB; a figure in KiB read as bytes would not.
+        self.assertGreater(total, 4.0)
+
+
 class Version(unittest.TestCase):
     """The revision in --version (and in every output file) is the checkout's HEAD at build
     time, read at every build: it used to be read at configure time only and went stale

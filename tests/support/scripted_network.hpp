@@ -143,7 +143,11 @@ class ScriptedNetwork {
     m.created = created;
     m.dest = to;
     m.length = static_cast<std::uint16_t>(length);
-    m.sequence = sequence_[from]++;
+    // A packet's id is (source, sequence): with the sources' own traffic (rate_ > 0), whose
+    // sequences count from 0, scripted messages count from 2^31 so that no two packets share
+    // an id (a restart finds a packet's flits by it). A run never mixes the two: a workload
+    // has no open-loop traffic (the command line refuses --load with --workload).
+    m.sequence = (rate_ > 0.0 ? std::uint64_t{1} << 31 : 0) + sequence_[from]++;
     models_[static_cast<std::size_t>(partition_.owner(NodeId(from)))]->enqueue(NodeId(from), m);
   }
 

@@ -19,6 +19,14 @@
 
 namespace wormnet {
 
+/// How many flits and messages a rank holds, in its network part and at its sources.
+struct FlitGauges {
+  std::uint64_t flits_in_network = 0;  ///< in router buffers, on links, in outboxes
+  std::uint64_t flits_at_sources = 0;  ///< queued messages and the unsent rest of injections
+  std::uint64_t messages_at_sources = 0;
+  bool operator==(const FlitGauges&) const = default;
+};
+
 class RankCounters {
  public:
   /// Counters of `channel_slots` channel slots (RankModel::port_slot()), per-cycle counts
@@ -62,8 +70,11 @@ class RankCounters {
   }
   /// The sources generated `packets` packets at cycle c.
   void created(Cycle c, std::uint64_t packets) { created_at_[c & cycle_mask_] += packets; }
-  /// A message was put in a source queue by hand (RankModel::enqueue()).
-  void scripted() { ++scripted_packets_; }
+  /// A message of `flits` flits was put in a source queue by hand (RankModel::enqueue()).
+  void scripted(std::uint32_t flits) {
+    ++scripted_packets_;
+    scripted_flits_ += flits;
+  }
 
   /// The walk starts at cycle t (every layer level), with `created_packets` generated so far.
   void anchor(Cycle t, std::uint64_t created_packets);
@@ -73,6 +84,24 @@ class RankCounters {
   /// meanwhile (of totals `created_flits`, `created_packets`); resets them.
   TrafficCounters take_window(std::uint64_t created_flits, std::uint64_t created_packets);
   [[nodiscard]] const MeasuredStats& measured() const { return measured_; }
+  /// Totals since the counters were built (or restored: then they start again from what the
+  /// checkpoint's window held), for the gauges (RankStateView::gauges()): they change exactly when
+  /// a flit or message enters or leaves a source queue or the network.
+  [[nodiscard]] std::uint64_t injected_flits() const {
+    return injected_flits_before_ + window_.injected_flits;
+  }
+  [[nodiscard]] std::uint64_t injected_packets() const {
+    return injected_packets_before_ + window_.injected_packets;
+  }
+  [[nodiscard]] std::uint64_t ejected_flits() const {
+    return ejected_flits_before_ + window_.ejected_flits;
+  }
+  [[nodiscard]] std::uint64_t scripted_flits() const { return scripted_flits_; }
+  [[nodiscard]] std::uint64_t scripted_packets() const { return scripted_packets_; }
+  /// What the gauges add to the balance of the totals: zero for a rank built empty, set by a
+  /// restore to what the restored state holds less the balance (RankStateView::gauges()).
+  [[nodiscard]] const FlitGauges& gauge_offset() const { return gauge_offset_; }
+  void set_gauge_offset(const FlitGauges& g) { gauge_offset_ = g; }
   /// Flits channel slot `slot` carried during the measurement window.
   [[nodiscard]] std::uint64_t channel_flits(std::size_t slot) const { return channel_flits_[slot]; }
   void set_channel_flits(std::size_t slot, std::uint64_t flits) { channel_flits_[slot] = flits; }
@@ -99,7 +128,13 @@ class RankCounters {
   std::uint64_t settled_created_ = 0;
   std::uint64_t settled_ejected_ = 0;
   std::uint64_t scripted_packets_ = 0;  ///< messages enqueued by hand
-  std::uint64_t ejected_packets_ = 0;   ///< tails ejected, whole run
+  std::uint64_t scripted_flits_ = 0;    ///< their flits (not checkpointed: for the gauges)
+  /// Injected and ejected counts of the windows already taken (not checkpointed).
+  std::uint64_t injected_flits_before_ = 0;
+  std::uint64_t injected_packets_before_ = 0;
+  std::uint64_t ejected_flits_before_ = 0;
+  FlitGauges gauge_offset_;
+  std::uint64_t ejected_packets_ = 0;  ///< tails ejected, whole run
   std::uint64_t created_flits_seen_ = 0;
   std::uint64_t created_packets_seen_ = 0;
 };

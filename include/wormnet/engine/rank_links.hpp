@@ -107,6 +107,12 @@ class RankLinks {
   Outbox& outbox(std::uint32_t i, Cycle arrival, const char* what);
   /// First cycle of the next window.
   void set_window_end(Cycle t) { window_end_ = t; }
+  /// Flits sent to other ranks (put in an outbox) and received from them, since the links
+  /// were built: the network gauge's terms for the flits that cross (RankStateView::gauges()).
+  void count_sent() { ++flits_sent_; }
+  void count_received(std::uint64_t flits) { flits_received_ += flits; }
+  [[nodiscard]] std::uint64_t flits_sent() const { return flits_sent_; }
+  [[nodiscard]] std::uint64_t flits_received() const { return flits_received_; }
 
   /// Packets streaming in from other ranks: input VC index -> local packet slot.
   void stream_in(std::uint32_t input_vc, std::uint32_t slot) { inbound_[input_vc] = slot; }
@@ -133,6 +139,8 @@ class RankLinks {
   std::vector<std::uint32_t> boundary_words_;
   std::vector<Outbox> outboxes_;
   Cycle window_end_ = 0;
+  std::uint64_t flits_sent_ = 0;
+  std::uint64_t flits_received_ = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> inbound_;
 };
 

@@ -46,6 +46,15 @@ class RankStateView {
         now_(now) {}
 
   // Counts at a window's end (rank_state_view.cpp).
+  /// The three counts below in O(1), from the totals of what entered and left the rank since
+  /// it was built or restored (each changes exactly when a flit or message enters or leaves a
+  /// source queue or the network): what every statistics window records. Equal to
+  /// counted_gauges(), the definition (test engine RankGauges).
+  [[nodiscard]] FlitGauges gauges() const;
+  /// The same counted router by router, O(routers).
+  [[nodiscard]] FlitGauges counted_gauges() const {
+    return {flits_in_network(), flits_at_sources(), messages_at_sources()};
+  }
   /// Flits in router buffers and on links (the arrival wheel and the outboxes).
   [[nodiscard]] std::uint64_t flits_in_network() const;
   /// Flits waiting at sources (queued messages and the unsent rest of packets being injected).

@@ -75,9 +75,11 @@ struct RunSummary {
   std::uint64_t flit_hops = 0;      ///< flits that crossed a network channel, whole run
   std::uint64_t router_cycles = 0;  ///< routers x cycles simulated
   double wall_seconds = 0.0;
-  std::uint64_t model_bytes = 0;     ///< model state over all ranks (buffers, tables, queues)
-  std::uint64_t peak_rss_bytes = 0;  ///< peak resident memory, summed over ranks
-  double flit_rate = 20.0;           ///< flits/us, to convert cycles to microseconds
+  std::uint64_t model_bytes = 0;        ///< model state over all ranks (buffers, tables, queues)
+  std::uint64_t peak_rss_bytes = 0;     ///< peak resident memory, summed over ranks
+  std::uint64_t peak_rss_rank_min = 0;  ///< the smallest rank's peak resident memory (bytes)
+  std::uint64_t peak_rss_rank_max = 0;  ///< the largest rank's (what one node must hold)
+  double flit_rate = 20.0;              ///< flits/us, to convert cycles to microseconds
   SyncTimes sync;  ///< where the wall-clock time went (stdout only, never in HDF5)
 };
 

@@ -36,6 +36,14 @@ int grid_dimensions(Motif m);
 /// dimension first (96 processes in 2-D: 12x8).
 std::vector<int> balanced_grid(std::uint32_t processes, int dims);
 
+/// At most how many messages one iteration of motif `m` on `processes` processes has, step
+/// markers included when the steps compute (`compute`): 2 x dims x P for a halo (every
+/// process to each grid neighbour), 2P for a sweep, 2(P-1)P for the ring allreduce (2(P-1)
+/// steps of P messages), 64P for recursive doubling (at most 64 rounds), P(P-1) for
+/// all-to-all, plus P markers with computation. Bounds the workload before it is built (P
+/// up to 2^31: no overflow in 64 bits).
+std::uint64_t motif_messages_per_iteration(Motif m, std::uint64_t processes, bool compute);
+
 struct MotifSpec {
   Motif motif = Motif::kHalo2d;
   std::uint32_t iterations = 1;

@@ -39,7 +39,7 @@ TEST(RankCounters, PacketCyclesCountSettledCyclesOfTheMeasurementWindow) {
 TEST(RankCounters, AnAnchorStartsFromTheTotalsSoFar) {
   RankCounters c(1, 4, 0, 100);
   for (int k = 0; k < 5; ++k) c.delivered(packet(0, 0, false), 3, 4);
-  c.scripted();
+  c.scripted(3);
   c.anchor(10, 7);
   c.settle(12);
   EXPECT_EQ(c.measured().packet_cycles, 2U * (7 + 1 - 5));

@@ -148,5 +148,26 @@ TEST(Motifs, BalancedGridIsTheMostNearlyCubicLargestFirst) {
   EXPECT_EQ(balanced_grid(36, 2), (std::vector<int>{6, 6}));
 }
 
+TEST(Motifs, MessagesPerIterationAreBoundedByHandCountedFormulas) {
+  // Hand-counted: halo2d on 12 processes 2 x 2 x 12 = 48; halo3d on 8, 2 x 3 x 8 = 48; sweep2d
+  // on 6, 12; the ring on 4, 2 x 3 x 4 = 24; recursive doubling on 5, 64 x 5 = 320; all-to-all
+  // on 5, 5 x 4 = 20; computing steps add a marker per process.
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kHalo2d, 12, false), 48U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kHalo3d, 8, false), 48U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kSweep2d, 6, false), 12U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kAllreduceRing, 4, false), 24U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kAllreduceRd, 5, false), 320U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kAllToAll, 5, false), 20U);
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kAllToAll, 5, true), 25U);
+  // 2^31 processes (the most a workload may have) do not overflow: 2 x (2^31 - 1) x 2^31.
+  EXPECT_EQ(motif_messages_per_iteration(Motif::kAllreduceRing, std::uint64_t{1} << 31, false),
+            ((std::uint64_t{1} << 31) - 1) << 32);
+  // The graphs: the ring and all-to-all reach their bound, a 3 x 4 halo sends twice over each
+  // of its 17 grid edges (3 x 3 along x, 2 x 4 along y): 34 of 48.
+  EXPECT_EQ(sends(motif(Motif::kAllreduceRing, {4})).size(), 24U);
+  EXPECT_EQ(sends(motif(Motif::kAllToAll, {5})).size(), 20U);
+  EXPECT_EQ(sends(motif(Motif::kHalo2d, {3, 4})).size(), 34U);
+}
+
 }  // namespace
 }  // namespace wormnet

@@ -395,6 +395,11 @@ void BatchControl::window(const WindowRow& row) {
   if (writer_ != nullptr) writer_->window(row);
 }
 
+void BatchControl::channel_window(
+    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  if (writer_ != nullptr) writer_->channel_window(cycle_end, channel_flits);
+}
+
 void BatchControl::congestion(const ChannelCongestion& mine) {
   if (writer_ != nullptr) writer_->congestion(mine);
 }

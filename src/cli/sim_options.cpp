@@ -36,7 +36,8 @@ const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
 const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
                                                       {"per-vc", VcBandwidth::kPerVc}};
 const std::map<std::string, CongestionMode> kCongestion{{"off", CongestionMode::kOff},
-                                                        {"totals", CongestionMode::kTotals}};
+                                                        {"totals", CongestionMode::kTotals},
+                                                        {"series", CongestionMode::kSeries}};
 const std::map<std::string, PartitionMethod> kPartitions{{"geometric", PartitionMethod::kGeometric},
                                                          {"blocks", PartitionMethod::kBlocks},
                                                          {"metis", PartitionMethod::kMetis}};
@@ -210,7 +211,8 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   app.add_option("--congestion", m.congestion,
                  "where packets wait: totals (per channel and VC over the measurement window: "
                  "cycles waiting for a VC, a credit, the switch; mean buffer occupancy; "
-                 "flits per VC) or off")
+                 "flits per VC), series (totals, and the flits each channel carried in every "
+                 "statistics window of the run) or off")
       ->transform(choice_of(kCongestion))
       ->default_str(to_string(m.congestion))
       ->group("Measurement");
@@ -444,6 +446,7 @@ void finish_sim_options(SimOptions& o) {
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   validate_values(o.config);
+  check_channel_series_bound(o.config.measure, o.workload.active());
   static_cast<void>(walk_options(o));
 }
 

@@ -56,6 +56,38 @@ def congestion_values(source, quantity: str, point) -> np.ndarray:
     return c[quantity.replace("-", "_")].astype(float).sum(axis=1)
 
 
+def measurement_bounds(sweep: Sweep) -> tuple:
+    """(first cycle, first cycle after) of the run's measurement window, from its
+    configuration (warm-up, then --measure, or up to --cycles)."""
+    c = sweep.config
+    warmup = int(c.get("warmup", 0))
+    cycles = int(c.get("cycles", 0) or 0)
+    return warmup, (cycles if cycles > 0 else warmup + int(c["measure"]))
+
+
+def series_windows(source, point) -> tuple:
+    """(flits (C, W), cycle_end (W,)) of the Point `point`'s channel series
+    (`--congestion series`); ResultFileError (one line) when the run did not record it."""
+    s = point.channel_series
+    if s is None:
+        raise ResultFileError(f"{source.path}: point {point.index} has no channel series "
+                              "(the run had no --congestion series): rerun with --congestion "
+                              "series")
+    return s["flits"], s["cycle_end"]
+
+
+def window_phase(sweep: Sweep, start: int, end: int) -> str:
+    """Where the window [start, end) lies: warm-up, measurement, drain, or across two."""
+    begin, stop = measurement_bounds(sweep)
+    if end <= begin:
+        return "warm-up"
+    if start >= stop:
+        return "drain"
+    if start >= begin and end <= stop:
+        return "measurement"
+    return "warm-up/measurement" if start < begin else "measurement/drain"
+
+
 def default_point(sweep: Sweep) -> int:
     """The point a heatmap shows by default: the highest offered load not flagged saturated
     (the busiest steady state), else the last point."""

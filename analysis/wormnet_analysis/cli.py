@@ -45,6 +45,17 @@ def _plane(text: str) -> tuple:
     return dims
 
 
+def _windows(text: str) -> list:
+    """--windows 0,5,12: statistics window indices."""
+    try:
+        windows = [int(w) for w in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': window indices, e.g. 0,5,12") from None
+    if any(w < 0 for w in windows):
+        raise argparse.ArgumentTypeError(f"'{text}': window indices are >= 0")
+    return windows
+
+
 def heatmap_main(argv=None, prog: str | None = None) -> int:
     from .channels import QUANTITIES
     from .loaders import load_any
@@ -53,11 +64,17 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("file", help="a result file (wormnet run/sweep -o) or a routing-table "
                                  "file (wormnet tables -o)")
     ap.add_argument("-o", "--output", required=True, help="PNG file to write")
-    ap.add_argument("--quantity", choices=sorted([*QUANTITIES, "congestion"]), default=None,
+    ap.add_argument("--quantity", choices=sorted([*QUANTITIES, "congestion", "over-time"]),
+                    default=None,
                     help="utilization (default for result files), flits, load (gamma_c; "
                          "the only one of a table file), pattern-load; with --congestion "
                          "totals blocked, vc-wait, credit-wait, switch-wait, occupancy, "
-                         "escape-share (duato), or congestion: a panel for each of those")
+                         "escape-share (duato), or congestion: a panel for each of those; "
+                         "with --congestion series over-time: the utilization of the "
+                         "--windows, a panel each")
+    ap.add_argument("--windows", type=_windows, default=None,
+                    help="--quantity over-time: the statistics windows drawn (indices, e.g. "
+                         "0,5,12; default six spread over the run)")
     ap.add_argument("--point", type=int, default=None,
                     help="load point (default: the highest offered load not saturated)")
     ap.add_argument("--layout", default=None,
@@ -108,6 +125,17 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
                 c = h.busiest[0] if h.busiest else int(h.values.argmax())
                 print(f"{h.quantity:<12} max {h.values.max():.6g} on {net.channel_label(c)}")
             return 0
+        if quantity == "over-time":
+            if not hasattr(source, "points"):
+                raise FileError(f"{args.file}: a routing-table file has no channel series")
+            fig, drawn = hm.series_panels(source, args.windows, args.point, style=args.layout,
+                                          top=args.top, **options)
+            plots.save_png(fig, args.output, dpi=100)
+            print(f"panels     {args.output}: utilization of {net.channels} channels of "
+                  f"{net.spec} in windows {', '.join(str(h.window) for h in drawn)}")
+            return 0
+        elif args.windows is not None:
+            raise FileError("--windows: read with --quantity over-time only")
         h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
                           scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
         plots.save_png(h.figure, args.output, dpi=100)

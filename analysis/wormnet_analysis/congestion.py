@@ -1,6 +1,7 @@
 """Where packets wait (`wormnet run --congestion totals`; docs/simulator.md, "Congestion
 statistics"): a point's /points/NNN/congestion group as a pandas DataFrame, one row per
-(channel, VC)."""
+(channel, VC); and with `--congestion series` the channel view over time,
+/points/NNN/channel_series, one row per statistics window and a column per channel."""
 import h5py
 import numpy as np
 
@@ -34,4 +35,31 @@ def congestion_frame(path: str, index: int = 0):
             "flits": g["vc_flits"][()].ravel(),
             "escape": (escape_vcs >> vc) & 1 == 1,
         })
+    return frame
+
+
+def channel_series_frame(path: str, index: int = 0, quantity: str = "flits"):
+    """The channel view over time of point `index` of the results file `path`
+    (/points/NNN/channel_series, `--congestion series`): one row per statistics window of the
+    whole run (warm-up, measurement, drain), indexed by `cycle_end` (the first cycle after the
+    window), one column per channel id; `quantity` "flits" (that crossed the channel in the
+    window) or "utilization" (those flits / the window's cycles). KeyError when the run did
+    not record it."""
+    import pandas as pd
+
+    if quantity not in ("flits", "utilization"):
+        raise ValueError(f"quantity {quantity!r}: flits or utilization")
+    with h5py.File(path, "r") as f:
+        name = f"points/{index:03d}/channel_series"
+        if name not in f:
+            raise KeyError(f"{path}: point {index} has no channel series "
+                           "(run with --congestion series)")
+        flits = f[name]["flits"][()]
+        ends = f[name]["cycle_end"][()]
+    values = flits.T.astype(float if quantity == "utilization" else np.int64)
+    if quantity == "utilization":
+        cycles = np.diff(ends, prepend=0).astype(float)
+        values = values / cycles[:, None]
+    frame = pd.DataFrame(values, index=pd.Index(ends, name="cycle_end"))
+    frame.columns.name = "channel"
     return frame

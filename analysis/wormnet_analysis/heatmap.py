@@ -276,10 +276,38 @@ def panels(source, cells, point: int | None = None, style: str | None = None,
     cell], in the order of `cells`, each with its quantity)."""
     cells = [(c, point) if isinstance(c, str) else (c[0], c[1]) for c in cells]
     values = [channel_values(source, q, p) for q, p in cells]
+    working = _working(source)
+    several = len({p for _, p in cells}) > 1
+    entries = []
+    for (q, p), (v, label) in zip(cells, values):
+        text = f"{q} (max {v[working].max():.4g})"
+        if several:
+            pt = source.point(default_point(source) if p is None else p)
+            text = f"{q}, offered {pt.attrs['offered_load']:.4g} (max {v[working].max():.4g})"
+        entries.append((q, v, label, text))
+    if title is None:
+        title = f"{source.network.spec}, {source.routing.get('name', '?')}"
+        if not several:
+            title += f", {_point_title(source, cells[0][1])}"
+        title += ": where packets wait"
+    return _small_multiples(source, entries, title, style, top, ncols, panel_width,
+                            **layout_options)
+
+
+def _working(source) -> np.ndarray:
+    """(C,) bool: the channels of the working network (failed ones are drawn black)."""
     working = np.ones(source.network.channels, dtype=bool)
     working[np.asarray(source.network.failed_channels, dtype=np.int64)] = False
+    return working
+
+
+def _small_multiples(source, entries, title: str, style, top: int, ncols: int,
+                     panel_width: float, **layout_options) -> tuple:
+    """The figure of panels and series_panels: `entries` are (quantity, values (C,), colour
+    bar text, panel title); the panels of one quantity share a colour scale from 0."""
+    working = _working(source)
     tops = {}
-    for (q, _), (v, _) in zip(cells, values):
+    for q, v, _, _ in entries:
         tops[q] = max(tops.get(q, 0.0), float(v[working].max()) if working.any() else 0.0)
     lay = layout(source.network, style, **layout_options)
     x0, y0, x1, y1 = lay.extent()
@@ -287,15 +315,14 @@ def panels(source, cells, point: int | None = None, style: str | None = None,
     aw = min(panel_width - right - pad, MAX_INCHES_PER_LINK * (x1 - x0))
     ah = aw * (y1 - y0) / (x1 - x0)
     cw, ch = aw + right + pad, ah + head + 0.15
-    ncols = max(1, min(ncols, len(cells)))
-    nrows = -(-len(cells) // ncols)
+    ncols = max(1, min(ncols, len(entries)))
+    nrows = -(-len(entries) // ncols)
     top_band, bottom_band = 0.6, (0.45 if lay.notes or lay.cut_lines is not None else 0.2)
     fw, fh = ncols * cw, nrows * ch + top_band + bottom_band
     fig = plt.figure(figsize=(fw, fh))
     ppu = aw * 72.0 / (x1 - x0)
-    several = len({p for _, p in cells}) > 1
     drawn = []
-    for k, ((q, p), (v, label)) in enumerate(zip(cells, values)):
+    for k, (q, v, label, text) in enumerate(entries):
         r, c = divmod(k, ncols)
         left = c * cw + pad
         bottom = fh - top_band - (r + 1) * ch + 0.15
@@ -309,18 +336,9 @@ def panels(source, cells, point: int | None = None, style: str | None = None,
         vmin, vmax = 0.0, (tops[q] if tops[q] > 0 else None)
         h = paint(fig, ax, cax, ppu, lay, v, label=textwrap.fill(label, 34), top=top,
                   vmin=vmin, vmax=vmax, scale="absolute")
-        text = f"{q} (max {v[working].max():.4g})"
-        if several:
-            pt = source.point(default_point(source) if p is None else p)
-            text = f"{q}, offered {pt.attrs['offered_load']:.4g} (max {v[working].max():.4g})"
         ax.set_title(text, fontsize=9)
         h.quantity = q
         drawn.append(h)
-    if title is None:
-        title = f"{source.network.spec}, {source.routing.get('name', '?')}"
-        if not several:
-            title += f", {_point_title(source, cells[0][1])}"
-        title += ": where packets wait"
     fig.suptitle(title, fontsize=10, y=1 - 0.12 / fh, va="top")
     if drawn and drawn[0].handles:
         fig.legend(handles=drawn[0].handles, loc="lower left", fontsize=7, frameon=False,
@@ -328,6 +346,60 @@ def panels(source, cells, point: int | None = None, style: str | None = None,
     if lay.notes:
         fig.text(1 - 0.05 / fw, 0.08 / fh, "; ".join(lay.notes), ha="right", va="bottom",
                  fontsize=7, color="#555555")
+    return fig, drawn
+
+
+def series_windows_drawn(cycle_end, count: int = 6) -> list:
+    """`count` windows (indices) spread evenly over a run of len(cycle_end) windows, the
+    first and the last included (all of them when there are no more)."""
+    n = len(cycle_end)
+    if n <= count:
+        return list(range(n))
+    return sorted({int(round(k * (n - 1) / (count - 1))) for k in range(count)})
+
+
+def series_panels(source, windows=None, point: int | None = None, quantity: str = "utilization",
+                  count: int = 6, style: str | None = None, top: int = 3, ncols: int = 3,
+                  panel_width: float = 4.6, title: str | None = None, **layout_options) -> tuple:
+    """The channel view over time (`--congestion series`): a panel per statistics window of
+    `windows` (indices into the point's windows; None: `count` of them spread over the run,
+    series_windows_drawn), each channel coloured by the flits it carried in that window
+    (`quantity` "flits") or those per cycle ("utilization"), one colour scale over the
+    panels, each titled with its cycles and where they lie (warm-up, measurement, drain).
+    Returns (figure, [Heatmap per window], each with .window its index);
+    ResultFileError (one line) when the point has no series."""
+    from .channels import series_windows, window_phase
+
+    if quantity not in ("flits", "utilization"):
+        raise ValueError(f"quantity {quantity!r}: flits or utilization")
+    p = source.point(default_point(source) if point is None else point)
+    flits, ends = series_windows(source, p)
+    if windows is None:
+        windows = series_windows_drawn(ends, count)
+    for w in windows:
+        if not 0 <= w < len(ends):
+            raise ValueError(f"window {w}: point {p.index} has {len(ends)} statistics windows "
+                             f"(0..{len(ends) - 1})")
+    label = ("flits through the channel in the window" if quantity == "flits"
+             else "channel utilization (flits/cycle in the window)")
+    entries = []
+    for w in windows:
+        start = int(ends[w - 1]) if w > 0 else 0
+        end = int(ends[w])
+        v = flits[:, w].astype(float)
+        if quantity == "utilization":
+            v = v / float(end - start)
+        working = _working(source)
+        text = (f"cycles {start}\u2013{end} ({window_phase(source, start, end)}), "
+                f"max {v[working].max():.4g}")
+        entries.append((quantity, v, label, text))
+    if title is None:
+        title = (f"{source.network.spec}, {source.routing.get('name', '?')}, "
+                 f"{_point_title(source, p.index)}: the channels over time")
+    fig, drawn = _small_multiples(source, entries, title, style, top, ncols, panel_width,
+                                  **layout_options)
+    for h, w in zip(drawn, windows):
+        h.window = w
     return fig, drawn
 
 

@@ -53,6 +53,11 @@ class Point:
     #: under duato, escape_flits, adaptive_flits: (C,)) and "escape_vcs" (the VC bit mask);
     #: None when the run did not count them.
     congestion: dict | None = None
+    #: The channel view over time (/points/NNN/channel_series, `--congestion series`):
+    #: "flits" (C, W), the flits each channel carried in each statistics window, and
+    #: "cycle_end" (W,), the first cycle after each window; None when the run did not record
+    #: it.
+    channel_series: dict | None = None
 
     def timeseries_frame(self):
         """The statistics windows as a DataFrame (one row per window, columns as stored)."""
@@ -175,6 +180,8 @@ def _read_point(g) -> Point:
         deadlock=deadlock,
         timeseries_units=units,
         congestion=_read_congestion(g["congestion"]) if "congestion" in g else None,
+        channel_series=({name: d[()] for name, d in g["channel_series"].items()}
+                        if "channel_series" in g else None),
     )
 
 

@@ -224,6 +224,9 @@ void BatchControl::set_point(int index, double rate, std::int64_t left_after_sat
   base_.point = index;
   base_.rate = rate;
   base_.left_after_saturation = left_after_saturation;
+  // A point counts its cycles from 0: --checkpoint-every N's multiples start again with it
+  // (the first check of the point sets the first one, as at the start of a run).
+  next_checkpoint_cycle_ = 0;
 }
 
 void BatchControl::check_status(const CheckStatus& status) {
@@ -390,6 +393,11 @@ void BatchControl::window(const WindowRow& row) {
   const double node_cycles = static_cast<double>(nodes_) * static_cast<double>(row.cycles);
   accepted_ = row.cycles > 0 ? static_cast<double>(row.counters.ejected_flits) / node_cycles : 0.0;
   if (writer_ != nullptr) writer_->window(row);
+}
+
+void BatchControl::channel_window(
+    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  if (writer_ != nullptr) writer_->channel_window(cycle_end, channel_flits);
 }
 
 void BatchControl::congestion(const ChannelCongestion& mine) {

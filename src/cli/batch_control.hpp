@@ -95,6 +95,9 @@ class BatchControl final : public RunHooks, public ResultSink {
 
   void begin_point(int index, double offered_load) override;
   void window(const WindowRow& row) override;
+  void channel_window(
+      Cycle cycle_end,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
   void congestion(const ChannelCongestion& mine) override;
   void end_point(
       const RunSummary& summary, const MeasuredStats& measured,

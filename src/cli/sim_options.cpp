@@ -15,8 +15,6 @@
 
 namespace wormnet::cli {
 
-namespace {}  // namespace
-
 void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   o.single_load = single_load;
   NetworkConfig& n = o.config.network;
@@ -148,7 +146,8 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   app.add_option("--congestion", m.congestion,
                  "where packets wait: totals (per channel and VC over the measurement window: "
                  "cycles waiting for a VC, a credit, the switch; mean buffer occupancy; "
-                 "flits per VC) or off")
+                 "flits per VC), series (totals, and the flits each channel carried in every "
+                 "statistics window of the run) or off")
       ->transform(choice_of<CongestionMode>())
       ->default_str(enum_name(m.congestion))
       ->group("Measurement");
@@ -382,6 +381,7 @@ void finish_sim_options(SimOptions& o) {
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   validate_values(o.config);
+  check_channel_series_bound(o.config.measure, o.workload.active());
   static_cast<void>(walk_options(o));
 }
 

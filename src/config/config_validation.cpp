@@ -123,4 +123,22 @@ void validate_values(const SimConfig& c) {
   at_most("--stop-latency", m.stop_latency, kMaxCycles, "cycles");
 }
 
+void check_channel_series_bound(const MeasureConfig& m, bool workload) {
+  if (m.congestion != CongestionMode::kSeries) return;
+  // Every point ends by its drain limit (validate_values keeps these sums below 2^62).
+  const Cycle run =
+      workload ? m.drain_limit : (m.cycles > 0 ? m.cycles : m.warmup + m.measure) + m.drain_limit;
+  const Cycle windows = run / m.stats_window + (run % m.stats_window != 0 ? 1 : 0);
+  if (windows <= kMaxChannelSeriesWindows) return;
+  const Cycle least = run / kMaxChannelSeriesWindows + (run % kMaxChannelSeriesWindows != 0);
+  throw InputError("--congestion", "series",
+                   "keeps at most " + std::to_string(kMaxChannelSeriesWindows) +
+                       " statistics windows a point; this run may last " + std::to_string(run) +
+                       (workload ? " cycles (the drain limit), "
+                                 : " cycles (warm-up + measurement + drain limit), ") +
+                       std::to_string(windows) + " windows of --stats-window " +
+                       std::to_string(m.stats_window) + ": give --stats-window " +
+                       std::to_string(least) + " or more, or a shorter --drain-limit");
+}
+
 }  // namespace wormnet

@@ -273,6 +273,22 @@ TrafficCounters RankModel::take_window() {
   return counters_.take_window(sources_.created_flits(), sources_.created_packets());
 }
 
+std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_window() {
+  require(level(), "take_channel_window() while the walk's layers are not level");
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
+  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
+    const NodeId node(bank_.nodes()[r]);
+    for (int p = 0; p < ports_; ++p) {
+      const ChannelId c = topo_.channel(node, static_cast<PortId>(p));
+      if (!c.valid()) continue;
+      std::uint64_t flits = 0;
+      for (int v = 0; v < vcs_; ++v) flits += bank_.take_window_flits(r, p * vcs_ + v);
+      out.emplace_back(c.value(), flits);
+    }
+  }
+  return out;
+}
+
 RankStateView RankModel::state() const {
   require(level(), "the rank's state read while the walk's layers are not level");
   return RankStateView(topo_, bank_, packets_, sources_, links_, wheel_, counters_, active_, now_);

@@ -26,7 +26,9 @@ namespace {
 /// checkpoint of version 3 cannot tell a restart whether its tables or trace changed.
 /// 5: routers/congestion_* (where packets wait, --congestion): a restart from 4 could not
 /// continue those counts.
-constexpr std::int64_t kCheckpointVersion = 5;
+/// 6: routers/congestion_window_flits (the flits of the statistics window under way,
+/// --congestion series): a restart from 5 could not continue the channel series.
+constexpr std::int64_t kCheckpointVersion = 6;
 
 namespace names = schema::checkpoint;
 namespace layout = checkpoint_layout;

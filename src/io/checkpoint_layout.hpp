@@ -122,7 +122,8 @@ auto router_unit_fields(R& u) {
                     RouterField{names::kCongCreditWait, u.cong_credit_wait, W::kPortVcs},
                     RouterField{names::kCongHeld, u.cong_held, W::kPortVcs},
                     RouterField{names::kCongOccupancy, u.cong_occupancy, W::kPortVcs},
-                    RouterField{names::kCongFlits, u.cong_flits, W::kPortVcs}};
+                    RouterField{names::kCongFlits, u.cong_flits, W::kPortVcs},
+                    RouterField{names::kCongWindowFlits, u.cong_window_flits, W::kPortVcs}};
 }
 
 /// The sources' per-router fields (TrafficSources::Rows).

@@ -30,6 +30,15 @@ std::vector<IndexRun> runs_of(const std::vector<std::uint32_t>& ids) {
   return runs;
 }
 
+/// The windows of the channel series while the point runs (ResultWriter::channel_window()).
+constexpr std::string_view kSeriesWindows = "channel_series_windows";
+
+std::string series_window_name(std::uint64_t index) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%06llu", static_cast<unsigned long long>(index));
+  return buf;
+}
+
 std::string point_name(int index) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "points/%03d", index);
@@ -421,9 +430,15 @@ void ResultWriter::begin_point_unguarded(int index, double offered_load) {
       root.remove(point_name(later));
     }
     point_ = root.open_group(point_name(index));
-    for (const char* name :
-         {"channel_flits", "channel_utilization", "latency_histogram", "deadlock", "congestion"}) {
+    for (const char* name : {"channel_flits", "channel_utilization", "latency_histogram",
+                             "deadlock", "congestion", "channel_series"}) {
       point_->remove(name);
+    }
+    if (point_->has_group(kSeriesWindows)) {  // the channel series' windows after it
+      const H5Group w = point_->open_group(kSeriesWindows);
+      for (const std::string& name : w.member_names()) {
+        if (std::stoull(name) >= *resume_rows_) w.remove(name);
+      }
     }
     series_ = TimeSeriesTable::open(*point_, "timeseries");
     if (series_->rows() < *resume_rows_) {
@@ -478,6 +493,55 @@ void ResultWriter::window_unguarded(const WindowRow& row) {
        Cell{static_cast<double>(c.created_flits) / node_cycles},
        Cell{static_cast<double>(c.ejected_flits) / node_cycles}});
   file_.flush();
+}
+
+void ResultWriter::channel_window(
+    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+  guarded([&] {
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> mine = channel_flits;
+    std::sort(mine.begin(), mine.end());
+    std::vector<std::uint32_t> ids;
+    std::vector<std::uint64_t> flits;
+    for (const auto& [c, f] : mine) {
+      ids.push_back(c);
+      flits.push_back(f);
+    }
+    // Named by the row the window gets in the time series (appended just after).
+    const H5Group w = point_->require_group(kSeriesWindows);
+    const std::string name = series_window_name(series_->rows());
+    w.write_distributed<std::uint64_t>(
+        name, RowDistribution(run_.topology->num_channels(), runs_of(ids)), flits);
+    w.open_dataset(name).set_attribute("cycle_end", static_cast<std::int64_t>(cycle_end));
+  });
+}
+
+void ResultWriter::write_channel_series(const H5Group& point, const RowDistribution& rows,
+                                        std::size_t local_channels) const {
+  const H5Group pending = point.open_group(kSeriesWindows);
+  const std::vector<std::string> names = pending.member_names();  // in window order
+  const std::size_t windows = names.size();
+  std::vector<std::uint64_t> local(local_channels * windows);
+  std::vector<std::int64_t> ends;
+  for (std::size_t w = 0; w < windows; ++w) {
+    const H5DataSet d = pending.open_dataset(names[w]);
+    const std::vector<std::uint64_t> column = d.read_rows<std::uint64_t>(rows);
+    for (std::size_t k = 0; k < local_channels; ++k) local[k * windows + w] = column[k];
+    ends.push_back(d.attribute<std::int64_t>("cycle_end"));
+  }
+  const H5Group g = point.create_group("channel_series");
+  g.set_attribute("windows", static_cast<std::uint64_t>(windows));
+  g.write_distributed<std::uint64_t>("flits", rows, local, Shape{windows});
+  g.open_dataset("flits").set_attribute(schema::kUnitAttr, std::string_view("flits"));
+  g.open_dataset("flits").set_attribute(
+      schema::kDescriptionAttr,
+      std::string_view("[channel, window]: flits that crossed the channel in the statistics "
+                       "window (the rows of timeseries, one to one)"));
+  g.write_dataset<std::int64_t>("cycle_end", ends);
+  g.open_dataset("cycle_end").set_attribute(schema::kUnitAttr, std::string_view("cycles"));
+  g.open_dataset("cycle_end")
+      .set_attribute(schema::kDescriptionAttr,
+                     std::string_view("first cycle after each window (timeseries' cycle_end)"));
+  point.remove(kSeriesWindows);
 }
 
 void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestion& mine,
@@ -644,6 +708,7 @@ void ResultWriter::end_point_unguarded(
       .set_attribute(schema::kDescriptionAttr,
                      std::string_view("channel_flits / window cycles (1 = busy every cycle)"));
 
+  if (g.has_group(kSeriesWindows)) write_channel_series(g, rows, ids.size());
   if (congestion_) {
     write_congestion(g, *congestion_, s.window_cycles);
     congestion_.reset();

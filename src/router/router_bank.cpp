@@ -38,6 +38,7 @@ void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) cons
     rows.cong_held.push_back(a.held);
     rows.cong_occupancy.push_back(a.occupancy);
     rows.cong_flits.push_back(k.on() ? k.output(i) : 0);
+    rows.cong_window_flits.push_back(k.on() ? k.window_output(i) : 0);
   }
 }
 
@@ -53,6 +54,7 @@ void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
     k.input(i) = CongestionCounters::InputVc{rows.cong_vc_wait[i], rows.cong_credit_wait[i],
                                              rows.cong_held[i], rows.cong_occupancy[i]};
     k.set_output(i, rows.cong_flits[i]);
+    k.set_window_output(i, rows.cong_window_flits[i]);
   }
   SwitchStage::rebuild_masks(core_);  // from the stages and credits just restored
 }

@@ -322,7 +322,23 @@ def valid(cfg):
         return False
     if not measurable(cfg):
         return False
+    if cfg.get("congestion") == "series" and series_windows(cfg) > MAX_SERIES_WINDOWS:
+        return False
     return True
+
+
+# --congestion series keeps at most this many statistics windows a point (sim_config.hpp).
+MAX_SERIES_WINDOWS = 4096
+
+
+def series_windows(cfg):
+    """The most statistics windows a point of cfg may have: ceil((warm-up + measurement +
+    drain limit) / stats window), a workload's ceil(drain limit / stats window), as wormnet's
+    rule counts them."""
+    run = cfg.get("drain-limit", 100000)
+    if not workload(cfg):
+        run += cfg.get("cycles") or cfg.get("warmup", 2000) + cfg.get("measure", 10000)
+    return -(-run // cfg.get("stats-window", 1000))
 
 
 def workload_valid(cfg):
@@ -678,13 +694,19 @@ def draw_early_stop(rng, cfg):
 
 
 def draw_congestion(rng, cfg):
-    """Where packets wait (--congestion totals; issue 39) on some configurations. An own
+    """Where packets wait (--congestion totals or series; issue 39) on some configurations. An own
     Random, as the early stop's: no other draw moves, and its salt leaves the golden seeds
     without it (they compare with binaries before it)."""
     del rng
     local = random.Random("congestion (issue 39) 1 " + repr(cfg))
     if local.random() < 0.05:
         cfg["congestion"] = "totals"
+        # The channel view over time (--congestion series, which counts the totals too) on
+        # half of them, with statistics windows long enough for its bound.
+        if local.random() < 0.5:
+            cfg["congestion"] = "series"
+            while series_windows(cfg) > MAX_SERIES_WINDOWS:
+                cfg["stats-window"] = cfg.get("stats-window", 1000) * 2
 
 
 # --- faults (docs/faults.md) ------------------------------------------------------------------

@@ -4,7 +4,8 @@
 - every ```python block of docs/python.md runs, in order, in one namespace, in a folder with
   the files that page describes (results.h5: an H_4 sweep; table.h5: a routing table of a
   4x4 torus; sweep2d.h5: a closed-loop workload; congestion.h5: a duato run with
-  --congestion totals), with the page's own assertions;
+  --congestion totals; series.h5: one with --congestion series), with the page's own
+  assertions;
 - the doctests of the package's modules pass;
 - DataFrames hold what the file holds (read here with h5py): the summary, a point's time
   series and histogram, the per-channel counts joined to the channel ends;
@@ -197,6 +198,9 @@ def main():
     run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "duato", "--load", "0.2",
          "--warmup", "200", "--measure", "1000", "--congestion", "totals", "-o",
          os.path.join(folder, "congestion.h5")])
+    run([args.wormnet, "run", "-q", "-t", "torus:4x4", "-r", "duato", "--load", "0.3",
+         "--warmup", "200", "--measure", "1000", "--stats-window", "100", "--drain-limit",
+         "2000", "--congestion", "series", "-o", os.path.join(folder, "series.h5")])
 
     examples = run_docs(args.docs, folder)
     sys.path.insert(0, args.analysis)

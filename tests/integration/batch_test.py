@@ -8,6 +8,7 @@ files, are refused with one line and exit code 2.
 usage: batch_test.py --wormnet BIN --mpiexec MPIEXEC --out DIR [unittest args]
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -39,6 +40,9 @@ HONEYCOMB = ["run", "-t", "honeycomb:4", "-r", "double-xy", "--load", "0.05", "-
 CONGESTION = ["run", "-t", "torus:6x4", "-r", "duato", "--load", "0.35", "--length", "6",
               "--buffer", "3", "--warmup", "300", "--measure", "3000", "--stats-window", "250",
               "--congestion", "totals"]
+# The channel view over time (--congestion series): windows of 100 cycles, so that the
+# measurement window [300, 3300) is made of whole statistics windows.
+SERIES = [*CONGESTION[:-4], "--stats-window", "100", "--congestion", "series"]
 SWEEP = ["sweep", "-t", "honeycomb:3", "-r", "double-xy", "--loads", "0.05,0.1,0.4",
          "--length-min", "4", "--length-max", "20", "--warmup", "200", "--measure", "2000",
          "--drain-limit", "2000", "--after-saturation", "0", "--stats-window", "200"]
@@ -150,6 +154,36 @@ class CheckpointRestart(Identical):
             window = int(g.attrs["window_cycles"])
             self.assertLessEqual(int(waits.max()), window)
 
+    def test_channel_series_restarts_on_another_rank_count(self):
+        # The flits of the window under way are part of the checkpoint (layout 6) and the
+        # windows before it are kept in the file: a run stopped mid-window (1750, 850) and
+        # restarted on another rank count writes the uninterrupted run's file.
+        r = wormnet([*SERIES, "-q", "-o", path("series_full.h5")], ranks=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.stop_and_restart(1, 3, 1750, "cs13", base=SERIES, full="series_full.h5")
+        self.stop_and_restart(3, 2, 850, "cs32", base=SERIES, full="series_full.h5")
+        with h5py.File(path("series_full.h5"), "r") as f:
+            p = f["points/000"]
+            g = p["channel_series"]
+            flits = g["flits"][:]
+            ends = g["cycle_end"][:]
+            # One column per row of the time series, at the same window ends.
+            self.assertTrue(np.array_equal(ends, p["timeseries/cycle_end"][:]))
+            self.assertEqual(flits.shape, (f["topology"].attrs["channels"], len(ends)))
+            # Each window's flits over the channels are the flit hops the time series counts
+            # (another counter, RankCounters', at every crossing).
+            self.assertTrue(np.array_equal(flits.sum(axis=0), p["timeseries/flit_hops"][:]))
+            # Over the windows of the measurement window, each channel's flits are the
+            # channel_flits of the measurement (and the VCs' flits of the totals).
+            measuring = (ends > 300) & (ends <= 3300)
+            self.assertEqual(int(measuring.sum()), 30)
+            self.assertTrue(np.array_equal(flits[:, measuring].sum(axis=1), p["channel_flits"][:]))
+            self.assertTrue(np.array_equal(flits[:, measuring].sum(axis=1),
+                                           p["congestion/vc_flits"][:].sum(axis=1)))
+            # The warm-up and the drain carried flits too, which the totals leave out.
+            self.assertGreater(int(flits[:, ~measuring].sum()), 0)
+            self.assertNotIn("channel_series_windows", p)
+
     def test_honeycomb_restarts_on_three_and_four_ranks(self):
         # Issue 11: stripes of H_4 over 3 or 4 ranks cut packets that leave a rank and come
         # back to it; the restart once gave them one record per rank and aborted.
@@ -182,6 +216,22 @@ class CheckpointRestart(Identical):
         r = wormnet([*duato, "-q", "-o", path("duato_full.h5")])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.stop_and_restart(2, 1, 1300, "duato21", base=duato, full="duato_full.h5")
+
+    def test_every_sweep_point_checkpoints_at_its_multiples(self):
+        """--checkpoint-every N counts each point's own cycles (a point starts at cycle 0):
+        the next multiple once carried over from the point before, so a shorter later point
+        wrote no checkpoint by cycles at all."""
+        ck = path("sweep_every.ck")
+        shutil.rmtree(ck, ignore_errors=True)
+        r = wormnet(["sweep", "-t", "torus:4x4", "-r", "dor-dateline", "--loads", "0.05,0.1",
+                     "--warmup", "200", "--measure", "1000", "--checkpoint-every", "256",
+                     "--checkpoint-dir", ck, "--progress", "lines", "-o", path("sweep_every.h5")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        per_point = [[int(c) for c in re.findall(r"^checkpoint .* at cycle (\d+) ", part, re.M)]
+                     for part in re.split(r"^point \d+.*$", r.stdout, flags=re.M)[:2]]
+        # Each point runs 1,200 cycles and a short drain: checks every 128 cycles reach
+        # 256, 512, 768 and 1024 in each.
+        self.assertEqual(per_point, [[256, 512, 768, 1024]] * 2, r.stdout)
 
     def test_periodic_checkpoints_do_not_change_results(self):
         out = path("periodic.h5")
@@ -623,11 +673,12 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
 
     def test_checkpoint_of_the_previous_layout_is_refused(self):
-        # Layout version 5 added the routers' congestion counts (--congestion); a version-4
-        # checkpoint holds none, so a restart could not continue them: refused by version.
-        copy = self.damaged_copy("layout4.ck", lambda f: f.attrs.__setitem__(
-            "checkpoint_version", np.int64(4)))
-        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 4", "reads 5")
+        # Layout version 6 added the flits of the statistics window under way (--congestion
+        # series); a version-5 checkpoint holds none, so a restart could not continue the
+        # channel series: refused by version.
+        copy = self.damaged_copy("layout5.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(5)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 5", "reads 6")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

@@ -177,7 +177,7 @@ class BadInput(unittest.TestCase):
                               ("--selection", ("priority", "random", "least-occupied")),
                               ("--flow-control", ("credit", "bubble")),
                               ("--vc-bandwidth", ("shared", "per-vc")),
-                              ("--congestion", ("off", "totals"))):
+                              ("--congestion", ("off", "totals", "series"))):
             self.expect_one_line(["run", "-t", "honeycomb:2", "-r", "double-xy", option,
                                   "nonsense"], option, "nonsense", *names)
 
@@ -1229,7 +1229,7 @@ class Corpus(CorpusRunner):
         "--cycles": ["-1", "x", "0", "50", BIG],
         "--drain-limit": ["-1", "x", BIG],
         "--stats-window": ["0", "-1", "x", BIG],
-        "--congestion": ["series", "on", ""],
+        "--congestion": ["timeline", "on", ""],
         "--deadlock-threshold": ["0", "-1"],
         "--flit-rate": ["0", "-1", "x", "inf", "nan", "1e400"],
         "--seed": ["-1", "x", "18446744073709551616", "1.5"],
@@ -1465,6 +1465,23 @@ class Corpus(CorpusRunner):
             Case([*run_, "--config", "h.toml"], "--hotspot-fraction", "--traffic hotspot",
                  files={"h.toml": "hotspot-fraction = 0.2\n"},
                  label="a hotspot key in a config file of uniform traffic"),
+        ])
+
+    def test_channel_series_is_bounded(self):
+        # --congestion series keeps at most 4096 statistics windows a point: a run that may
+        # last longer (warm-up + measurement + drain limit; a workload's drain limit) is
+        # refused before it starts, with
+        # the smallest --stats-window that fits: ceil(100150 / 4096) = 25 and
+        # ceil(5100000 / 4096) = 1246.
+        self.run_corpus([
+            Case([*self.RUN, "--congestion", "series", "--stats-window", "20"], "--congestion",
+                 "'series'", "4096", "100150 cycles", "5008 windows", "--stats-window 25 or more"),
+            Case([*self.RUN[:-4], "--warmup", "0", "--cycles", "5000000", "--congestion",
+                  "series"], "--congestion", "5100000 cycles", "--stats-window 1246 or more"),
+            # A workload runs from cycle 0 within its drain limit (100000 by default).
+            Case(["run", "-t", "torus:4x4", "-r", "dor-dateline", "--workload", "halo2d",
+                  "--congestion", "series", "--stats-window", "20"], "--congestion",
+                 "100000 cycles (the drain limit)", "--stats-window 25 or more"),
         ])
 
     def test_numbers_that_overflow_or_mean_nothing(self):
@@ -1972,7 +1989,7 @@ class EnumNames(unittest.TestCase):
         "--traffic": {"uniform", "transpose", "neighbor", "tornado", "bit-complement", "hotspot",
                       "all-to-all"},
         "--process": {"poisson", "bernoulli"},
-        "--congestion": {"off", "totals"},
+        "--congestion": {"off", "totals", "series"},
     }
     OPTIONS = {
         "run": list(NAMES), "sweep": list(NAMES),

@@ -69,6 +69,12 @@ CASES = {
                                  "--length", "5", "--buffer", "2", "--warmup", "200",
                                  "--measure", "1500", "--drain-limit", "800",
                                  "--congestion", "totals"], 0),
+    # The channel view over time (--congestion series): each window's flits per channel,
+    # gathered by global channel id, through the warm-up, the measurement and the drain.
+    "duato_channel_series": ("run", ["-t", "torus:6x6", "-r", "duato", "--load", "0.6",
+                                     "--length", "5", "--buffer", "2", "--warmup", "200",
+                                     "--measure", "1500", "--drain-limit", "800",
+                                     "--stats-window", "70", "--congestion", "series"], 0),
     "honeycomb_deadlock": ("run", ["-t", "honeycomb:4", "-r", "stojmenovic", "--buffer", "1",
                                    "--length-min", "10", "--length-max", "200", "--load", "0.3",
                                    "--deadlock-threshold", "500"], 4),

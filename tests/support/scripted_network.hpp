@@ -86,6 +86,13 @@ inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
   rows(&ModelSnapshot::router, &R::sa_last_vc, pp);
   rows(&ModelSnapshot::router, &R::sa_last_port, pp);
   rows(&ModelSnapshot::router, &R::injection, 4);
+  // Where packets wait (--congestion; zeros without it).
+  rows(&ModelSnapshot::router, &R::cong_vc_wait, pv);
+  rows(&ModelSnapshot::router, &R::cong_credit_wait, pv);
+  rows(&ModelSnapshot::router, &R::cong_held, pv);
+  rows(&ModelSnapshot::router, &R::cong_occupancy, pv);
+  rows(&ModelSnapshot::router, &R::cong_flits, pv);
+  rows(&ModelSnapshot::router, &R::cong_window_flits, pv);
   rows(&ModelSnapshot::sources, &S::counter, 1);
   rows(&ModelSnapshot::sources, &S::next_time, 1);
   rows(&ModelSnapshot::sources, &S::sequence, 1);

@@ -9,6 +9,12 @@ namespace wormnet {
 /// Rules that need nothing but the values (ranges, orderings).
 void validate_values(const SimConfig& config);
 
+/// `--congestion series` keeps at most kMaxChannelSeriesWindows statistics windows a point:
+/// refused when the run may last longer, warm-up + measurement + drain limit for a load
+/// point, the drain limit for a closed-loop workload (`workload`), which runs from cycle 0
+/// until its messages are delivered, within the drain limit.
+void check_channel_series_bound(const MeasureConfig& measure, bool workload);
+
 // The rules that need the built network are checked where the run's plan is derived from it
 // (wormnet/plan/run_plan.hpp).
 

@@ -91,14 +91,24 @@ constexpr std::span<const EnumName<VcBandwidth>> enum_names(VcBandwidth) {
 enum class CongestionMode : std::uint8_t {
   kOff,     ///< nothing (no counters are allocated)
   kTotals,  ///< per channel and VC, over the measurement window
+  /// kTotals, and per statistics window of the whole run the flits each channel carried
+  /// (the channel view over time; at most kMaxChannelSeriesWindows windows a point)
+  kSeries,
 };
 inline constexpr EnumName<CongestionMode> kCongestionModeNames[] = {
     {CongestionMode::kOff, "off", "no congestion counters"},
     {CongestionMode::kTotals, "totals", "per channel and VC, over the measurement window"},
+    {CongestionMode::kSeries, "series",
+     "totals, and the flits per channel in every statistics window"},
 };
 constexpr std::span<const EnumName<CongestionMode>> enum_names(CongestionMode) {
   return kCongestionModeNames;
 }
+
+/// The most statistics windows a point's channel series may hold (`--congestion series`):
+/// a run whose ceil((warm-up + measurement + drain limit) / --stats-window) exceeds it is
+/// refused before it starts. The series is then at most 8 x channels x this bytes a point.
+inline constexpr std::uint64_t kMaxChannelSeriesWindows = 4096;
 
 /// How routers are spread over ranks (docs/scaling.md).
 enum class PartitionMethod : std::uint8_t {

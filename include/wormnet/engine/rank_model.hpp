@@ -75,6 +75,9 @@ class RankModel {
 
   /// Counters since the last take_window(); resets them. The layers must be level.
   TrafficCounters take_window();
+  /// The flits each channel the rank sends on carried since the last call, (global channel
+  /// id, flits); resets them (--congestion series: the counters must be on). Layers level.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> take_channel_window();
   /// The questions about the rank's state (counts, stuck VCs, snapshot); layers level.
   [[nodiscard]] RankStateView state() const;
   /// The state of a checkpoint `all` (any partition's snapshots, merged) on this rank; its

@@ -108,6 +108,12 @@ class ResultWriter final : public ResultSink {
 
   void begin_point(int index, double offered_load) override;
   void window(const WindowRow& row) override;
+  /// --congestion series: the window's flits per channel, written at once (group
+  /// channel_series_windows, one dataset per window, so that a restart keeps those before
+  /// its checkpoint); end_point() gathers them into group channel_series. Collective.
+  void channel_window(
+      Cycle cycle_end,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
   /// Kept for the point's end_point(), which writes group `congestion`.
   void congestion(const ChannelCongestion& mine) override { congestion_ = mine; }
   void end_point(
@@ -152,6 +158,8 @@ class ResultWriter final : public ResultSink {
   std::optional<H5Group> point_;
   std::optional<ChannelCongestion> congestion_;  ///< this rank's, until end_point()
   void write_congestion(const H5Group& point, const ChannelCongestion& mine, Cycle window) const;
+  void write_channel_series(const H5Group& point, const RowDistribution& rows,
+                            std::size_t local_channels) const;
   std::optional<TimeSeriesTable> series_;
   std::optional<TimeSeriesTable> summary_;
   std::optional<std::uint64_t> resume_rows_;

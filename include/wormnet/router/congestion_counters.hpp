@@ -28,11 +28,15 @@
 //     took the last credit with flits behind, or at a deposit into the empty VC; ends at
 //     the credit's arrival (max with `ready`, so a credit back within the VC allocation
 //     delay cancels the stay).
+// Per output VC also the flits it sent since the last statistics window (`--congestion
+// series`, the channel view over time; counted whenever the counters are on, whatever the
+// cycle): take_window() reads and zeroes them at each window's end.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "wormnet/core/ids.hpp"
@@ -53,7 +57,12 @@ class CongestionCounters {
   CongestionCounters() = default;
   /// On, for `input_vcs` input VCs and `output_vcs` output VCs, counting [begin, end).
   CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end)
-      : on_(true), begin_(begin), end_(end), in_(input_vcs), out_(output_vcs, 0) {}
+      : on_(true),
+        begin_(begin),
+        end_(end),
+        in_(input_vcs),
+        out_(output_vcs, 0),
+        window_out_(output_vcs, 0) {}
 
   [[nodiscard]] bool on() const { return on_; }
   /// t clipped to the window.
@@ -85,6 +94,7 @@ class CongestionCounters {
     const Cycle k1 = clip(t + 1);
     v.occupancy += k;
     out_[o] += k1 - k;
+    ++window_out_[o];
     // Held at t (it moved); the pop counts -(k1 - k); the stay goes on unless it ends here.
     const bool goes_on = !tail && left != 0;
     v.held += goes_on ? k - k1 : k;
@@ -110,15 +120,22 @@ class CongestionCounters {
   [[nodiscard]] InputVc& input(std::uint32_t i) { return in_[i]; }
   [[nodiscard]] std::uint64_t output(std::uint32_t o) const { return out_[o]; }
   void set_output(std::uint32_t o, std::uint64_t flits) { out_[o] = flits; }
+  /// Flits output VC o sent since the last take_window() (any cycle of the run).
+  [[nodiscard]] std::uint64_t window_output(std::uint32_t o) const { return window_out_[o]; }
+  void set_window_output(std::uint32_t o, std::uint64_t flits) { window_out_[o] = flits; }
+  /// window_output(o), and zero it (a statistics window ends).
+  std::uint64_t take_window(std::uint32_t o) { return std::exchange(window_out_[o], 0); }
   [[nodiscard]] std::size_t inputs() const { return in_.size(); }
   [[nodiscard]] std::size_t outputs() const { return out_.size(); }
   /// Zero counts (a restore fills them after).
   void clear() {
     std::fill(in_.begin(), in_.end(), InputVc{});
     std::fill(out_.begin(), out_.end(), 0);
+    std::fill(window_out_.begin(), window_out_.end(), 0);
   }
   [[nodiscard]] std::size_t bytes() const {
-    return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(std::uint64_t);
+    return in_.capacity() * sizeof(InputVc) +
+           (out_.capacity() + window_out_.capacity()) * sizeof(std::uint64_t);
   }
 
  private:
@@ -127,6 +144,7 @@ class CongestionCounters {
   Cycle end_ = 0;
   std::vector<InputVc> in_;
   std::vector<std::uint64_t> out_;
+  std::vector<std::uint64_t> window_out_;  ///< flits since the last take_window()
 };
 
 /// An input VC's totals over the window (CongestionCounters closed at the end).

@@ -244,6 +244,11 @@ class RouterBank {
   [[nodiscard]] std::uint64_t congestion_flits(std::uint32_t r, int local_vc) const {
     return core_.congestion.output(core_.outputs.index(r, local_vc));
   }
+  /// The flits output VC local_vc of router r sent since the last call (any cycle), zeroed:
+  /// a statistics window ends (--congestion series). Only with params().congestion.
+  std::uint64_t take_window_flits(std::uint32_t r, int local_vc) {
+    return core_.congestion.take_window(core_.outputs.index(r, local_vc));
+  }
 
   /// Read-only view of the units, for tests.
   [[nodiscard]] const RouterCore& core() const { return core_; }

@@ -47,7 +47,7 @@ TEST(EnumNames, EveryValueRoundTripsThroughItsOneName) {
   check_table<FlowControl>(2, {"credit", "bubble"});
   check_table<RingTie>(3, {"plus", "random", "alternating"});
   check_table<VcBandwidth>(2, {"shared", "per-vc"});
-  check_table<CongestionMode>(2, {"off", "totals"});
+  check_table<CongestionMode>(3, {"off", "totals", "series"});
   check_table<PartitionMethod>(3, {"geometric", "blocks", "metis"});
   check_table<TopologyKind>(4, {"honeycomb", "torus", "mesh", "honeycomb-torus"});
 }

@@ -15,10 +15,98 @@
 namespace wormnet {
 namespace {
 
+/// How many values each enum has, by a switch over all of them: -Wswitch (an error here)
+/// stops the build when an enum gains a value this file does not list, so a value added to
+/// an enum but not to its table fails check_table's count.
+constexpr int value_count(TrafficPattern v) {
+  switch (v) {
+    case TrafficPattern::kUniform:
+    case TrafficPattern::kTranspose:
+    case TrafficPattern::kNeighbor:
+    case TrafficPattern::kTornado:
+    case TrafficPattern::kBitComplement:
+    case TrafficPattern::kHotspot:
+    case TrafficPattern::kAllToAll:
+      return 7;
+  }
+  return 0;
+}
+constexpr int value_count(InjectionProcess v) {
+  switch (v) {
+    case InjectionProcess::kPoisson:
+    case InjectionProcess::kBernoulli:
+      return 2;
+  }
+  return 0;
+}
+constexpr int value_count(SelectionPolicy v) {
+  switch (v) {
+    case SelectionPolicy::kPriority:
+    case SelectionPolicy::kRandom:
+    case SelectionPolicy::kLeastOccupied:
+      return 3;
+  }
+  return 0;
+}
+constexpr int value_count(FlowControl v) {
+  switch (v) {
+    case FlowControl::kCredit:
+    case FlowControl::kBubble:
+      return 2;
+  }
+  return 0;
+}
+constexpr int value_count(RingTie v) {
+  switch (v) {
+    case RingTie::kPlus:
+    case RingTie::kRandom:
+    case RingTie::kAlternating:
+      return 3;
+  }
+  return 0;
+}
+constexpr int value_count(VcBandwidth v) {
+  switch (v) {
+    case VcBandwidth::kShared:
+    case VcBandwidth::kPerVc:
+      return 2;
+  }
+  return 0;
+}
+constexpr int value_count(CongestionMode v) {
+  switch (v) {
+    case CongestionMode::kOff:
+    case CongestionMode::kTotals:
+    case CongestionMode::kSeries:
+      return 3;
+  }
+  return 0;
+}
+constexpr int value_count(PartitionMethod v) {
+  switch (v) {
+    case PartitionMethod::kGeometric:
+    case PartitionMethod::kBlocks:
+    case PartitionMethod::kMetis:
+      return 3;
+  }
+  return 0;
+}
+constexpr int value_count(TopologyKind v) {
+  switch (v) {
+    case TopologyKind::kHoneycomb:
+    case TopologyKind::kTorus:
+    case TopologyKind::kMesh:
+    case TopologyKind::kHoneycombTorus:
+      return 4;
+  }
+  return 0;
+}
+
 /// Checks E's table against `count` enumerators 0..count-1 and the names `expected` (in the
 /// enum's order, written out here from the documentation, not read from the table).
 template <class E>
 void check_table(int count, const std::vector<std::string>& expected) {
+  ASSERT_EQ(value_count(E{}), count);
   const auto table = enum_names(E{});
   ASSERT_EQ(table.size(), static_cast<std::size_t>(count));
   ASSERT_EQ(expected.size(), static_cast<std::size_t>(count));

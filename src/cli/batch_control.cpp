@@ -118,8 +118,8 @@ bool started_by_launcher() {
   return std::getenv("PMIX_RANK") != nullptr && !singleton;
 }
 
-BatchPlan plan_batch(const BatchOptions& o, const std::string& output) {
-  BatchPlan p;
+BatchSettings batch_settings(const BatchOptions& o, const std::string& output) {
+  BatchSettings p;
   if (!o.checkpoint_every.empty()) {
     const std::string& v = o.checkpoint_every;
     const char unit = v.back();
@@ -203,7 +203,7 @@ bool stop_requested(const Communicator& comm) {
   return comm.any(g_stop_requested != 0);
 }
 
-BatchControl::BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
+BatchControl::BatchControl(const Communicator& comm, BatchSettings plan, io::RunProgress base,
                            io::ResultWriter* writer, bool quiet, Cycle planned_cycles,
                            std::optional<io::OutputFile> checkpoint, std::uint64_t nodes)
     : comm_(comm),

@@ -54,13 +54,13 @@ ProgressMode auto_progress_mode(bool stdout_is_terminal, bool under_launcher);
 bool started_by_launcher();
 
 /// The parsed batch settings, validated (InputError for a bad value).
-struct BatchPlan {
+struct BatchSettings {
   CheckpointPolicy checkpoints;  ///< periods, wall-time limit, stop cycle (0: none)
   std::string dir;               ///< where checkpoints go
   double progress_seconds = 60.0;
   ProgressMode progress = ProgressMode::kLines;
 };
-BatchPlan plan_batch(const BatchOptions& o, const std::string& output);
+BatchSettings batch_settings(const BatchOptions& o, const std::string& output);
 
 /// Installs the SIGTERM, SIGINT and SIGUSR1 handlers (they only set a flag read at control
 /// checks: the run checkpoints and stops with exit code 5; and while inputs are read, through
@@ -82,7 +82,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   /// restart); otherwise it is claimed at the first checkpoint a signal asks for. `nodes`:
   /// the traffic's (the working ones of a network with faults), for the accepted traffic
   /// of the progress line (per node).
-  BatchControl(const Communicator& comm, BatchPlan plan, io::RunProgress base,
+  BatchControl(const Communicator& comm, BatchSettings plan, io::RunProgress base,
                io::ResultWriter* writer, bool quiet, Cycle planned_cycles,
                std::optional<io::OutputFile> checkpoint, std::uint64_t nodes);
 
@@ -119,7 +119,7 @@ class BatchControl final : public RunHooks, public ResultSink {
   [[nodiscard]] std::string eta_text(Cycle t, double elapsed) const;
 
   Communicator comm_;
-  BatchPlan plan_;
+  BatchSettings plan_;
   io::RunProgress base_;
   io::ResultWriter* writer_;
   std::optional<io::OutputFile> checkpoint_;

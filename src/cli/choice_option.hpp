@@ -8,15 +8,20 @@
 #include <string>
 #include <type_traits>
 
+#include "wormnet/core/enum_names.hpp"
+
 namespace wormnet::cli {
 
-/// Transform for an enum option given by name, in any case: the name becomes the enum's
+/// Transform for an enum option given by its name in the enum's table (core/enum_names.hpp), in
+/// any case: the name becomes the enum's
 /// underlying integer for CLI11 to store, and a bad value reads "X not in {a,b,...}".
 /// Replaces CLI::CheckedTransformer, whose help and error texts stream a one-byte enum as a
 /// raw byte (a NUL for the first value, which also cuts the error message short). Pair it
 /// with default_str(name) rather than capture_default_str(), for the same reason.
 template <class E>
-CLI::Validator choice_of(const std::map<std::string, E>& names) {
+CLI::Validator choice_of() {
+  std::map<std::string, E> names;  // sorted: the list reads in alphabetical order
+  for (const EnumName<E>& row : enum_names(E{})) names.emplace(row.name, row.value);
   std::string list;
   for (const auto& entry : names) list += (list.empty() ? "" : ",") + entry.first;
   list = "{" + list + "}";

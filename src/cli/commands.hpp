@@ -20,19 +20,9 @@ struct Command {
 /// Declares --flow-control credit|bubble (any case) on `app`, stored into `flow`.
 inline CLI::Option* add_flow_control_option(CLI::App* app, FlowControl& flow,
                                             const std::string& help) {
-  static const std::map<std::string, FlowControl> kNames{{"credit", FlowControl::kCredit},
-                                                         {"bubble", FlowControl::kBubble}};
   return app->add_option("--flow-control", flow, help)
-      ->transform(choice_of(kNames))
-      ->default_str("credit");
-}
-
-/// Names of --ring-tie.
-inline const std::map<std::string, RingTie>& ring_tie_names() {
-  static const std::map<std::string, RingTie> kNames{{"plus", RingTie::kPlus},
-                                                     {"random", RingTie::kRandom},
-                                                     {"alternating", RingTie::kAlternating}};
-  return kNames;
+      ->transform(choice_of<FlowControl>())
+      ->default_str(enum_name(FlowControl::kCredit));
 }
 
 /// Declares --ring-tie plus|random|alternating on `app`, stored into `tie`.
@@ -42,8 +32,8 @@ inline CLI::Option* add_ring_tie_option(CLI::App* app, RingTie& tie) {
                    "direction of a half-ring tie in the torus dimension-order routings: plus, "
                    "or drawn per packet: random (hash of seed, source, sequence) or "
                    "alternating (by sequence number)")
-      ->transform(choice_of(ring_tie_names()))
-      ->default_str("plus");
+      ->transform(choice_of<RingTie>())
+      ->default_str(enum_name(RingTie::kPlus));
 }
 
 Command add_info_command(CLI::App& root);

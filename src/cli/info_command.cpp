@@ -298,8 +298,8 @@ Command add_info_command(CLI::App& root) {
                   "with --load, also the loads and ideal saturation rate of this traffic "
                   "pattern (uniform, transpose, neighbor, tornado, bit-complement, hotspot, "
                   "all-to-all: the routes of its pairs, each weighted by its share)")
-      ->transform(choice_of(traffic_pattern_names()))
-      ->default_str(to_string(opts->traffic.pattern));
+      ->transform(choice_of<TrafficPattern>())
+      ->default_str(enum_name(opts->traffic.pattern));
   app->add_option("--hotspot-fraction", opts->traffic.hotspot_fraction,
                   "share of messages to hotspots (--traffic hotspot)")
       ->capture_default_str();
@@ -337,7 +337,7 @@ Command add_info_command(CLI::App& root) {
                   throw InputError(option, shown(option),
                                    std::string("is read with --traffic hotspot only (the "
                                                "traffic is ") +
-                                       to_string(opts->traffic.pattern) + ")");
+                                       enum_name(opts->traffic.pattern) + ")");
                 }
               }
             }
@@ -369,7 +369,7 @@ Command add_info_command(CLI::App& root) {
               AnalysisOptions ao;
               ao.cdg = false;
               ao.faults = faults.get();
-              require_affordable(plan_analysis(*topo, *routing, ao), comm, "--load", "set");
+              require_affordable(analysis_scope(*topo, *routing, ao), comm, "--load", "set");
               TimedAnalysis t = timed_analysis(*topo, *routing, ao, comm);
               RoutingAnalysis& a = t.analysis;
               if (!faults->empty() && !a.delivery.ok) {
@@ -390,10 +390,10 @@ Command add_info_command(CLI::App& root) {
             const bool pattern = opts->load && !matrix.uniform();
             if (pattern) {
               require_affordable(pattern_states(*topo, *routing, matrix), comm, "--traffic",
-                                 to_string(opts->traffic.pattern));
+                                 enum_name(opts->traffic.pattern));
               TimedPatternAnalysis pa =
                   timed_pattern_analysis(*topo, *routing, matrix, 0, comm, faults.get());
-              pi.name = to_string(opts->traffic.pattern);
+              pi.name = enum_name(opts->traffic.pattern);
               pi.fixed = matrix.fixed();
               pi.silent = matrix.silent();
               pi.loads = std::move(pa.loads);

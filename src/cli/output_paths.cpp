@@ -77,7 +77,7 @@ void refuse_overlaps(const Communicator& comm, const std::vector<NamedPath>& out
   throw InputError(out.option, out.path, problem);
 }
 
-std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchPlan& plan) {
+std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchSettings& plan) {
   return {{"--checkpoint-dir", plan.dir},
           {"--checkpoint-dir", io::checkpoint_path(plan.dir)},
           {"--output", o.output},

@@ -26,7 +26,7 @@ void refuse_overlaps(const Communicator& comm, const std::vector<NamedPath>& out
                      const std::vector<NamedPath>& inputs);
 
 /// What `run` / `sweep` write: the results file, the checkpoint directory and its file.
-std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchPlan& plan);
+std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchSettings& plan);
 /// What they read: the --config file, the --tables file, the --restart checkpoint.
 std::vector<NamedPath> simulation_inputs(const SimOptions& o, const BatchOptions& batch);
 

@@ -37,7 +37,7 @@ class RankReduction final : public ShareReduction {
 
 }  // namespace
 
-void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
+void require_affordable(const AnalysisScope& plan, const Communicator& comm,
                         const std::string& option, const std::string& value) {
   require_affordable(plan.estimated_states, comm, option, value);
 }

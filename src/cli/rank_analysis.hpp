@@ -13,7 +13,7 @@
 
 namespace wormnet::cli {
 
-/// Routing states (nodes x destination passes, AnalysisPlan::estimated_states) one rank may
+/// Routing states (nodes x destination passes, AnalysisScope::estimated_states) one rank may
 /// explore for an exact load analysis: about 2 minutes on one core. Above it, an option that
 /// needs (N-1)/pi is refused with the number of ranks that would do (the loads are always
 /// exact: an estimate from a sample of destinations overstates pi by 24% to 10x on the
@@ -26,7 +26,7 @@ inline constexpr std::uint64_t kReportLoadStates = 200'000'000;
 
 /// Throws an InputError naming `option` when the plan's work does not fit
 /// kExactLoadStatesPerRank on the ranks of `comm`.
-void require_affordable(const AnalysisPlan& plan, const Communicator& comm,
+void require_affordable(const AnalysisScope& plan, const Communicator& comm,
                         const std::string& option, const std::string& value);
 /// The same for an analysis of about `states` routing states.
 void require_affordable(std::uint64_t states, const Communicator& comm, const std::string& option,

@@ -69,7 +69,7 @@ Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
 void pattern_ideal(const SimOptions& o, SimSetup& s, const Communicator& comm) {
   const TrafficMatrix matrix(*s.topology, *s.pattern);
   if (matrix.uniform()) return;
-  const char* name = to_string(o.config.traffic.pattern);
+  const char* name = enum_name(o.config.traffic.pattern);
   const std::uint64_t states = pattern_states(*s.topology, *s.routing, matrix);
   if (states > kReportLoadStates) {
     s.pattern_analysis = std::string(name) + ": its load analysis skipped: about " +
@@ -118,7 +118,7 @@ void check_deadlock_freedom(SimSetup& s, const Communicator& comm) {
   AnalysisOptions whole = ao;
   whole.symmetries = false;  // Duato's extended graph explores every destination
   const std::uint64_t states =
-      plan_analysis(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
+      analysis_scope(*s.topology, *s.routing, duato ? whole : ao).estimated_states;
   const std::string verify = "wormnet verify -t " + s.topology->spec() + " -r " + s.routing->name();
   if (states > kReportLoadStates) {
     s.deadlock_check = "deadlock check skipped: about " + sci(static_cast<double>(states)) +
@@ -278,7 +278,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     AnalysisOptions ao;
     ao.cdg = false;
     ao.faults = s.faults.get();
-    const AnalysisPlan plan = plan_analysis(*s.topology, *s.routing, ao);
+    const AnalysisScope plan = analysis_scope(*s.topology, *s.routing, ao);
     if (need) {
       const bool fraction = o.config.traffic.load_fraction > 0.0;
       char value[64];
@@ -369,8 +369,8 @@ std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   const int vcs = setup.plan.vcs;
   const std::string traffic = o.workload.active()
                                   ? "workload " + o.workload.spec.name
-                                  : std::string(to_string(c.traffic.process)) + " " +
-                                        to_string(c.traffic.pattern) + " traffic";
+                                  : std::string(enum_name(c.traffic.process)) + " " +
+                                        enum_name(c.traffic.pattern) + " traffic";
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "%s on %s, %d VC%s x %d flits%s, %s, messages of %d..%d flits, seed %llu\n",

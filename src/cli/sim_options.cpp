@@ -15,71 +15,6 @@
 
 namespace wormnet::cli {
 
-namespace {
-
-const std::map<std::string, TrafficPattern> kPatterns{
-    {"uniform", TrafficPattern::kUniform},
-    {"transpose", TrafficPattern::kTranspose},
-    {"neighbor", TrafficPattern::kNeighbor},
-    {"tornado", TrafficPattern::kTornado},
-    {"bit-complement", TrafficPattern::kBitComplement},
-    {"hotspot", TrafficPattern::kHotspot},
-    {"all-to-all", TrafficPattern::kAllToAll}};
-const std::map<std::string, InjectionProcess> kProcesses{
-    {"poisson", InjectionProcess::kPoisson}, {"bernoulli", InjectionProcess::kBernoulli}};
-const std::map<std::string, SelectionPolicy> kSelections{
-    {"priority", SelectionPolicy::kPriority},
-    {"random", SelectionPolicy::kRandom},
-    {"least-occupied", SelectionPolicy::kLeastOccupied}};
-const std::map<std::string, FlowControl> kFlow{{"credit", FlowControl::kCredit},
-                                               {"bubble", FlowControl::kBubble}};
-const std::map<std::string, VcBandwidth> kVcBandwidth{{"shared", VcBandwidth::kShared},
-                                                      {"per-vc", VcBandwidth::kPerVc}};
-const std::map<std::string, CongestionMode> kCongestion{{"off", CongestionMode::kOff},
-                                                        {"totals", CongestionMode::kTotals},
-                                                        {"series", CongestionMode::kSeries}};
-const std::map<std::string, PartitionMethod> kPartitions{{"geometric", PartitionMethod::kGeometric},
-                                                         {"blocks", PartitionMethod::kBlocks},
-                                                         {"metis", PartitionMethod::kMetis}};
-
-template <class E>
-const char* name_of(const std::map<std::string, E>& m, E v) {
-  for (const auto& [k, e] : m) {
-    if (e == v) return k.c_str();
-  }
-  return "?";
-}
-
-}  // namespace
-
-const char* to_string(TrafficPattern p) {
-  return name_of(kPatterns, p);
-}
-const std::map<std::string, TrafficPattern>& traffic_pattern_names() {
-  return kPatterns;
-}
-const char* to_string(InjectionProcess p) {
-  return name_of(kProcesses, p);
-}
-const char* to_string(SelectionPolicy p) {
-  return name_of(kSelections, p);
-}
-const char* to_string(FlowControl f) {
-  return name_of(kFlow, f);
-}
-const char* to_string(VcBandwidth b) {
-  return name_of(kVcBandwidth, b);
-}
-const char* to_string(CongestionMode c) {
-  return name_of(kCongestion, c);
-}
-const char* to_string(RingTie t) {
-  return name_of(ring_tie_names(), t);
-}
-const char* to_string(PartitionMethod p) {
-  return name_of(kPartitions, p);
-}
-
 void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
   o.single_load = single_load;
   NetworkConfig& n = o.config.network;
@@ -127,39 +62,39 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
       ->capture_default_str()
       ->group("Network");
   app.add_option("--flow-control", n.flow_control, "credit or bubble (one-VC torus rings)")
-      ->transform(choice_of(kFlow))
-      ->default_str(to_string(n.flow_control))
+      ->transform(choice_of<FlowControl>())
+      ->default_str(enum_name(n.flow_control))
       ->group("Network");
   app.add_option("--selection", n.selection,
                  "among the free choices: priority (the routing's order, XYZ), random, or "
                  "least-occupied (most free buffer slots downstream); with duato, among the "
                  "free adaptive VCs first")
-      ->transform(choice_of(kSelections))
-      ->default_str(to_string(n.selection))
+      ->transform(choice_of<SelectionPolicy>())
+      ->default_str(enum_name(n.selection))
       ->group("Network");
   app.add_option("--vc-bandwidth", n.vc_bandwidth,
                  "shared (the VCs of a channel share its flit per cycle) or per-vc (each VC "
                  "moves a flit per cycle, like a physical channel of its own)")
-      ->transform(choice_of(kVcBandwidth))
-      ->default_str(to_string(n.vc_bandwidth))
+      ->transform(choice_of<VcBandwidth>())
+      ->default_str(enum_name(n.vc_bandwidth))
       ->group("Network");
   add_ring_tie_option(&app, n.ring_tie)->group("Network");
   app.add_option("--tables", n.tables, "routing tables file (routing = table)")->group("Network");
   app.add_option("--partition", n.partition,
                  "how routers are spread over ranks: geometric (boxes / stripes), blocks, metis")
-      ->transform(choice_of(kPartitions))
-      ->default_str(to_string(n.partition))
+      ->transform(choice_of<PartitionMethod>())
+      ->default_str(enum_name(n.partition))
       ->group("Network");
   add_fault_options(app, n.faults);
 
   app.add_option("--traffic", t.pattern,
                  "uniform, transpose, neighbor, tornado, bit-complement, hotspot, all-to-all")
-      ->transform(choice_of(kPatterns))
-      ->default_str(to_string(t.pattern))
+      ->transform(choice_of<TrafficPattern>())
+      ->default_str(enum_name(t.pattern))
       ->group("Traffic");
   app.add_option("--process", t.process, "poisson or bernoulli message generation")
-      ->transform(choice_of(kProcesses))
-      ->default_str(to_string(t.process))
+      ->transform(choice_of<InjectionProcess>())
+      ->default_str(enum_name(t.process))
       ->group("Traffic");
   app.add_flag("--self-traffic", t.self_traffic,
                "uniform traffic also sends packets to their own source (BookSim's uniform)")
@@ -213,8 +148,8 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
                  "cycles waiting for a VC, a credit, the switch; mean buffer occupancy; "
                  "flits per VC), series (totals, and the flits each channel carried in every "
                  "statistics window of the run) or off")
-      ->transform(choice_of(kCongestion))
-      ->default_str(to_string(m.congestion))
+      ->transform(choice_of<CongestionMode>())
+      ->default_str(enum_name(m.congestion))
       ->group("Measurement");
   app.add_option("--deadlock-threshold", m.deadlock_threshold,
                  "cycles an input VC may hold flits without moving one before the deadlock "
@@ -268,8 +203,8 @@ std::string traffic_option_text(const SimConfig& c, std::string_view option) {
   };
   if (option == "--load") return number(t.load);
   if (option == "--load-fraction") return number(t.load_fraction);
-  if (option == "--traffic") return to_string(t.pattern);
-  if (option == "--process") return to_string(t.process);
+  if (option == "--traffic") return enum_name(t.pattern);
+  if (option == "--process") return enum_name(t.process);
   if (option == "--length" || option == "--length-min") return std::to_string(t.length_min);
   if (option == "--length-max") return std::to_string(t.length_max);
   if (option == "--self-traffic") return t.self_traffic ? "true" : "false";
@@ -317,20 +252,20 @@ std::string to_toml(const SimOptions& o) {
   num("vc-alloc-delay", n.vc_alloc_delay);
   num("switch-alloc-delay", n.switch_alloc_delay);
   num("switch-delay", n.switch_delay);
-  str("flow-control", to_string(n.flow_control));
-  str("selection", to_string(n.selection));
-  str("vc-bandwidth", to_string(n.vc_bandwidth));
+  str("flow-control", enum_name(n.flow_control));
+  str("selection", enum_name(n.selection));
+  str("vc-bandwidth", enum_name(n.vc_bandwidth));
   num("injection-latency", n.injection_latency);
   num("ejection-latency", n.ejection_latency);
-  str("ring-tie", to_string(n.ring_tie));
+  str("ring-tie", enum_name(n.ring_tie));
   if (!o.preset.empty()) str("preset", o.preset);
-  str("partition", to_string(n.partition));
+  str("partition", enum_name(n.partition));
   s += fault_toml(n.faults);
   // A workload's messages and run length are its own: the open-loop traffic keys, which it
   // refuses, are left out.
   const bool traffic = !o.workload.active();
-  if (traffic) str("traffic", to_string(t.pattern));
-  if (traffic) str("process", to_string(t.process));
+  if (traffic) str("traffic", enum_name(t.pattern));
+  if (traffic) str("process", enum_name(t.process));
   if (!o.single_load || !traffic) {
     // A sweep's loads are its own keys (loads, load-range, relative).
   } else if (t.load_fraction > 0) {
@@ -368,7 +303,7 @@ std::string to_toml(const SimOptions& o) {
   if (m.stop_backlog > 0) real("stop-backlog", m.stop_backlog);
   if (m.stop_latency > 0) count("stop-latency", m.stop_latency);
   // Only when not the default: a configuration without it reads as it always did.
-  if (m.congestion != MeasureConfig{}.congestion) str("congestion", to_string(m.congestion));
+  if (m.congestion != MeasureConfig{}.congestion) str("congestion", enum_name(m.congestion));
   return s + workload_toml(o.workload);
 }
 
@@ -417,7 +352,7 @@ void finish_sim_options(SimOptions& o) {
       if (!given(option)) continue;
       throw InputError(option, shown(option),
                        std::string("is read with --traffic hotspot only (the traffic is ") +
-                           to_string(o.config.traffic.pattern) + ")");
+                           enum_name(o.config.traffic.pattern) + ")");
     }
   }
   const MeasureConfig& m = o.config.measure;

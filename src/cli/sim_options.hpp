@@ -61,19 +61,8 @@ std::pair<std::uint32_t, std::uint32_t> walk_options(const SimOptions& o);
 /// The effective configuration as TOML, one key per option (read back by --config).
 std::string to_toml(const SimOptions& o);
 
-/// Names used in summaries and output attributes.
-const char* to_string(TrafficPattern p);
-/// --traffic's names (run, sweep, and info --load).
-const std::map<std::string, TrafficPattern>& traffic_pattern_names();
 /// The value of a traffic or run-length option as it stands in `c` (what an error about it
 /// names), "" for an option it does not know.
 std::string traffic_option_text(const SimConfig& c, std::string_view option);
-const char* to_string(InjectionProcess p);
-const char* to_string(SelectionPolicy p);
-const char* to_string(FlowControl f);
-const char* to_string(VcBandwidth b);
-const char* to_string(CongestionMode c);
-const char* to_string(RingTie t);
-const char* to_string(PartitionMethod p);
 
 }  // namespace wormnet::cli

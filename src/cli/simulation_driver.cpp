@@ -215,7 +215,7 @@ int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationReq
     return interrupted(restart);
   }
   if (restart && o.output.empty()) o.output = restart->output;
-  const BatchPlan plan = plan_batch(batch, o.output);
+  const BatchSettings plan = batch_settings(batch, o.output);
   refuse_overlaps(comm, simulation_outputs(o, plan), simulation_inputs(o, batch));
   const bool checkpoints =
       plan.checkpoints.plans_checkpoints() || restart || !batch.checkpoint_dir.empty();

@@ -45,20 +45,6 @@ std::string point_name(int index) {
   return buf;
 }
 
-const char* kind_name(TopologyKind k) {
-  switch (k) {
-    case TopologyKind::kHoneycomb:
-      return "honeycomb";
-    case TopologyKind::kTorus:
-      return "torus";
-    case TopologyKind::kMesh:
-      return "mesh";
-    case TopologyKind::kHoneycombTorus:
-      return "honeycomb-torus";
-  }
-  return "?";
-}
-
 void write_latency(const H5Group& g, const std::string& name, const LatencyHistogram& h) {
   g.write_dataset<std::uint64_t>(name, h.counts());
   const H5DataSet d = g.open_dataset(name);
@@ -324,7 +310,7 @@ void ResultWriter::write_network(const RunDescription& run) {
 
   const H5Group t = root.create_group("topology");
   t.set_attribute("spec", std::string_view(topo.spec()));
-  t.set_attribute("kind", std::string_view(kind_name(topo.kind())));
+  t.set_attribute("kind", std::string_view(enum_name(topo.kind())));
   t.set_attribute("nodes", static_cast<std::uint64_t>(topo.num_nodes()));
   t.set_attribute("links", static_cast<std::uint64_t>(topo.num_links()));
   t.set_attribute("channels", static_cast<std::uint64_t>(topo.num_channels()));

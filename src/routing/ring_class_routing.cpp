@@ -1,15 +1,17 @@
 #include "wormnet/routing/ring_class_routing.hpp"
 
+#include "wormnet/routing/routing_names.hpp"
+
 namespace wormnet {
 
 std::string RingClassRouting::name() const {
   switch (policy_) {
     case RingClassPolicy::kWrap:
-      return "dor-ring-class";
+      return routing_name::kDorRingClass;
     case RingClassPolicy::kBookSim:
-      return "dor-booksim";
+      return routing_name::kDorBooksim;
     case RingClassPolicy::kBalanced:
-      return "dor-balanced";
+      return routing_name::kDorBalanced;
   }
   return "?";
 }

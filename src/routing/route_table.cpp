@@ -25,7 +25,7 @@ RouteWord AngaraRoute::encode() const {
                                 (static_cast<unsigned>(minus_dims) << kSignShift));
 }
 
-PortId RoutePlan::port_at(int h) const {
+PortId ExpandedRoute::port_at(int h) const {
   if (first_port >= 0) {
     if (h == 0) return static_cast<PortId>(first_port);
     --h;
@@ -38,8 +38,8 @@ PortId RoutePlan::port_at(int h) const {
   return static_cast<PortId>(last_port);
 }
 
-RoutePlan plan_route(const Torus& topo, NodeId s, NodeId d, RouteWord w) {
-  RoutePlan plan;
+ExpandedRoute expand_route(const Torus& topo, NodeId s, NodeId d, RouteWord w) {
+  ExpandedRoute plan;
   const int n = topo.num_dims();
   plan.dims = n;
   if (w == kNoRoute) {

@@ -61,7 +61,7 @@ std::unique_ptr<RoutingFunction> make_routing(std::string_view name, const Topol
   if (!dims_fit(*entry, topo)) {
     does_not_fit(name, topo,
                  "needs a " + std::to_string(entry->dims) + "-D " +
-                     std::string(kind_label(topo.kind())) + ", not");
+                     std::string(enum_help(topo.kind())) + ", not");
   }
   if (name == "table") {
     if (!table) {

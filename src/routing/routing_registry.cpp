@@ -1,5 +1,7 @@
 #include "wormnet/routing/routing_registry.hpp"
 
+#include "wormnet/routing/routing_names.hpp"
+
 #include <algorithm>
 
 #include "wormnet/core/error.hpp"
@@ -69,7 +71,7 @@ std::unique_ptr<RoutingFunction> duato(const RoutingBuild& b) {
 
 // Each kind's routings appear in this order in --help, `info` and the README.
 const std::vector<RoutingEntry> kRegistry = {
-    {"stojmenovic",
+    {routing_name::kStojmenovic,
      {kHoneycomb, kHoneycombTorus},
      0,
      false,
@@ -82,7 +84,7 @@ const std::vector<RoutingEntry> kRegistry = {
        }
        return std::make_unique<StojmenovicRouting>(honeycomb(b));
      }},
-    {"xy-first",
+    {routing_name::kXyFirst,
      {kHoneycomb},
      0,
      false,
@@ -91,7 +93,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<XyFirstRouting>(honeycomb(b));
      }},
-    {"double-xy",
+    {routing_name::kDoubleXy,
      {kHoneycomb},
      0,
      false,
@@ -100,7 +102,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DoubleXyRouting>(honeycomb(b));
      }},
-    {"double-xy-turn",
+    {routing_name::kDoubleXyTurn,
      {kHoneycomb},
      0,
      false,
@@ -109,7 +111,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DoubleXyTurnRouting>(honeycomb(b));
      }},
-    {"stojmenovic-dateline",
+    {routing_name::kStojmenovicDateline,
      {kHoneycombTorus},
      0,
      false,
@@ -118,7 +120,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<TorusStojmenovicRouting>(honeycomb_torus(b), true);
      }},
-    {"double-xy-dateline",
+    {routing_name::kDoubleXyDateline,
      {kHoneycombTorus},
      0,
      false,
@@ -127,7 +129,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DoubleXyDatelineRouting>(honeycomb_torus(b));
      }},
-    {"minimal-adaptive",
+    {routing_name::kMinimalAdaptive,
      {kHoneycomb, kHoneycombTorus},
      0,
      false,
@@ -139,7 +141,7 @@ const std::vector<RoutingEntry> kRegistry = {
        }
        return std::make_unique<MinimalAdaptiveRouting>(honeycomb(b));
      }},
-    {"xy",
+    {routing_name::kXy,
      {kMesh},
      0,
      false,
@@ -148,7 +150,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DimensionOrderRouting>(torus(b), b.bubble, b.drawn);
      }},
-    {"west-first",
+    {routing_name::kWestFirst,
      {kMesh},
      2,
      false,
@@ -157,7 +159,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<WestFirstRouting>(torus(b));
      }},
-    {"dor",
+    {routing_name::kDor,
      {kTorus},
      0,
      true,
@@ -166,7 +168,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DimensionOrderRouting>(torus(b), b.bubble, b.drawn);
      }},
-    {"dor-dateline",
+    {routing_name::kDorDateline,
      {kTorus},
      0,
      true,
@@ -175,7 +177,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DatelineRouting>(torus(b), b.drawn);
      }},
-    {"dor-dateline-dest",
+    {routing_name::kDorDatelineDest,
      {kTorus},
      0,
      false,
@@ -184,7 +186,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<DestinationDatelineRouting>(torus(b));
      }},
-    {"dor-ring-class",
+    {routing_name::kDorRingClass,
      {kTorus},
      0,
      true,
@@ -193,7 +195,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<RingClassRouting>(torus(b), RingClassPolicy::kWrap, b.drawn);
      }},
-    {"dor-booksim",
+    {routing_name::kDorBooksim,
      {kTorus},
      0,
      true,
@@ -202,7 +204,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<RingClassRouting>(torus(b), RingClassPolicy::kBookSim, b.drawn);
      }},
-    {"dor-balanced",
+    {routing_name::kDorBalanced,
      {kTorus},
      0,
      true,
@@ -212,7 +214,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<RingClassRouting>(torus(b), RingClassPolicy::kBalanced, b.drawn);
      }},
-    {"angara",
+    {routing_name::kAngara,
      {kTorus},
      0,
      false,
@@ -221,7 +223,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<AngaraRouting>(torus(b));
      }},
-    {"table",
+    {routing_name::kTable,
      {kTorus},
      0,
      false,
@@ -230,7 +232,7 @@ const std::vector<RoutingEntry> kRegistry = {
      [](const RoutingBuild& b) -> std::unique_ptr<RoutingFunction> {
        return std::make_unique<TableRouting>(b.table);
      }},
-    {"duato",
+    {routing_name::kDuato,
      {kHoneycomb, kMesh, kTorus, kHoneycombTorus},
      0,
      false,
@@ -274,24 +276,10 @@ std::vector<std::string> routing_names(const Topology& topo) {
   return routing_names(topo.kind());
 }
 
-std::string_view kind_label(TopologyKind kind) {
-  switch (kind) {
-    case kHoneycomb:
-      return "honeycomb";
-    case kMesh:
-      return "mesh";
-    case kTorus:
-      return "torus";
-    case kHoneycombTorus:
-      return "honeycomb tori";
-  }
-  return "?";
-}
-
 std::string routing_catalog() {
   std::string s;
   for (const TopologyKind kind : {kHoneycomb, kMesh, kTorus, kHoneycombTorus}) {
-    s += std::string(s.empty() ? "" : "; ") + std::string(kind_label(kind)) + ":";
+    s += std::string(s.empty() ? "" : "; ") + std::string(enum_help(kind)) + ":";
     const auto names = routing_names(kind);
     for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : " ") + names[i];
   }

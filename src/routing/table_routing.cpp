@@ -9,7 +9,7 @@ TableRouting::TableRouting(std::shared_ptr<const RouteTable> table) : table_(std
   const std::uint32_t n = topo.num_nodes();
   for (std::uint32_t s = 0; s < n; ++s) {
     for (std::uint32_t d = 0; d < n; ++d) {
-      const RoutePlan plan = table_->plan(NodeId(s), NodeId(d));
+      const ExpandedRoute plan = table_->plan(NodeId(s), NodeId(d));
       if (!plan.ok) continue;
       max_hops_ = std::max(max_hops_, plan.hops);
       minimal_ = minimal_ && plan.hops == topo.distance(NodeId(s), NodeId(d));
@@ -18,7 +18,7 @@ TableRouting::TableRouting(std::shared_ptr<const RouteTable> table) : table_(std
 }
 
 void TableRouting::route(const RouteRequest& request, RouteOptions& out) const {
-  const RoutePlan plan = table_->plan(request.source, request.dest);
+  const ExpandedRoute plan = table_->plan(request.source, request.dest);
   if (!plan.ok || static_cast<int>(request.state) >= plan.hops) return;
   out.add(plan.port_at(static_cast<int>(request.state)), 1, request.state + 1);
 }

@@ -26,7 +26,7 @@ struct Runs {
   }
 };
 
-Runs runs_of(const RoutePlan& plan, int n) {
+Runs runs_of(const ExpandedRoute& plan, int n) {
   Runs runs;
   if (plan.first_port >= 0) runs.add(direction_of(static_cast<PortId>(plan.first_port), n), 1);
   for (Direction o = 0; o < 2 * n; ++o) {
@@ -40,7 +40,7 @@ Runs runs_of(const RoutePlan& plan, int n) {
 
 RouteWord canonical_route(const Torus& topo, const TurnSet& turns, NodeId s, NodeId d,
                           RouteWord w) {
-  const RoutePlan plan = plan_route(topo, s, d, w);
+  const ExpandedRoute plan = expand_route(topo, s, d, w);
   if (!plan.ok) return kNoRoute;
   const int n = topo.num_dims();
   const Runs runs = runs_of(plan, n);
@@ -94,7 +94,7 @@ RouteWord canonical_route(const Torus& topo, const TurnSet& turns, NodeId s, Nod
     }
     // The split must describe the same channels (a run merged round a whole ring would not).
     const RouteWord word = route.encode();
-    const RoutePlan again = plan_route(topo, s, d, word);
+    const ExpandedRoute again = expand_route(topo, s, d, word);
     if (again.ok && runs_of(again, n) == runs) return word;
   }
   return kNoRoute;

@@ -68,7 +68,7 @@ class GenePool {
     for (RouteWord w : routes) {
       words_.push_back(w);
       // The route's channels, kept: loads change by whole routes many times per generation.
-      for_each_channel(topo_, s, plan_route(topo_, s, d, w),
+      for_each_channel(topo_, s, expand_route(topo_, s, d, w),
                        [&](ChannelId c) { channels_.push_back(c.value()); });
       first_channel_.push_back(static_cast<std::uint32_t>(channels_.size()));
     }
@@ -137,7 +137,7 @@ void generate_genetic(const RoutingGraph& graph, const GeneratorOptions& options
   const std::uint64_t unique_pairs = split_unique_routes(
       search, block, table,
       [&](std::uint32_t s, std::uint32_t d, RouteWord route) {
-        const RoutePlan plan = plan_route(topo, NodeId(s), NodeId(d), route);
+        const ExpandedRoute plan = expand_route(topo, NodeId(s), NodeId(d), route);
         for_each_channel(topo, NodeId(s), plan, [&](ChannelId c) { ++fixed[c.value()]; });
       },
       [&](std::uint32_t s, std::uint32_t d) {

@@ -12,7 +12,7 @@ SharedWeights::SharedWeights(const Torus& topo, const Communicator& comm)
       delta_(comm.size() > 1 ? topo.num_channels() : 0, 0) {}
 
 void SharedWeights::add_route(NodeId s, NodeId d, RouteWord w) {
-  const RoutePlan plan = plan_route(topo_, s, d, w);
+  const ExpandedRoute plan = expand_route(topo_, s, d, w);
   require(plan.ok, "shared weights: a generated route does not expand");
   const bool shared = !delta_.empty();
   for_each_channel(topo_, s, plan, [&](ChannelId c) {

@@ -18,7 +18,7 @@ namespace wormnet::tables {
 namespace {
 
 /// First and last direction of the direction-order part of a plan, -1 when it is empty.
-std::pair<Direction, Direction> middle_ends(const RoutePlan& plan) {
+std::pair<Direction, Direction> middle_ends(const ExpandedRoute& plan) {
   Direction first = -1;
   Direction last = -1;
   for (int o = 0; o < 2 * plan.dims; ++o) {
@@ -35,7 +35,7 @@ constexpr std::size_t kUnroutableExamples = 5;
 }  // namespace
 
 const char* angara_rule_defect(const Torus& topo, const TurnSet& turns, NodeId s, NodeId d,
-                               const RoutePlan& plan) {
+                               const ExpandedRoute& plan) {
   const int n = topo.num_dims();
   const auto [first, last] = middle_ends(plan);
   if (plan.first_port >= 0 && first >= 0) {
@@ -75,7 +75,7 @@ std::vector<std::uint16_t> route_lengths(const RouteTable& table, const FaultSet
       }
       const RouteWord w = table.word(NodeId(s), NodeId(d));
       if (w == kNoRoute) continue;
-      const RoutePlan plan = plan_route(topo, NodeId(s), NodeId(d), w);
+      const ExpandedRoute plan = expand_route(topo, NodeId(s), NodeId(d), w);
       if (plan.ok) out[at] = static_cast<std::uint16_t>(plan.hops);
     }
   }
@@ -168,7 +168,7 @@ TableReport check_table(const RouteTable& table, const TurnSet& turns, const Com
         note(s, d, "missing");
         continue;
       }
-      const RoutePlan plan = plan_route(topo, s, d, w);
+      const ExpandedRoute plan = expand_route(topo, s, d, w);
       if (!plan.ok) {
         ++tally[0];
         note(s, d, plan.defect);

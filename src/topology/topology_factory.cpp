@@ -72,7 +72,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
   const std::string_view kind = spec.substr(0, colon);
   const std::string_view args = spec.substr(colon + 1);
 
-  if (kind == "honeycomb") {
+  if (kind == enum_name(TopologyKind::kHoneycomb)) {
     long long t = 0;
     if (!parse_int(args, t) || t < 1 || t > 18000) {
       throw InputError(opt, value, "honeycomb:T needs an integer T in [1, 18000]");
@@ -80,7 +80,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
     check_size(opt, value, 6ULL * static_cast<std::uint64_t>(t * t), 6, 6);
     return std::make_unique<HoneycombMesh>(static_cast<int>(t));
   }
-  if (kind == "honeycomb-torus") {
+  if (kind == enum_name(TopologyKind::kHoneycombTorus)) {
     long long t = 0;
     if (!parse_int(args, t) || t < 1 || t > 18000) {
       throw InputError(opt, value, "honeycomb-torus:T needs an integer T in [1, 18000]");
@@ -106,7 +106,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
                                                 : HoneycombTorusShape::kRhombic,
                                             static_cast<int>(m), static_cast<int>(n));
   }
-  if (kind == "torus" || kind == "mesh") {
+  if (kind == enum_name(TopologyKind::kTorus) || kind == enum_name(TopologyKind::kMesh)) {
     std::vector<int> sizes;
     std::size_t pos = 0;
     while (true) {
@@ -132,7 +132,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec, std::string_view 
       if (nodes > (1ULL << 31)) throw InputError(opt, value, "at most 2^31 nodes");
     }
     check_size(opt, value, nodes, 2 * static_cast<int>(sizes.size()), 0);
-    return std::make_unique<Torus>(std::move(sizes), kind == "torus");
+    return std::make_unique<Torus>(std::move(sizes), kind == enum_name(TopologyKind::kTorus));
   }
   throw InputError(opt, value, kForms);
 }

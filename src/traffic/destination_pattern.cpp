@@ -11,26 +11,6 @@ namespace wormnet {
 
 namespace {
 
-const char* pattern_name(TrafficPattern p) {
-  switch (p) {
-    case TrafficPattern::kUniform:
-      return "uniform";
-    case TrafficPattern::kTranspose:
-      return "transpose";
-    case TrafficPattern::kNeighbor:
-      return "neighbor";
-    case TrafficPattern::kTornado:
-      return "tornado";
-    case TrafficPattern::kBitComplement:
-      return "bit-complement";
-    case TrafficPattern::kHotspot:
-      return "hotspot";
-    case TrafficPattern::kAllToAll:
-      return "all-to-all";
-  }
-  return "?";
-}
-
 /// The honeycomb patterns on Stojmenovic's coordinates; `node_at` finds the node at a lattice
 /// point (in H_t the point itself, in a honeycomb torus the point modulo its translations).
 template <class NodeAt>
@@ -134,7 +114,7 @@ DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig
     bool equal = true;
     for (int d = 1; d < t.num_dims(); ++d) equal = equal && t.size(d) == t.size(0);
     if (!equal && !std::has_single_bit(t.num_nodes())) {
-      throw InputError("--traffic", pattern_name(pattern_),
+      throw InputError("--traffic", enum_name(pattern_),
                        "transpose on " + topo.spec() +
                            " needs equal dimension sizes or a power-of-two node count");
     }
@@ -166,7 +146,7 @@ DestinationPattern::DestinationPattern(const Topology& topo, const TrafficConfig
     std::vector<std::uint8_t> hit(topo.num_nodes(), 0);
     for (const std::uint32_t d : permutation_) {
       if (hit[d]++ != 0) {
-        throw InputError("--traffic", pattern_name(pattern_),
+        throw InputError("--traffic", enum_name(pattern_),
                          "is not a permutation of the nodes of " + topo.spec() +
                              " (swapping x and y does not map this torus onto itself)");
       }

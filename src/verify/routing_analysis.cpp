@@ -168,7 +168,7 @@ const char* scope_text(const Topology& topo, const RoutingFunction& routing, Arr
 
 }  // namespace
 
-std::string AnalysisPlan::summary(const Topology& topo) const {
+std::string AnalysisScope::summary(const Topology& topo) const {
   const std::uint32_t n = topo.num_nodes();
   std::string s =
       std::to_string(destinations.size()) + " of " + std::to_string(n) + " destinations";
@@ -194,9 +194,9 @@ std::string AnalysisPlan::summary(const Topology& topo) const {
   return s + ", " + merge;
 }
 
-AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
-                           const AnalysisOptions& options) {
-  AnalysisPlan plan;
+AnalysisScope analysis_scope(const Topology& topo, const RoutingFunction& routing,
+                             const AnalysisOptions& options) {
+  AnalysisScope plan;
   const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
   const std::uint32_t n = topo.num_nodes();
   // The CDG needs whole results merged; loads only the ports, when the VCs cannot change them.
@@ -212,7 +212,7 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
   std::optional<TranslationClasses> translations =
       symmetric ? translation_classes(topo, routing, plan.scope) : std::nullopt;
   if (translations && translations->translations > 1) {
-    plan.coverage = AnalysisPlan::Coverage::kTranslations;
+    plan.coverage = AnalysisScope::Coverage::kTranslations;
     plan.destinations = std::move(translations->representatives);
     plan.scale = static_cast<double>(translations->translations);
   } else if (std::vector<NetworkSymmetry> group =
@@ -222,13 +222,13 @@ AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
                                                       : ArrivalScope::kPorts)
                      : std::vector<NetworkSymmetry>{};
              group.size() > 1) {
-    plan.coverage = AnalysisPlan::Coverage::kSymmetries;
+    plan.coverage = AnalysisScope::Coverage::kSymmetries;
     plan.destinations = detail::orbit_representatives(group, n);
     plan.scale = static_cast<double>(n) / static_cast<double>(plan.destinations.size());
     plan.symmetries = std::move(group);
   } else {
-    plan.coverage = routing.source_dependent() ? AnalysisPlan::Coverage::kEveryPair
-                                               : AnalysisPlan::Coverage::kEveryDestination;
+    plan.coverage = routing.source_dependent() ? AnalysisScope::Coverage::kEveryPair
+                                               : AnalysisScope::Coverage::kEveryDestination;
     plan.destinations.reserve(n);
     for (std::uint32_t v = 0; v < n; ++v) {
       if (!plan.faulty || !options.faults->node_failed(NodeId(v))) {
@@ -254,13 +254,14 @@ bool split_pays(const Topology& topo, const RoutingFunction& routing,
                 const AnalysisOptions& options) {
   if (!options.cdg || !options.symmetries) return false;
   if (options.faults != nullptr && !options.faults->empty()) return false;
-  if (plan_analysis(topo, routing, options).coverage != AnalysisPlan::Coverage::kEveryDestination) {
+  if (analysis_scope(topo, routing, options).coverage !=
+      AnalysisScope::Coverage::kEveryDestination) {
     return false;
   }
   AnalysisOptions ports = options;
   ports.cdg = false;
-  const AnalysisPlan::Coverage c = plan_analysis(topo, routing, ports).coverage;
-  return c == AnalysisPlan::Coverage::kSymmetries || c == AnalysisPlan::Coverage::kTranslations;
+  const AnalysisScope::Coverage c = analysis_scope(topo, routing, ports).coverage;
+  return c == AnalysisScope::Coverage::kSymmetries || c == AnalysisScope::Coverage::kTranslations;
 }
 
 /// The split analysis: the delivery figures (and loads, if asked) from the port-scope pass over
@@ -337,8 +338,8 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
     return analyze_split(topo, routing, options, share, reduction);
   const int vcs = options.vcs > 0 ? options.vcs : routing.vcs_required();
   RoutingAnalysis out;
-  out.plan = plan_analysis(topo, routing, options);
-  const AnalysisPlan& plan = out.plan;
+  out.plan = analysis_scope(topo, routing, options);
+  const AnalysisScope& plan = out.plan;
   if (options.cdg) {
     out.cdg = ChannelDependencyGraph(topo, vcs);
     out.cdg.set_aside_ring_dependencies(routing.needs_bubble());
@@ -367,7 +368,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   for (std::size_t i = static_cast<std::size_t>(share.part); i < plan.destinations.size();
        i += static_cast<std::size_t>(share.parts)) {
     const NodeId d = plan.destinations[i];
-    if (plan.coverage == AnalysisPlan::Coverage::kSymmetries) {
+    if (plan.coverage == AnalysisScope::Coverage::kSymmetries) {
       const std::uint32_t fixed = detail::stabilizer(plan.symmetries, d);
       auto kind = std::find_if(kinds.begin(), kinds.end(),
                                [&](const OrbitKind& k) { return k.stabilizer == fixed; });
@@ -378,7 +379,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
         kind->part.cdg = part.cdg;
       }
       pass.run(d, NodeId::invalid(), i, kind->part);
-    } else if (plan.coverage == AnalysisPlan::Coverage::kEveryPair) {
+    } else if (plan.coverage == AnalysisScope::Coverage::kEveryPair) {
       for (std::uint32_t s = 0; s < n; ++s) {
         if (s == d.value() || faults.node_failed(NodeId(s))) continue;
         if (!routing.claims(NodeId(s), d)) {
@@ -438,7 +439,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   if (options.cdg) reduction.bit_or(out.cdg.words());
   std::uint64_t first = ~std::uint64_t{0};
   std::string defect;
-  const bool moved = plan.coverage == AnalysisPlan::Coverage::kSymmetries;
+  const bool moved = plan.coverage == AnalysisScope::Coverage::kSymmetries;
   for (const std::string& t :
        reduction.gather(part.defect.empty() ? std::string()
                                             : std::to_string(part.defect_at) + " " + part.defect)) {
@@ -475,7 +476,7 @@ RoutingAnalysis analyze_routing(const Topology& topo, const RoutingFunction& rou
   // From the explored destinations to all of them.
   std::vector<double> gamma(part.loads.size());
   long double hop_total = 0;
-  if (plan.coverage == AnalysisPlan::Coverage::kTranslations) {
+  if (plan.coverage == AnalysisScope::Coverage::kTranslations) {
     // gamma(n, p) = sum over the explored destinations r and the translations t of the load
     // toward r on channel (t^-1 n, p): the sum of the loads on every channel (m, p) whose node
     // m lies in n's class (on a torus: agrees with n outside the rings).

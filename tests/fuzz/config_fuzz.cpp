@@ -36,7 +36,7 @@ bool parse(const std::string& text, std::string& effective) {
     sim.given = wormnet::cli::given_options(*run);
     batch.given = sim.given;
     wormnet::cli::finish_sim_options(sim);
-    static_cast<void>(wormnet::cli::plan_batch(batch, sim.output));
+    static_cast<void>(wormnet::cli::batch_settings(batch, sim.output));
   } catch (const wormnet::InputError& e) {
     if (std::string(e.what()).rfind("--", 0) != 0) std::abort();  // names an option
     return false;

@@ -1975,6 +1975,72 @@ class ConfigFiles(unittest.TestCase):
             self.assertIn("honeycomb:2", out)
 
 
+class EnumNames(unittest.TestCase):
+    """Every enum option's names, as docs/ and the README spell them: the same set in every
+    subcommand's --help, and a configuration stored with the names other than the defaults
+    reads back (--config) to the same configuration."""
+
+    NAMES = {
+        "--flow-control": {"credit", "bubble"},
+        "--selection": {"priority", "random", "least-occupied"},
+        "--vc-bandwidth": {"shared", "per-vc"},
+        "--ring-tie": {"plus", "random", "alternating"},
+        "--partition": {"geometric", "blocks", "metis"},
+        "--traffic": {"uniform", "transpose", "neighbor", "tornado", "bit-complement", "hotspot",
+                      "all-to-all"},
+        "--process": {"poisson", "bernoulli"},
+        "--congestion": {"off", "totals", "series"},
+    }
+    OPTIONS = {
+        "run": list(NAMES), "sweep": list(NAMES),
+        "info": ["--flow-control", "--ring-tie", "--traffic"],
+        "verify": ["--flow-control", "--ring-tie"],
+    }
+
+    def test_every_name_in_help(self):
+        for command, options in self.OPTIONS.items():
+            rc, out, err = run(command, "--help")
+            self.assertEqual((rc, err), (0, ""), command)
+            for option in options:
+                m = re.search(re.escape(option) + r" ENUM:\{([^}]*)\}", out)
+                self.assertIsNotNone(m, f"{command} {option}")
+                self.assertEqual(set(m.group(1).split(",")), self.NAMES[option],
+                                 f"{command} {option}")
+
+    @staticmethod
+    def stored_configuration(path):
+        """The effective configuration a results file holds (its attribute's bytes)."""
+        with open(path, "rb") as f:
+            data = f.read()
+        start = data.find(b"# wormnet effective configuration")
+        return data[start:data.find(b"\0", start)].decode() if start >= 0 else ""
+
+    def test_stored_configuration_reads_back(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            first = os.path.join(d, "first.h5")
+            rc, _, err = run("run", "--topology", "torus:4x4", "--routing", "dor",
+                             "--flow-control", "bubble", "--buffer", "40", "--selection",
+                             "random", "--vc-bandwidth", "per-vc", "--ring-tie", "alternating",
+                             "--partition", "blocks", "--traffic", "tornado", "--process",
+                             "bernoulli", "--congestion", "totals", "--load", "0.05",
+                             "--warmup", "20", "--measure", "100", "--output", first)
+            self.assertEqual((rc, err), (0, ""))
+            text = self.stored_configuration(first)
+            for key, value in [("flow-control", "bubble"), ("selection", "random"),
+                               ("vc-bandwidth", "per-vc"), ("ring-tie", "alternating"),
+                               ("partition", "blocks"), ("traffic", "tornado"),
+                               ("process", "bernoulli"), ("congestion", "totals")]:
+                self.assertIn(f'\n{key} = "{value}"\n', text)
+            toml = os.path.join(d, "stored.toml")
+            with open(toml, "w") as f:
+                f.write(text)
+            second = os.path.join(d, "second.h5")
+            rc, _, err = run("run", "--config", toml, "--output", second)
+            self.assertEqual((rc, err), (0, ""))
+            self.assertEqual(self.stored_configuration(second), text)
+
+
 class Progress(unittest.TestCase):
     """The progress line's accepted traffic is in flits/node/cycle like the summary's: below
     saturation it is about the offered load. It once left out the node count and read N

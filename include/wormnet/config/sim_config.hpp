@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "wormnet/config/routing_choices.hpp"
+#include "wormnet/core/enum_names.hpp"
 #include "wormnet/core/ids.hpp"
 
 namespace wormnet {
@@ -22,12 +24,33 @@ enum class TrafficPattern : std::uint8_t {
   kHotspot,
   kAllToAll,
 };
+inline constexpr EnumName<TrafficPattern> kTrafficPatternNames[] = {
+    {TrafficPattern::kUniform, "uniform", "every other node alike"},
+    {TrafficPattern::kTranspose, "transpose", "coordinates swapped"},
+    {TrafficPattern::kNeighbor, "neighbor", "a neighbour of the source"},
+    {TrafficPattern::kTornado, "tornado", "half way round each ring, less one"},
+    {TrafficPattern::kBitComplement, "bit-complement", "every coordinate mirrored"},
+    {TrafficPattern::kHotspot, "hotspot",
+     "a share of the messages to a few nodes, the rest uniform"},
+    {TrafficPattern::kAllToAll, "all-to-all", "every other node in turn"},
+};
+constexpr std::span<const EnumName<TrafficPattern>> enum_names(TrafficPattern) {
+  return kTrafficPatternNames;
+}
 
 /// Message generation process per node.
 enum class InjectionProcess : std::uint8_t {
   kPoisson,    ///< exponential gaps (the honeycomb paper)
   kBernoulli,  ///< each cycle a message with probability rate / mean length
 };
+inline constexpr EnumName<InjectionProcess> kInjectionProcessNames[] = {
+    {InjectionProcess::kPoisson, "poisson", "exponential gaps"},
+    {InjectionProcess::kBernoulli, "bernoulli",
+     "each cycle a message with probability rate / mean length"},
+};
+constexpr std::span<const EnumName<InjectionProcess>> enum_names(InjectionProcess) {
+  return kInjectionProcessNames;
+}
 
 /// How an adaptive router picks among the allowed steps that have a free VC.
 enum class SelectionPolicy : std::uint8_t {
@@ -37,6 +60,15 @@ enum class SelectionPolicy : std::uint8_t {
   /// summed over its VCs); the routing's order among equals.
   kLeastOccupied,
 };
+inline constexpr EnumName<SelectionPolicy> kSelectionPolicyNames[] = {
+    {SelectionPolicy::kPriority, "priority", "the routing's order"},
+    {SelectionPolicy::kRandom, "random", "uniformly among the free steps"},
+    {SelectionPolicy::kLeastOccupied, "least-occupied",
+     "the free step with the most free slots downstream"},
+};
+constexpr std::span<const EnumName<SelectionPolicy>> enum_names(SelectionPolicy) {
+  return kSelectionPolicyNames;
+}
 
 /// How the VCs of one channel share its bandwidth.
 enum class VcBandwidth : std::uint8_t {
@@ -46,6 +78,13 @@ enum class VcBandwidth : std::uint8_t {
   /// physical channels of the same bandwidth"). Changes nothing with one VC.
   kPerVc,
 };
+inline constexpr EnumName<VcBandwidth> kVcBandwidthNames[] = {
+    {VcBandwidth::kShared, "shared", "one flit per cycle per channel"},
+    {VcBandwidth::kPerVc, "per-vc", "one flit per cycle per VC"},
+};
+constexpr std::span<const EnumName<VcBandwidth>> enum_names(VcBandwidth) {
+  return kVcBandwidthNames;
+}
 
 /// What the routers count of where packets wait (`--congestion`; docs/simulator.md,
 /// "Congestion statistics").
@@ -56,6 +95,15 @@ enum class CongestionMode : std::uint8_t {
   /// (the channel view over time; at most kMaxChannelSeriesWindows windows a point)
   kSeries,
 };
+inline constexpr EnumName<CongestionMode> kCongestionModeNames[] = {
+    {CongestionMode::kOff, "off", "no congestion counters"},
+    {CongestionMode::kTotals, "totals", "per channel and VC, over the measurement window"},
+    {CongestionMode::kSeries, "series",
+     "totals, and the flits per channel in every statistics window"},
+};
+constexpr std::span<const EnumName<CongestionMode>> enum_names(CongestionMode) {
+  return kCongestionModeNames;
+}
 
 /// The most statistics windows a point's channel series may hold (`--congestion series`):
 /// a run whose ceil((warm-up + measurement + drain limit) / --stats-window) exceeds it is
@@ -68,6 +116,15 @@ enum class PartitionMethod : std::uint8_t {
   kBlocks,     ///< contiguous blocks of node ids
   kMetis,      ///< a METIS k-way graph partition (when built with libmetis-dev)
 };
+inline constexpr EnumName<PartitionMethod> kPartitionMethodNames[] = {
+    {PartitionMethod::kGeometric, "geometric",
+     "boxes of a torus or mesh, stripes of the honeycombs"},
+    {PartitionMethod::kBlocks, "blocks", "contiguous blocks of node ids"},
+    {PartitionMethod::kMetis, "metis", "a METIS k-way graph partition"},
+};
+constexpr std::span<const EnumName<PartitionMethod>> enum_names(PartitionMethod) {
+  return kPartitionMethodNames;
+}
 
 /// Failed links and nodes (docs/faults.md): listed in a file, drawn at random, or both (the
 /// file's first, then the random nodes, then the random links).

@@ -11,7 +11,7 @@
 
 namespace wormnet {
 
-/// The checkpoint and stop settings of a run (validated: BatchPlan in the command line).
+/// The checkpoint and stop settings of a run (validated: BatchSettings in the command line).
 struct CheckpointPolicy {
   Cycle every_cycles = 0;         ///< checkpoint period in cycles; 0 = none
   double every_seconds = 0.0;     ///< checkpoint period in wall-clock seconds; 0 = none

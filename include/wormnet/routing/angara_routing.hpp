@@ -10,6 +10,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -17,7 +18,7 @@ namespace wormnet {
 class AngaraRouting final : public RoutingFunction {
  public:
   explicit AngaraRouting(const Torus& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "angara"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kAngara; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] bool needs_bubble() const override { return true; }

@@ -8,6 +8,7 @@
 
 #include "wormnet/routing/dimension_order_routing.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -16,7 +17,7 @@ class DatelineRouting final : public RoutingFunction {
  public:
   explicit DatelineRouting(const Torus& topo, bool drawn_ties = false)
       : topo_(topo), ties_(drawn_ties) {}
-  [[nodiscard]] std::string name() const override { return "dor-dateline"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDorDateline; }
   [[nodiscard]] int vcs_required() const override { return 2; }
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] int state_count() const override { return ties_.state_count(); }

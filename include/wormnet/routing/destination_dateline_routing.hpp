@@ -10,6 +10,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -17,7 +18,7 @@ namespace wormnet {
 class DestinationDatelineRouting final : public RoutingFunction {
  public:
   explicit DestinationDatelineRouting(const Torus& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "dor-dateline-dest"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDorDatelineDest; }
   [[nodiscard]] int vcs_required() const override { return 2; }
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] std::string description() const override {

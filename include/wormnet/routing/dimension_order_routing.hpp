@@ -9,6 +9,7 @@
 #include <string>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -43,7 +44,9 @@ class DimensionOrderRouting final : public RoutingFunction {
  public:
   DimensionOrderRouting(const Torus& topo, bool bubble, bool drawn_ties = false)
       : topo_(topo), bubble_(bubble), ties_(drawn_ties && topo.wrap()) {}
-  [[nodiscard]] std::string name() const override { return topo_.wrap() ? "dor" : "xy"; }
+  [[nodiscard]] std::string name() const override {
+    return topo_.wrap() ? routing_name::kDor : routing_name::kXy;
+  }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   [[nodiscard]] bool needs_bubble() const override { return bubble_; }

@@ -16,6 +16,7 @@
 
 #include "wormnet/routing/honeycomb_torus_ways.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 
 namespace wormnet {
 
@@ -25,7 +26,7 @@ class DoubleXyDatelineRouting final : public RoutingFunction {
 
   /// Throws InputError naming --routing when the torus needs more than kMaxVcs VCs.
   explicit DoubleXyDatelineRouting(const HoneycombTorus& topo);
-  [[nodiscard]] std::string name() const override { return "double-xy-dateline"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDoubleXyDateline; }
   [[nodiscard]] int vcs_required() const override { return 2 * ways_.levels(); }
   [[nodiscard]] int state_count() const override { return 3; }
   /// Network 0 when every nearest image lies at Z offset > 0, network 1 when every one lies

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 
 namespace wormnet {
@@ -16,7 +17,7 @@ class DoubleXyRouting final : public RoutingFunction {
   enum State : RouteState { kNet0 = 0, kNet1 = 1, kEither = 2 };
 
   explicit DoubleXyRouting(const HoneycombMesh& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "double-xy"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDoubleXy; }
   [[nodiscard]] int vcs_required() const override { return 2; }
   [[nodiscard]] int state_count() const override { return 3; }
   [[nodiscard]] RouteState initial_state(NodeId src, NodeId dst) const override;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 
 namespace wormnet {
@@ -33,7 +34,7 @@ class DoubleXyTurnRouting final : public RoutingFunction {
   enum State : RouteState { kOpen = 0, kNet0 = 1, kNet1 = 2 };
 
   explicit DoubleXyTurnRouting(const HoneycombMesh& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "double-xy-turn"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDoubleXyTurn; }
   [[nodiscard]] int vcs_required() const override { return 2; }
   [[nodiscard]] int state_count() const override { return 3; }
   [[nodiscard]] RouteState initial_state(NodeId src, NodeId dst) const override;

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -27,7 +28,7 @@ namespace wormnet {
 class DuatoRouting final : public RoutingFunction {
  public:
   DuatoRouting(const Topology& topo, std::unique_ptr<RoutingFunction> escape);
-  [[nodiscard]] std::string name() const override { return "duato"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kDuato; }
   [[nodiscard]] int vcs_required() const override { return escape_vcs_ + 1; }
   [[nodiscard]] int state_count() const override { return escape_->state_count(); }
   [[nodiscard]] RouteState initial_state(NodeId src, NodeId dst) const override {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
@@ -18,7 +19,7 @@ int minimal_ports(const Topology& topo, NodeId node, NodeId dest, PortId* ports)
 class MinimalAdaptiveRouting final : public RoutingFunction {
  public:
   explicit MinimalAdaptiveRouting(const Topology& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "minimal-adaptive"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kMinimalAdaptive; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   /// route() reads only the node, the destination and the packet state.

@@ -41,7 +41,7 @@ struct AngaraRoute {
 
 /// A route expanded against the torus: how many hops it makes in each direction, in the
 /// Angara direction order (index o < n: + of dimension o; o >= n: - of dimension o - n).
-struct RoutePlan {
+struct ExpandedRoute {
   bool ok = false;
   const char* defect = "";  ///< why not ok (e.g. "leaves the network"), a static string
   int first_port = -1;      ///< FS port, or -1
@@ -70,11 +70,11 @@ struct RoutePlan {
 
 /// Expands route word `w` from s to d on `topo`. Not ok when a step would leave the
 /// network (no link in that direction) or the word is malformed; the plan reaches d when ok.
-RoutePlan plan_route(const Torus& topo, NodeId s, NodeId d, RouteWord w);
+ExpandedRoute expand_route(const Torus& topo, NodeId s, NodeId d, RouteWord w);
 
 /// Calls f(channel) for every channel of an ok plan that starts at s, in route order.
 template <class F>
-void for_each_channel(const Topology& topo, NodeId s, const RoutePlan& plan, F&& f) {
+void for_each_channel(const Topology& topo, NodeId s, const ExpandedRoute& plan, F&& f) {
   NodeId at = s;
   plan.for_each_port([&](PortId p) {
     f(topo.channel(at, p));
@@ -98,8 +98,8 @@ class RouteTable {
   }
   [[nodiscard]] std::span<const RouteWord> words() const { return words_; }
   [[nodiscard]] std::span<RouteWord> words() { return words_; }
-  [[nodiscard]] RoutePlan plan(NodeId s, NodeId d) const {
-    return plan_route(*topo_, s, d, word(s, d));
+  [[nodiscard]] ExpandedRoute plan(NodeId s, NodeId d) const {
+    return expand_route(*topo_, s, d, word(s, d));
   }
 
  private:

@@ -51,7 +51,5 @@ std::vector<std::string> routing_names(TopologyKind kind);
 std::vector<std::string> routing_names(const Topology& topo);
 /// Every routing by topology kind ("honeycomb: stojmenovic, ...; mesh: ..."), for --help.
 std::string routing_catalog();
-/// A topology kind as the catalog and the README name it ("honeycomb", "honeycomb tori", ...).
-std::string_view kind_label(TopologyKind kind);
 
 }  // namespace wormnet

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 
 namespace wormnet {
@@ -11,7 +12,7 @@ namespace wormnet {
 class StojmenovicRouting final : public RoutingFunction {
  public:
   explicit StojmenovicRouting(const HoneycombMesh& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "stojmenovic"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kStojmenovic; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   /// route() reads only the node, the destination and the packet state.

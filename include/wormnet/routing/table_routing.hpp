@@ -10,6 +10,7 @@
 
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 
 namespace wormnet {
 
@@ -19,7 +20,7 @@ class TableRouting final : public RoutingFunction {
   /// route cannot be expanded gets no allowed step, which the verifier reports).
   explicit TableRouting(std::shared_ptr<const RouteTable> table);
 
-  [[nodiscard]] std::string name() const override { return "table"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kTable; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   /// Hop indices 0 .. longest route.
   [[nodiscard]] int state_count() const override { return max_hops_ + 1; }

@@ -13,6 +13,7 @@
 
 #include "wormnet/routing/honeycomb_torus_ways.hpp"
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 
 namespace wormnet {
 
@@ -21,7 +22,7 @@ class TorusStojmenovicRouting final : public RoutingFunction {
   /// Throws InputError naming --routing when the dateline variant needs more than kMaxVcs VCs.
   TorusStojmenovicRouting(const HoneycombTorus& topo, bool dateline);
   [[nodiscard]] std::string name() const override {
-    return dateline_ ? "stojmenovic-dateline" : "stojmenovic";
+    return dateline_ ? routing_name::kStojmenovicDateline : routing_name::kStojmenovic;
   }
   [[nodiscard]] int vcs_required() const override { return dateline_ ? ways_.levels() : 1; }
   [[nodiscard]] bool minimal() const override { return true; }

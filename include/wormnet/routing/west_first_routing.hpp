@@ -4,6 +4,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/torus.hpp"
 
 namespace wormnet {
@@ -11,7 +12,7 @@ namespace wormnet {
 class WestFirstRouting final : public RoutingFunction {
  public:
   explicit WestFirstRouting(const Torus& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "west-first"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kWestFirst; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return true; }
   /// route() reads only the node, the destination and the packet state.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "wormnet/routing/routing_function.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/honeycomb_mesh.hpp"
 
 namespace wormnet {
@@ -19,7 +20,7 @@ namespace wormnet {
 class XyFirstRouting final : public RoutingFunction {
  public:
   explicit XyFirstRouting(const HoneycombMesh& topo) : topo_(topo) {}
-  [[nodiscard]] std::string name() const override { return "xy-first"; }
+  [[nodiscard]] std::string name() const override { return routing_name::kXyFirst; }
   [[nodiscard]] int vcs_required() const override { return 1; }
   [[nodiscard]] bool minimal() const override { return false; }
   /// route() reads only the node, the destination and the packet state.

@@ -103,6 +103,6 @@ inline constexpr std::uint16_t kNoLength = 0xFFFF;
 /// FS and LS steps: an ok plan's direction-order part keeps the order and the direction-bit
 /// rule by construction.
 const char* angara_rule_defect(const Torus& topo, const TurnSet& turns, NodeId s, NodeId d,
-                               const RoutePlan& plan);
+                               const ExpandedRoute& plan);
 
 }  // namespace wormnet::tables

@@ -4,15 +4,29 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "wormnet/core/enum_names.hpp"
 #include "wormnet/core/ids.hpp"
 
 namespace wormnet {
 
 /// kHoneycombTorus covers the three honeycomb tori (hexagonal, rectangular, rhombic).
 enum class TopologyKind : std::uint8_t { kHoneycomb, kTorus, kMesh, kHoneycombTorus };
+/// A kind's name is the results file's /topology attribute `kind` and the spec's prefix
+/// ("honeycomb-torus:T"); its help is how the catalogs (--help, info, the README) head the
+/// kind's routings, in the plural where the kind covers several shapes.
+inline constexpr EnumName<TopologyKind> kTopologyKindNames[] = {
+    {TopologyKind::kHoneycomb, "honeycomb", "honeycomb"},
+    {TopologyKind::kTorus, "torus", "torus"},
+    {TopologyKind::kMesh, "mesh", "mesh"},
+    {TopologyKind::kHoneycombTorus, "honeycomb-torus", "honeycomb tori"},
+};
+constexpr std::span<const EnumName<TopologyKind>> enum_names(TopologyKind) {
+  return kTopologyKindNames;
+}
 
 /// Node coordinates: up to 6 integers (honeycomb: x, y, z; torus/mesh: one per dimension).
 struct Coord {

@@ -74,7 +74,7 @@ struct AnalysisOptions {
 /// routing's declarations (RoutingFunction::arrival_class(), translation_invariance()) and
 /// the options only, never from the number of processes, so every split gives the same
 /// numbers.
-struct AnalysisPlan {
+struct AnalysisScope {
   enum class Coverage : std::uint8_t {
     kEveryDestination,  ///< one pass per destination, all sources at once
     kTranslations,      ///< one pass per destination class under the torus translations
@@ -105,12 +105,12 @@ struct RoutingAnalysis {
   DeliveryReport delivery;
   ChannelDependencyGraph cdg;  ///< empty unless options.cdg
   LoadReport loads;            ///< empty unless options.loads
-  AnalysisPlan plan;
+  AnalysisScope plan;
   std::uint64_t states_explored = 0;  ///< routing states routed, over all passes and shares
 };
 
-AnalysisPlan plan_analysis(const Topology& topo, const RoutingFunction& routing,
-                           const AnalysisOptions& options = {});
+AnalysisScope analysis_scope(const Topology& topo, const RoutingFunction& routing,
+                             const AnalysisOptions& options = {});
 
 /// One share of an analysis split over processes: the explored destinations i with
 /// i % parts == part (interleaved, so that near and far destinations spread evenly).

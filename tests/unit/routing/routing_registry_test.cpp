@@ -12,6 +12,7 @@
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/routing/routing_factory.hpp"
+#include "wormnet/routing/routing_names.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
 namespace wormnet {
@@ -53,6 +54,20 @@ TEST(RoutingRegistry, NamesAreUniqueAndEveryEntryBuildsWhatItDeclares) {
       }
     }
   }
+}
+
+TEST(RoutingRegistry, EveryRoutingNameIsOneEntry) {
+  // routing_names.hpp holds each name once; the registry has one entry per name, no other.
+  using namespace routing_name;
+  const std::set<std::string> spelled{
+      kStojmenovic,      kXyFirst,         kDoubleXy,     kDoubleXyTurn, kStojmenovicDateline,
+      kDoubleXyDateline, kMinimalAdaptive, kXy,           kWestFirst,    kDor,
+      kDorDateline,      kDorDatelineDest, kDorRingClass, kDorBooksim,   kDorBalanced,
+      kAngara,           kTable,           kDuato};
+  EXPECT_EQ(spelled.size(), 18U);
+  std::set<std::string> entries;
+  for (const RoutingEntry& e : routing_registry()) entries.emplace(e.name);
+  EXPECT_EQ(entries, spelled);
 }
 
 TEST(RoutingRegistry, EachKindListsTheRoutingsTheFactoryKnew) {
@@ -118,7 +133,7 @@ TEST(RoutingRegistry, TheReadmeTableListsTheRegistry) {
   for (const RoutingEntry& e : routing_registry()) {
     std::string kinds;
     for (const TopologyKind kind : e.kinds) {
-      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(kind_label(kind));
+      kinds += std::string(kinds.empty() ? "" : ", ") + std::string(enum_help(kind));
     }
     if (e.dims != 0) kinds += " (" + std::to_string(e.dims) + "-D)";
     expected.push_back("| `" + std::string(e.name) + "` | " + kinds + " | " + std::string(e.vcs) +

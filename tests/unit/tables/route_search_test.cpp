@@ -59,7 +59,7 @@ std::set<Walk> expected_routes(const Torus& t, const TurnSet& turns, NodeId s, N
 }
 
 Walk walk_of(const Torus& t, NodeId s, NodeId d, RouteWord word) {
-  const RoutePlan plan = plan_route(t, s, d, word);
+  const ExpandedRoute plan = expand_route(t, s, d, word);
   EXPECT_TRUE(plan.ok) << plan.defect;
   Walk w;
   plan.for_each_port([&](PortId p) { w.push_back(static_cast<char>(p)); });

@@ -139,7 +139,7 @@ RouteTable literal_sssp(const Torus& t, const TurnSet& turns) {
   RouteTable table(t);
   std::vector<std::uint64_t> w(t.num_channels(), 0);
   auto add = [&](NodeId s, NodeId d, RouteWord word) {
-    const RoutePlan p = plan_route(t, s, d, word);
+    const ExpandedRoute p = expand_route(t, s, d, word);
     for_each_channel(t, s, p, [&](ChannelId c) { ++w[c.value()]; });
   };
   std::vector<std::uint32_t> counts(n);
@@ -183,7 +183,7 @@ RouteTable literal_sssp(const Torus& t, const TurnSet& turns) {
       std::vector<NodeId> left;
       std::vector<std::size_t> applied;
       for (std::size_t k = 0; k < dests.size(); ++k) {
-        const RoutePlan p = plan_route(t, s, dests[k], routes[k]);
+        const ExpandedRoute p = expand_route(t, s, dests[k], routes[k]);
         bool crosses = false;
         for_each_channel(t, s, p, [&](ChannelId c) { crosses = crosses || used[c.value()]; });
         if (crosses) {

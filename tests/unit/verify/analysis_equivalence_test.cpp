@@ -135,22 +135,22 @@ TEST(AnalysisEquivalence, PlansUseTheRoutingsDeclarations) {
   const auto dor = test::make_case("torus:6x6", "dor");
   AnalysisOptions loads_only;
   loads_only.cdg = false;
-  AnalysisPlan p = plan_analysis(*dor.topo, *dor.routing, loads_only);
-  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kTranslations);
+  AnalysisScope p = analysis_scope(*dor.topo, *dor.routing, loads_only);
+  EXPECT_EQ(p.coverage, AnalysisScope::Coverage::kTranslations);
   EXPECT_EQ(p.destinations.size(), 1U);
   EXPECT_EQ(p.scale, 36.0);
   // A size-2 dimension is no ring: one destination per coordinate there.
   const auto mixed = test::make_case("torus:2x5x3", "dor-dateline");
-  p = plan_analysis(*mixed.topo, *mixed.routing, loads_only);
-  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kTranslations);
+  p = analysis_scope(*mixed.topo, *mixed.routing, loads_only);
+  EXPECT_EQ(p.coverage, AnalysisScope::Coverage::kTranslations);
   EXPECT_EQ(p.destinations.size(), 2U);
   // The dateline's VCs are not translation-invariant: the verifier explores every destination.
-  p = plan_analysis(*mixed.topo, *mixed.routing);
-  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kEveryDestination);
+  p = analysis_scope(*mixed.topo, *mixed.routing);
+  EXPECT_EQ(p.coverage, AnalysisScope::Coverage::kEveryDestination);
   // Meshes have no rings.
   const auto xy = test::make_case("mesh:6x5", "xy");
-  EXPECT_EQ(plan_analysis(*xy.topo, *xy.routing, loads_only).coverage,
-            AnalysisPlan::Coverage::kEveryDestination);
+  EXPECT_EQ(analysis_scope(*xy.topo, *xy.routing, loads_only).coverage,
+            AnalysisScope::Coverage::kEveryDestination);
   // Stojmenovic reads only node and destination: one state per node and destination.
   const auto s = test::make_case("honeycomb:4", "stojmenovic");
   AnalysisOptions every_destination = loads_only;
@@ -163,8 +163,8 @@ TEST(AnalysisEquivalence, PlansUseTheRoutingsDeclarations) {
   // Double XY keeps the Z axis: 4 symmetries, of which the X-Y swap fixes the nodes with
   // x = y; by Burnside's lemma (N + fixed) / 4 orbits.
   const auto dxy = test::make_case("honeycomb:4", "double-xy");
-  p = plan_analysis(*dxy.topo, *dxy.routing);
-  EXPECT_EQ(p.coverage, AnalysisPlan::Coverage::kSymmetries);
+  p = analysis_scope(*dxy.topo, *dxy.routing);
+  EXPECT_EQ(p.coverage, AnalysisScope::Coverage::kSymmetries);
   EXPECT_EQ(p.symmetries.size(), 4U);
   std::uint64_t fixed = 0;
   for (std::uint32_t v = 0; v < dxy.topo->num_nodes(); ++v) {
@@ -175,9 +175,9 @@ TEST(AnalysisEquivalence, PlansUseTheRoutingsDeclarations) {
   // Improved Double XY: its loads have all 12 (the ports of minimal adaptive routing), its
   // VCs none.
   const auto turn = test::make_case("honeycomb:4", "double-xy-turn");
-  EXPECT_EQ(plan_analysis(*turn.topo, *turn.routing, loads_only).symmetries.size(), 12U);
-  EXPECT_EQ(plan_analysis(*turn.topo, *turn.routing).coverage,
-            AnalysisPlan::Coverage::kEveryDestination);
+  EXPECT_EQ(analysis_scope(*turn.topo, *turn.routing, loads_only).symmetries.size(), 12U);
+  EXPECT_EQ(analysis_scope(*turn.topo, *turn.routing).coverage,
+            AnalysisScope::Coverage::kEveryDestination);
 }
 
 /// Minimal adaptive routing that gives up one hop before the destination: symmetric like

@@ -93,7 +93,7 @@ TEST(FaultAnalysis, LoadsOverTheWorkingPairsAreTheBruteForceOnesWithoutTranslati
   o.faults = &f;
   const RoutingAnalysis a = analyze_routing(*topo, routing, o);
   ASSERT_TRUE(a.delivery.ok) << a.delivery.defect;
-  EXPECT_EQ(a.plan.coverage, AnalysisPlan::Coverage::kEveryDestination);
+  EXPECT_EQ(a.plan.coverage, AnalysisScope::Coverage::kEveryDestination);
   EXPECT_EQ(a.plan.destinations.size(), 19U);
 
   // Brute force: every working pair's routes walked one by one.

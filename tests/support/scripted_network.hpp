@@ -33,6 +33,23 @@ inline SimConfig small_router(int buffer, int link, int credit, int vcs, VcBandw
   return c;
 }
 
+/// Every router stage 0 cycles (a flit crosses a router and its link in `link` cycles),
+/// credits 1 cycle, `buffer`-flit buffers, measured from cycle 0 for a million cycles: the
+/// router of the hand-worked engine tests.
+inline SimConfig ideal_router(int buffer = 4, int link = 1) {
+  SimConfig c;
+  c.network.buffer_depth = buffer;
+  c.network.link_latency = link;
+  c.network.credit_latency = 1;
+  c.network.routing_delay = 0;
+  c.network.vc_alloc_delay = 0;
+  c.network.switch_alloc_delay = 0;
+  c.network.switch_delay = 0;
+  c.measure.warmup = 0;
+  c.measure.measure = 1000000;
+  return c;
+}
+
 struct Delivery {
   std::uint64_t id;
   std::uint32_t source;

@@ -17,16 +17,7 @@ constexpr PortId kXPlus = 0;
 
 /// Every router stage 0 cycles, links and credits 1 cycle, 4-flit buffers, counting.
 SimConfig series_router() {
-  SimConfig c;
-  c.network.buffer_depth = 4;
-  c.network.link_latency = 1;
-  c.network.credit_latency = 1;
-  c.network.routing_delay = 0;
-  c.network.vc_alloc_delay = 0;
-  c.network.switch_alloc_delay = 0;
-  c.network.switch_delay = 0;
-  c.measure.warmup = 0;
-  c.measure.measure = 1000000;
+  SimConfig c = test::ideal_router(4);
   c.measure.congestion = CongestionMode::kSeries;
   return c;
 }

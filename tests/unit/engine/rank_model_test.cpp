@@ -18,19 +18,7 @@ namespace {
 using test::Delivery;
 using test::ScriptedNetwork;
 
-SimConfig ideal_router(int buffer = 4) {
-  SimConfig c;
-  c.network.buffer_depth = buffer;
-  c.network.link_latency = 1;
-  c.network.credit_latency = 1;
-  c.network.routing_delay = 0;
-  c.network.vc_alloc_delay = 0;
-  c.network.switch_alloc_delay = 0;
-  c.network.switch_delay = 0;
-  c.measure.warmup = 0;
-  c.measure.measure = 1000000;
-  return c;
-}
+using test::ideal_router;
 
 // Hand-worked on a 2x2 mesh with XY routing, 1 VC, 4-flit buffers, every router stage 0
 // cycles, links and credits 1 cycle. Nodes: 0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1).

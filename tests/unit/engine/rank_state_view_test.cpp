@@ -20,19 +20,7 @@ namespace {
 
 using test::ScriptedNetwork;
 
-SimConfig ideal_router(int buffer, int link = 1) {
-  SimConfig c;
-  c.network.buffer_depth = buffer;
-  c.network.link_latency = link;
-  c.network.credit_latency = 1;
-  c.network.routing_delay = 0;
-  c.network.vc_alloc_delay = 0;
-  c.network.switch_alloc_delay = 0;
-  c.network.switch_delay = 0;
-  c.measure.warmup = 0;
-  c.measure.measure = 1000000;
-  return c;
-}
+using test::ideal_router;
 
 // Sums of a question over the parts of a network.
 template <class F>

@@ -33,7 +33,7 @@ double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_cloc
 
 PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, int point_index,
                    const Resume* resume)
-    : c_(context),
+    : context_(context),
       sink_(sink),
       wall_start_(Clock::now()),
       // A script (closed-loop workload) labels everything and runs until it is done, within
@@ -41,19 +41,19 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
       plan_(context.script != nullptr ? context.plan.closed_loop() : context.plan),
       model_(context.config, plan_, context.topo, context.routing, context.pattern,
              context.partition, context.comm.rank(), rate, context.walk) {
-  model_.set_script(c_.script);
-  if (c_.comm.size() > 1) {
-    transport_ = std::make_unique<MpiTransport>(c_.comm, model_, plan_.lookahead);
+  model_.set_script(context_.script);
+  if (context_.comm.size() > 1) {
+    transport_ = std::make_unique<MpiTransport>(context_.comm, model_, plan_.lookahead);
   } else {
     transport_ = std::make_unique<NullTransport>();
   }
   sink_.begin_point(point_index, rate);
-  s_.offered_load = rate;
-  s_.flit_rate = c_.config.measure.flit_rate;
-  loop_.next_window = c_.config.measure.stats_window;
+  summary_.offered_load = rate;
+  summary_.flit_rate = context_.config.measure.flit_rate;
+  loop_.next_window = context_.config.measure.stats_window;
   loop_.next_check = check_after(0);
   if (resume != nullptr) {
-    model_.restore(resume->model, c_.comm.is_root());
+    model_.restore(resume->model, context_.comm.is_root());
     loop_ = resume->loop;
   }
   loop_start_ = Clock::now();
@@ -63,21 +63,21 @@ PointRun::PointRun(const PointContext& context, double rate, ResultSink& sink, i
 
 Cycle PointRun::check_after(Cycle c) const {
   const Cycle drain_end = plan_.window.drain_end();
-  return c < drain_end ? std::min(c + c_.check_every, drain_end) : c + c_.check_every;
+  return c < drain_end ? std::min(c + context_.check_every, drain_end) : c + context_.check_every;
 }
 
 void PointRun::flush_window(Cycle now) {
   TrafficCounters w = model_.take_window();
   // The channel view over time: nothing is counted, nor taken, without it.
-  const bool series = c_.config.measure.congestion == CongestionMode::kSeries;
+  const bool series = context_.config.measure.congestion == CongestionMode::kSeries;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> channels;
   if (series) channels = model_.take_channel_window();
   auto a = w.to_array();
   // O(1): the per-window reductions stay small on a large rank (RankStateView::gauges()).
   const FlitGauges g = model_.state().gauges();
   std::uint64_t snap[3] = {g.flits_in_network, g.flits_at_sources, g.messages_at_sources};
-  c_.comm.sum(std::span<std::uint64_t>(a.data(), a.size()));
-  c_.comm.sum(std::span<std::uint64_t>(snap, 3));
+  context_.comm.sum(std::span<std::uint64_t>(a.data(), a.size()));
+  context_.comm.sum(std::span<std::uint64_t>(snap, 3));
   WindowRow row;
   row.cycle_end = now;
   row.cycles = now - loop_.window_start;
@@ -93,16 +93,16 @@ void PointRun::flush_window(Cycle now) {
 }
 
 void PointRun::check_early_stop(const WindowRow& row) {
-  const MeasureConfig& m = c_.config.measure;
+  const MeasureConfig& m = context_.config.measure;
   // Not for a workload (it runs to its completion), nor during the warm-up (a network that
   // is still filling), nor twice.
-  if (!m.early_stop() || c_.script != nullptr || stop_early_ ||
+  if (!m.early_stop() || context_.script != nullptr || stop_early_ ||
       row.cycle_end <= plan_.window.begin) {
     return;
   }
   char why[256];
   const double backlog =
-      static_cast<double>(row.flits_at_sources) / static_cast<double>(c_.topo.num_nodes());
+      static_cast<double>(row.flits_at_sources) / static_cast<double>(context_.topo.num_nodes());
   const double latency = row.counters.ejected_packets > 0
                              ? static_cast<double>(row.counters.latency_sum) /
                                    static_cast<double>(row.counters.ejected_packets)
@@ -157,7 +157,7 @@ void PointRun::run_to_check() {
     ++windows_;
     if (t == loop_.next_window) {
       flush_window(t);
-      loop_.next_window += c_.config.measure.stats_window;
+      loop_.next_window += context_.config.measure.stats_window;
       if (stop_early_) return;  // the control check ends the point here
     }
   } while (t < loop_.next_check);
@@ -168,9 +168,9 @@ bool PointRun::control_check() {
   if (stop_early_) {
     // A saturated point stopped at a statistics window (check_early_stop): nothing was in
     // flight there, and its statistics are final.
-    s_.saturated = true;
-    s_.stopped_early = true;
-    s_.saturation_reason = stop_reason_;
+    summary_.saturated = true;
+    summary_.stopped_early = true;
+    summary_.saturation_reason = stop_reason_;
     return true;
   }
   loop_.next_check = check_after(loop_.next_check);
@@ -182,15 +182,15 @@ bool PointRun::control_check() {
   // at most one threshold later, while a saturated network, where some VC always waits that
   // long, no longer gathers its wait-for graph at every check (on H_40 at saturation that
   // was a third of the run: 32 us of 180 per cycle).
-  const Cycle threshold = c_.config.measure.deadlock_threshold;
-  const bool search_due = t % threshold < c_.check_every;
-  const bool scripted = c_.script != nullptr;
+  const Cycle threshold = context_.config.measure.deadlock_threshold;
+  const bool search_due = t % threshold < context_.check_every;
+  const bool scripted = context_.script != nullptr;
   const RankStateView state = model_.state();
   std::uint64_t v[4] = {state.measured_created(), state.measured_delivered(),
                         search_due ? state.stuck_vcs(t, threshold) : 0,
-                        scripted ? c_.script->delivered_count() : 0};
-  c_.comm.sum(std::span<std::uint64_t>(v, 4));
-  if (c_.hooks != nullptr) {
+                        scripted ? context_.script->delivered_count() : 0};
+  context_.comm.sum(std::span<std::uint64_t>(v, 4));
+  if (context_.hooks != nullptr) {
     RunHooks::CheckStatus status;
     status.cycle = t;
     status.labelled_created = v[0];
@@ -199,40 +199,42 @@ bool PointRun::control_check() {
     status.drain_end = plan_.window.drain_end();
     status.scripted = scripted;
     status.messages_delivered = v[3];
-    status.messages_total = scripted ? c_.script->total() : 0;
-    c_.hooks->check_status(status);
+    status.messages_total = scripted ? context_.script->total() : 0;
+    context_.hooks->check_status(status);
   }
   if (v[2] > 0) {
-    s_.deadlock_cycle_hops = find_deadlock(c_.comm, c_.topo, model_, t, threshold);
-    s_.deadlock = !s_.deadlock_cycle_hops.empty();
+    summary_.deadlock_cycle_hops =
+        find_deadlock(context_.comm, context_.topo, model_, t, threshold);
+    summary_.deadlock = !summary_.deadlock_cycle_hops.empty();
   }
-  if (s_.deadlock) {
-    s_.deadlock_cycle = t;
+  if (summary_.deadlock) {
+    summary_.deadlock_cycle = t;
     return true;
   }
-  if (scripted ? v[3] == c_.script->total() : t >= plan_.window.end() && v[1] == v[0]) return true;
+  if (scripted ? v[3] == context_.script->total() : t >= plan_.window.end() && v[1] == v[0])
+    return true;
   if (t >= plan_.window.drain_end()) {
-    s_.saturated = true;
-    s_.saturation_reason = scripted ? "drain limit reached with workload messages undelivered"
-                                    : "drain limit reached with labelled packets undelivered";
+    summary_.saturated = true;
+    summary_.saturation_reason = scripted ? "drain limit reached with workload messages undelivered"
+                                          : "drain limit reached with labelled packets undelivered";
     return true;
   }
-  if (c_.hooks == nullptr) return false;
-  const RunHooks::Action action = c_.hooks->at_check(t);
-  if (action != RunHooks::Action::kContinue) c_.hooks->save(loop_, state.snapshot());
+  if (context_.hooks == nullptr) return false;
+  const RunHooks::Action action = context_.hooks->at_check(t);
+  if (action != RunHooks::Action::kContinue) context_.hooks->save(loop_, state.snapshot());
   if (action != RunHooks::Action::kCheckpointAndStop) return false;
-  s_.interrupted = true;
+  summary_.interrupted = true;
   return true;
 }
 
 MeasuredStats PointRun::merge_measured() {
   MeasuredStats merged = model_.state().measured();
-  merge_over_ranks(c_.comm, merged.total);
-  merge_over_ranks(c_.comm, merged.network);
-  merge_over_ranks(c_.comm, merged.queueing);
+  merge_over_ranks(context_.comm, merged.total);
+  merge_over_ranks(context_.comm, merged.network);
+  merge_over_ranks(context_.comm, merged.queueing);
   std::uint64_t tot[5] = {merged.delivered_packets, merged.delivered_flits, merged.hops_sum,
                           merged.accepted_flits, merged.packet_cycles};
-  c_.comm.sum(std::span<std::uint64_t>(tot, 5));
+  context_.comm.sum(std::span<std::uint64_t>(tot, 5));
   merged.delivered_packets = tot[0];
   merged.delivered_flits = tot[1];
   merged.hops_sum = tot[2];
@@ -246,72 +248,78 @@ RunSummary PointRun::finish() {
   const double collective_s = loop_s - compute_s_ - exchange_s_;
   const Cycle t = loop_.cycle;
   const Cycle loop_cycles = t - loop_first_cycle_;
-  s_.cycles = t;
-  if (s_.interrupted) return s_;  // the point goes on after a restart: nothing final yet
+  summary_.cycles = t;
+  if (summary_.interrupted)
+    return summary_;  // the point goes on after a restart: nothing final yet
   if (t != loop_.window_start) flush_window(t);
 
   const MeasuredStats merged = merge_measured();
   const RankStateView state = model_.state();
   std::uint64_t created[2] = {state.measured_created(), state.measured_created_flits()};
-  if (c_.script != nullptr) {  // a workload labels every message it releases
-    const MessageScript::Released r = c_.script->released();  // one pass over the messages
+  if (context_.script != nullptr) {  // a workload labels every message it releases
+    const MessageScript::Released r = context_.script->released();  // one pass over the messages
     created[0] += r.packets;
     created[1] += r.flits;
   }
-  c_.comm.sum(std::span<std::uint64_t>(created, 2));
+  context_.comm.sum(std::span<std::uint64_t>(created, 2));
   // Per node of the traffic: every node, or the working ones of a network with faults.
   const double nodes = static_cast<double>(plan_.traffic_nodes);
   // A workload's window is its run: accepted traffic = flits delivered / (N x completion).
   // A point stopped early inside its measurement window measured up to there.
-  const Cycle measured =
-      s_.stopped_early && t < plan_.window.end() ? t - plan_.window.begin : plan_.window.length;
-  s_.window_cycles =
-      std::max<Cycle>(1, c_.script != nullptr ? c_.comm.max(c_.script->last_delivery()) : measured);
-  const auto window = static_cast<double>(s_.window_cycles);
-  s_.measured_packets = created[0];
-  s_.delivered_packets = merged.delivered_packets;
-  s_.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);
-  s_.latency = summarize(merged.total);
-  s_.network = summarize(merged.network);
-  s_.queueing = summarize(merged.queueing);
-  s_.average_hops = merged.delivered_packets ? static_cast<double>(merged.hops_sum) /
-                                                   static_cast<double>(merged.delivered_packets)
-                                             : 0.0;
-  s_.accepted_vs_saturation =
-      c_.bounds.saturation_rate > 0 ? s_.accepted / c_.bounds.saturation_rate : 0.0;
-  s_.accepted_vs_bisection = c_.bounds.bisection > 0 ? s_.accepted / c_.bounds.bisection : 0.0;
-  s_.flit_hops = loop_.flit_hops;
-  s_.router_cycles = static_cast<std::uint64_t>(t) * c_.topo.num_nodes();
+  const Cycle measured = summary_.stopped_early && t < plan_.window.end() ? t - plan_.window.begin
+                                                                          : plan_.window.length;
+  summary_.window_cycles = std::max<Cycle>(
+      1,
+      context_.script != nullptr ? context_.comm.max(context_.script->last_delivery()) : measured);
+  const auto window = static_cast<double>(summary_.window_cycles);
+  summary_.measured_packets = created[0];
+  summary_.delivered_packets = merged.delivered_packets;
+  summary_.accepted = static_cast<double>(merged.accepted_flits) / (nodes * window);
+  summary_.latency = summarize(merged.total);
+  summary_.network = summarize(merged.network);
+  summary_.queueing = summarize(merged.queueing);
+  summary_.average_hops =
+      merged.delivered_packets
+          ? static_cast<double>(merged.hops_sum) / static_cast<double>(merged.delivered_packets)
+          : 0.0;
+  summary_.accepted_vs_saturation = context_.bounds.saturation_rate > 0
+                                        ? summary_.accepted / context_.bounds.saturation_rate
+                                        : 0.0;
+  summary_.accepted_vs_bisection =
+      context_.bounds.bisection > 0 ? summary_.accepted / context_.bounds.bisection : 0.0;
+  summary_.flit_hops = loop_.flit_hops;
+  summary_.router_cycles = static_cast<std::uint64_t>(t) * context_.topo.num_nodes();
   // Offered load actually generated during the measurement window (labelled flits).
-  s_.offered_measured = static_cast<double>(created[1]) / (nodes * window);
-  if (!s_.deadlock && !s_.saturated && s_.offered_measured > 0 &&
-      s_.accepted < 0.95 * s_.offered_measured) {
-    s_.saturated = true;
-    s_.saturation_reason = "accepted traffic below 95% of offered";
+  summary_.offered_measured = static_cast<double>(created[1]) / (nodes * window);
+  if (!summary_.deadlock && !summary_.saturated && summary_.offered_measured > 0 &&
+      summary_.accepted < 0.95 * summary_.offered_measured) {
+    summary_.saturated = true;
+    summary_.saturation_reason = "accepted traffic below 95% of offered";
   }
-  s_.dropped_messages = c_.comm.sum(state.dropped_messages());
-  s_.model_bytes = c_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
+  summary_.dropped_messages = context_.comm.sum(state.dropped_messages());
+  summary_.model_bytes = context_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   const auto rss = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U;  // ru_maxrss: KiB
-  s_.peak_rss_bytes = c_.comm.sum(rss);
-  s_.peak_rss_rank_max = c_.comm.max(rss);
+  summary_.peak_rss_bytes = context_.comm.sum(rss);
+  summary_.peak_rss_rank_max = context_.comm.max(rss);
   std::uint64_t least = rss;
-  c_.comm.min(std::span<std::uint64_t>(&least, 1));
-  s_.peak_rss_rank_min = least;
+  context_.comm.min(std::span<std::uint64_t>(&least, 1));
+  summary_.peak_rss_rank_min = least;
   double split[4] = {compute_s_, exchange_s_, collective_s, loop_s};
-  c_.comm.max(std::span<double>(split, 4));
-  s_.sync = SyncTimes{windows_,
-                      split[0],
-                      split[1],
-                      split[2],
-                      split[3],
-                      loop_cycles,
-                      loop_.flit_hops - loop_first_hops_};
-  s_.wall_seconds = c_.comm.max(seconds(wall_start_, Clock::now()));
-  if (c_.config.measure.congestion != CongestionMode::kOff) sink_.congestion(state.congestion());
-  sink_.end_point(s_, merged, state.channel_flits());
-  return s_;
+  context_.comm.max(std::span<double>(split, 4));
+  summary_.sync = SyncTimes{windows_,
+                            split[0],
+                            split[1],
+                            split[2],
+                            split[3],
+                            loop_cycles,
+                            loop_.flit_hops - loop_first_hops_};
+  summary_.wall_seconds = context_.comm.max(seconds(wall_start_, Clock::now()));
+  if (context_.config.measure.congestion != CongestionMode::kOff)
+    sink_.congestion(state.congestion());
+  sink_.end_point(summary_, merged, state.channel_flits());
+  return summary_;
 }
 
 }  // namespace wormnet

@@ -60,7 +60,7 @@ class PointRun {
   /// and after every restart.
   void check_early_stop(const WindowRow& row);
 
-  const PointContext& c_;
+  const PointContext& context_;
   ResultSink& sink_;
   Clock::time_point wall_start_;
   /// The run's plan, or with a script its closed-loop plan (window from cycle 0 to the drain
@@ -68,7 +68,7 @@ class PointRun {
   RunPlan plan_;
   RankModel model_;
   std::unique_ptr<Transport> transport_;
-  RunSummary s_;
+  RunSummary summary_;
   LoopState loop_;
   bool stop_early_ = false;  ///< a statistics window asked for the early stop
   std::string stop_reason_;

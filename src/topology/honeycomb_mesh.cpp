@@ -64,10 +64,11 @@ Coord HoneycombMesh::coords(NodeId n) const {
 
 NodeId HoneycombMesh::node_at(int x, int y, int z) const {
   const int lo = 1 - t_;
+  // The box first: any int may be asked for (a fault file names any integers), and only
+  // inside it does x + y + z stay far from overflow.
+  if (x < lo || x > t_ || y < lo || y > t_ || z < lo || z > t_) return NodeId::invalid();
   const int s = x + y + z;
-  if (x < lo || x > t_ || y < lo || y > t_ || z < lo || z > t_ || (s != 1 && s != 2)) {
-    return NodeId::invalid();
-  }
+  if (s != 1 && s != 2) return NodeId::invalid();
   const auto r = static_cast<std::size_t>((x - lo) * 2 + (s - 1));
   const int k = y - row_ylo_[r];
   if (k < 0 || k >= row_len_[r]) return NodeId::invalid();

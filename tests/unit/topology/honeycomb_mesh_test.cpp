@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 #include "../../support/bfs.hpp"
@@ -57,6 +58,14 @@ TEST_P(HoneycombSizes, CoordinatesRoundTripAndSatisfyDefinition) {
   EXPECT_EQ(count, 6 * t * t);
   EXPECT_FALSE(h.node_at(t + 1, 0, 0).valid());
   EXPECT_FALSE(h.node_at(0, 0, 0).valid());
+  // Coordinates far outside (a fault file may name any integers): no node, and no signed
+  // overflow on the way (x + y + z of these overflowed an int; the sanitizer build aborts).
+  constexpr int kMax = std::numeric_limits<int>::max();
+  constexpr int kMin = std::numeric_limits<int>::min();
+  EXPECT_FALSE(h.node_at(78020690, 2100050000, 1).valid());
+  EXPECT_FALSE(h.node_at(kMax, kMax, 3).valid());
+  EXPECT_FALSE(h.node_at(kMin, kMin, 1).valid());
+  EXPECT_FALSE(h.node_at(1, kMax, kMax).valid());
 }
 
 TEST_P(HoneycombSizes, AdjacencyIsExactlyUnitDifferenceInOneCoordinate) {

@@ -276,16 +276,7 @@ TrafficCounters RankModel::take_window() {
 std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_window() {
   require(level(), "take_channel_window() while the walk's layers are not level");
   std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
-  for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
-    const NodeId node(bank_.nodes()[r]);
-    for (int p = 0; p < ports_; ++p) {
-      const ChannelId c = topo_.channel(node, static_cast<PortId>(p));
-      if (!c.valid()) continue;
-      std::uint64_t flits = 0;
-      for (int v = 0; v < vcs_; ++v) flits += bank_.take_window_flits(r, p * vcs_ + v);
-      out.emplace_back(c.value(), flits);
-    }
-  }
+  bank_.take_channel_window(topo_, out);
   return out;
 }
 

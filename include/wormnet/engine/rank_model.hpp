@@ -30,8 +30,7 @@ namespace wormnet {
 
 class RankModel {
  public:
-  /// The routers of `partition`'s part `rank`, their sources generating `rate`
-  /// flits/node/cycle; `plan` is the one derived from `config` on this network.
+  /// Part `rank` of `partition`, its sources at `rate` flits/node/cycle; `plan` from `config`.
   RankModel(const SimConfig& config, const RunPlan& plan, const Topology& topo,
             const RoutingFunction& routing, const DestinationPattern& pattern,
             const Partition& partition, int rank, double rate, WalkLayout layout = {});
@@ -51,8 +50,7 @@ class RankModel {
   [[nodiscard]] bool level() const { return walk_.level(); }           ///< all layers at one cycle
   [[nodiscard]] std::size_t layers() const { return walk_.layers(); }  ///< 1: one block
 
-  /// Puts a message in the source queue of `node` (a local node) as if generated at
-  /// m.created: scripted traffic for tests and hand-worked scenarios. The layers must be level.
+  /// A message in local `node`'s source queue as if made at m.created (tests); layers level.
   void enqueue(NodeId node, const Message& m);
   /// Closed-loop traffic (workloads): releases messages at every cycle, hears of deliveries.
   void set_script(MessageScript* script) { script_ = script; }
@@ -73,10 +71,9 @@ class RankModel {
   /// The most flits, and credits, one link carries one way in `window` cycles.
   [[nodiscard]] std::uint64_t crossing_limit(Cycle window) const;
 
-  /// Counters since the last take_window(); resets them. The layers must be level.
+  /// Counters since the last call, and the flits per sending channel as (global channel id,
+  /// flits) (--congestion series); each resets what it returns. The layers must be level.
   TrafficCounters take_window();
-  /// The flits each channel the rank sends on carried since the last call, (global channel
-  /// id, flits); resets them (--congestion series: the counters must be on). Layers level.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> take_channel_window();
   /// The questions about the rank's state (counts, stuck VCs, snapshot); layers level.
   [[nodiscard]] RankStateView state() const;

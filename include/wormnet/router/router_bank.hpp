@@ -11,6 +11,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "wormnet/core/error.hpp"
@@ -248,6 +249,22 @@ class RouterBank {
   /// a statistics window ends (--congestion series). Only with params().congestion.
   std::uint64_t take_window_flits(std::uint32_t r, int local_vc) {
     return core_.congestion.take_window(core_.outputs.index(r, local_vc));
+  }
+  /// The same summed over each network channel's VCs, appended to `out` as (global channel
+  /// id of `topo`, flits), router by router and port by port.
+  void take_channel_window(const Topology& topo,
+                           std::vector<std::pair<std::uint32_t, std::uint64_t>>& out) {
+    const int ports = params().ports;
+    const int vcs = params().vcs;
+    for (std::uint32_t r = 0; r < routers(); ++r) {
+      for (int p = 0; p < ports; ++p) {
+        const ChannelId c = topo.channel(NodeId(nodes()[r]), static_cast<PortId>(p));
+        if (!c.valid()) continue;
+        std::uint64_t flits = 0;
+        for (int v = 0; v < vcs; ++v) flits += take_window_flits(r, p * vcs + v);
+        out.emplace_back(c.value(), flits);
+      }
+    }
   }
 
   /// Read-only view of the units, for tests.

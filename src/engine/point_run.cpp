@@ -180,8 +180,8 @@ bool PointRun::control_check() {
   // It looks once per `threshold` cycles, at the first check at or after each multiple of it
   // (checks are at most threshold/2 apart): a deadlock never dissolves, so it is still found,
   // at most one threshold later, while a saturated network, where some VC always waits that
-  // long, no longer gathers its wait-for graph at every check (on H_40 at saturation that
-  // was a third of the run: 32 us of 180 per cycle).
+  // long, no longer gathers its wait-for graph at every check (docs/scaling.md, "Control
+  // checks", has the cost it saved).
   const Cycle threshold = context_.config.measure.deadlock_threshold;
   const bool search_due = t % threshold < context_.check_every;
   const bool scripted = context_.script != nullptr;

@@ -136,9 +136,7 @@ void write_trace_file(const Communicator& comm, const MessageGraph& graph, io::O
     out.commit(comm);
   } catch (const OutputError& e) {
     if (out.failed_after_rename()) throw;  // in place; its directory failed to sync
-    out.discard_partial(comm);
-    throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
-                                    out.target() + "', if any, is unchanged");
+    out.discard_after(comm, e);
   }
   out.release();
 }

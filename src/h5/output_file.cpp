@@ -283,6 +283,13 @@ void OutputFile::discard_partial(const Communicator& comm) const {
   if (comm.is_root()) ::unlink(partial().c_str());
 }
 
+void OutputFile::discard_after(const Communicator& comm, const OutputError& failure) const {
+  discard_partial(comm);
+  throw OutputError(failure.path(), failure.reason() +
+                                        "; the partial file was removed, an earlier '" + target_ +
+                                        "', if any, is unchanged");
+}
+
 void guarded_write(const Communicator& comm, const std::string& path,
                    const std::function<void()>& write) {
   std::string reason;

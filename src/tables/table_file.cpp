@@ -185,9 +185,7 @@ void write_table_file(io::OutputFile& out, const TableFileContents& c, const Com
   } catch (const OutputError& e) {
     if (out.failed_after_rename()) throw;  // in place; its directory failed to sync
     // A table is written in one go at the end: a partial one holds nothing of use.
-    out.discard_partial(comm);
-    throw OutputError(e.path(), e.reason() + "; the partial file was removed, an earlier '" +
-                                    out.target() + "', if any, is unchanged");
+    out.discard_after(comm, e);
   }
   out.release();
 }

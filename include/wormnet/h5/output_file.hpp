@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/core/error.hpp"
 #include "wormnet/h5/lock_file.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
@@ -124,6 +125,9 @@ class OutputFile {
   /// Removes the partial file (root; best effort, for a failed checkpoint that must not
   /// linger). Not collective.
   void discard_partial(const Communicator& comm) const;
+  /// After `failure` to write or publish (before any rename): removes the partial file, as
+  /// discard_partial(), and throws `failure` again, saying that an earlier target is unchanged.
+  [[noreturn]] void discard_after(const Communicator& comm, const OutputError& failure) const;
   /// Releases the lock (see OutputLock::release()); removes the directories claim()
   /// created when nothing was committed and they are empty. Not collective.
   void release();

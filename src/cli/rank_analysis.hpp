@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "wormnet/driver/analysis_policy.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/traffic/traffic_matrix.hpp"
 #include "wormnet/verify/pattern_loads.hpp"
@@ -19,11 +20,6 @@ namespace wormnet::cli {
 /// exact: an estimate from a sample of destinations overstates pi by 24% to 10x on the
 /// networks measured in docs/analysis.md, so none is offered).
 inline constexpr std::uint64_t kExactLoadStatesPerRank = 4'000'000'000;
-/// For the saturation-relative figures of a run that does not need them (no --load-fraction):
-/// the analysis runs only below this (a few seconds on one core). A limit on the network, not
-/// per rank, so that whether a results file holds (N-1)/pi does not depend on the rank count.
-inline constexpr std::uint64_t kReportLoadStates = 200'000'000;
-
 /// Throws an InputError naming `option` when the plan's work does not fit
 /// kExactLoadStatesPerRank on the ranks of `comm`.
 void require_affordable(const AnalysisScope& plan, const Communicator& comm,

@@ -291,7 +291,12 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
                            fraction ? value : "set");
       }
     }
-    if (need || plan.estimated_states <= kReportLoadStates) {
+    // A workload's length is not known before it runs (0: the state limit alone decides).
+    const MeasureConfig& m = o.config.measure;
+    const Cycle planned =
+        o.workload.active() ? 0 : (m.cycles > 0 ? m.cycles : m.warmup + m.measure);
+    const std::uint64_t nodes = s.topology->num_nodes();
+    if (need || report_analysis_pays(plan.estimated_states, nodes, planned)) {
       TimedAnalysis a = timed_analysis(*s.topology, *s.routing, ao, comm);
       if (faulty) refuse_on_faults(s, a.analysis.delivery);
       s.bounds.saturation_rate = a.analysis.loads.saturation_rate;
@@ -301,9 +306,15 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
                    std::to_string(comm.size()) + " rank" + (comm.size() > 1 ? "s" : "");
       s.channel_load = std::move(a.analysis.loads.gamma);
     } else {
-      s.analysis = "load analysis skipped: about " +
-                   sci(static_cast<double>(plan.estimated_states)) + " routing states, more than " +
-                   sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi";
+      const std::string states = sci(static_cast<double>(plan.estimated_states));
+      s.analysis =
+          plan.estimated_states > kReportLoadStates
+              ? "load analysis skipped: about " + states + " routing states, more than " +
+                    sci(static_cast<double>(kReportLoadStates)) + " when no option needs (N-1)/pi"
+              : "load analysis skipped: about " + states + " routing states would cost more than " +
+                    std::to_string(kReportAnalysisPercent) + " % of the " +
+                    std::to_string(planned) +
+                    " cycles planned (wormnet info --load gives (N-1)/pi)";
     }
   }
   if (!o.workload.active()) pattern_ideal(o, s, comm);
@@ -453,6 +464,22 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
            fixed(s.sync.compute_seconds * per, 2) + " us computing, " +
            fixed(s.sync.exchange_seconds * per, 2) + " us exchanging, " +
            fixed(s.sync.collective_seconds * per, 2) + " us in reductions\n";
+  }
+  if (s.sync.exchange_messages > 0) {
+    // Volumes, not times: what a weak-scaling comparison on an oversubscribed machine can
+    // trust (docs/scaling.md). Wire bytes are the size classes the messages went out in.
+    const double rank_windows =
+        static_cast<double>(s.sync.windows) * static_cast<double>(setup.partition.parts());
+    out += "exchange   per rank and window " +
+           fixed(static_cast<double>(s.sync.exchange_messages) / rank_windows, 2) + " messages, " +
+           fixed(static_cast<double>(s.sync.exchange_payload_bytes) / rank_windows, 1) +
+           " bytes of flits and credits (" +
+           fixed(static_cast<double>(s.sync.exchange_wire_bytes) / rank_windows, 1) +
+           " sent); the busiest rank " +
+           fixed(static_cast<double>(s.sync.exchange_wire_bytes_rank_max) /
+                     static_cast<double>(s.sync.windows),
+                 1) +
+           " bytes per window\n";
   }
   const double routers = static_cast<double>(setup.topology->num_nodes());
   out += "memory     " + fixed(static_cast<double>(s.model_bytes) / routers, 0) +

@@ -315,6 +315,13 @@ RunSummary PointRun::finish() {
                             split[3],
                             loop_cycles,
                             loop_.flit_hops - loop_first_hops_};
+  const ExchangeVolume sent = transport_->volume();
+  std::uint64_t volume[3] = {sent.messages, sent.payload_bytes, sent.wire_bytes};
+  context_.comm.sum(std::span<std::uint64_t>(volume, 3));
+  summary_.sync.exchange_messages = volume[0];
+  summary_.sync.exchange_payload_bytes = volume[1];
+  summary_.sync.exchange_wire_bytes = volume[2];
+  summary_.sync.exchange_wire_bytes_rank_max = context_.comm.max(sent.wire_bytes);
   summary_.wall_seconds = context_.comm.max(seconds(wall_start_, Clock::now()));
   if (context_.config.measure.congestion != CongestionMode::kOff)
     sink_.congestion(state.congestion());

@@ -104,7 +104,10 @@ void NeighborExchange::start() {
     std::size_t k = 0;
     while (sizes[k] < n + kHeader) ++k;  // the last class is the whole buffer: always fits
     active.push_back(requests_->sends[i][k]);
+    volume_.payload_bytes += n;
+    volume_.wire_bytes += sizes[k];
   }
+  volume_.messages += peers_.size();
   if (MPI_Startall(static_cast<int>(active.size()), active.data()) != MPI_SUCCESS) {
     throw InvariantError("neighbor exchange: MPI_Startall failed");
   }

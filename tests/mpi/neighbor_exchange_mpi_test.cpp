@@ -1,7 +1,8 @@
 // The engine's neighbour exchange (run at 1, 2 and 4 ranks): each rank trades with the ranks
 // before and after it on a ring, twice in each size class of the sends (empty, at and around
 // each class's bound, the full capacity), the same persistent requests started again each
-// round; every byte arrives, from the right peer, with its length.
+// round; every byte arrives, from the right peer, with its length; the volume counts every
+// message, its payload and the size class it went out in.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,6 +36,10 @@ TEST(NeighborExchangeMpi, EveryMessageOfEverySizeClassArrives) {
   const std::size_t sizes[] = {0,    1,    119,  120,  121,   375,   376,   377,
                                887,  888,  889,  1911, 1912,  1913,  3959,  3960,
                                3961, 8055, 8056, 8057, 16247, 16248, 16249, kCapacity};
+  // The classes on the wire: 256, 512, ... less a 128-byte margin, then the whole buffer.
+  const std::size_t classes[] = {128, 384, 896, 1920, 3968, 8064, 16256, kCapacity + 8};
+  std::uint64_t payload = 0;
+  std::uint64_t wire = 0;
   int round = 0;
   for (std::size_t bytes : sizes) {
     for (int again = 0; again < 2; ++again) {
@@ -45,6 +50,9 @@ TEST(NeighborExchangeMpi, EveryMessageOfEverySizeClassArrives) {
         std::span<std::uint8_t> out = ex.send_payload(i);
         for (std::size_t k = 0; k < len; ++k) out[k] = byte_of(me, peers[i], round, k);
         ex.set_send_size(i, len);
+        payload += len;
+        wire += *std::find_if(std::begin(classes), std::end(classes),
+                              [&](std::size_t c) { return c >= len + 8; });
       }
       ex.start();
       ex.wait();
@@ -61,6 +69,10 @@ TEST(NeighborExchangeMpi, EveryMessageOfEverySizeClassArrives) {
       }
     }
   }
+  const ExchangeVolume& v = ex.volume();
+  EXPECT_EQ(v.messages, static_cast<std::uint64_t>(round) * peers.size());
+  EXPECT_EQ(v.payload_bytes, payload);
+  EXPECT_EQ(v.wire_bytes, wire);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ class MpiTransport final : public Transport {
   void start(RankModel& model) override;
   void finish(RankModel& model) override;
   [[nodiscard]] bool pending() const override { return pending_; }
+  [[nodiscard]] ExchangeVolume volume() const override { return exchange_->volume(); }
 
  private:
   std::unique_ptr<NeighborExchange> exchange_;

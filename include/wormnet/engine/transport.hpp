@@ -8,6 +8,7 @@
 #pragma once
 
 #include "wormnet/engine/rank_model.hpp"
+#include "wormnet/parallel/neighbor_exchange.hpp"
 
 namespace wormnet {
 
@@ -23,6 +24,8 @@ class Transport {
   virtual void finish(RankModel& model) = 0;
   /// True between start() and finish().
   [[nodiscard]] virtual bool pending() const = 0;
+  /// What this rank has sent so far (nothing on one rank).
+  [[nodiscard]] virtual ExchangeVolume volume() const { return {}; }
 };
 
 /// The transport of a one-rank run: nothing ever crosses.

@@ -14,6 +14,14 @@
 
 namespace wormnet {
 
+/// What a rank's exchanges sent, summed over its windows: for the weak-scaling figures
+/// (docs/scaling.md), which compare per-rank messages and bytes, not time.
+struct ExchangeVolume {
+  std::uint64_t messages = 0;       ///< sends started (one per peer and window)
+  std::uint64_t payload_bytes = 0;  ///< the bytes the sender filled in (without the size word)
+  std::uint64_t wire_bytes = 0;     ///< the bytes sent: each message's size class
+};
+
 class NeighborExchange {
  public:
   /// `peers` = neighbour ranks; `send_capacity[i]` / `recv_capacity[i]` = payload bytes to /
@@ -35,6 +43,8 @@ class NeighborExchange {
   void wait();
   /// What peers[i] sent in the last start()/wait().
   [[nodiscard]] std::span<const std::uint8_t> received(std::size_t i) const;
+  /// What start() has sent since construction.
+  [[nodiscard]] const ExchangeVolume& volume() const { return volume_; }
 
  private:
   struct Requests;
@@ -43,6 +53,7 @@ class NeighborExchange {
   std::vector<std::vector<std::uint8_t>> send_;
   std::vector<std::vector<std::uint8_t>> recv_;
   std::unique_ptr<Requests> requests_;
+  ExchangeVolume volume_;
 };
 
 }  // namespace wormnet

@@ -39,6 +39,13 @@ struct SyncTimes {
   double loop_seconds = 0.0;
   std::uint64_t loop_cycles = 0;
   std::uint64_t loop_flit_hops = 0;
+  /// The neighbour exchanges of the loop, summed over the ranks (NeighborExchange's
+  /// ExchangeVolume), and the largest rank's bytes sent: per-rank work of a weak-scaling
+  /// comparison that does not depend on how busy the machine is.
+  std::uint64_t exchange_messages = 0;
+  std::uint64_t exchange_payload_bytes = 0;
+  std::uint64_t exchange_wire_bytes = 0;
+  std::uint64_t exchange_wire_bytes_rank_max = 0;
 };
 
 struct RunSummary {

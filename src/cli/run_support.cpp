@@ -491,7 +491,8 @@ std::string format_summary(const RunSummary& s, const SimSetup& setup, bool work
          (s.peak_rss_rank_min == s.peak_rss_rank_max
               ? std::string()
               : " to " + fixed(static_cast<double>(s.peak_rss_rank_max) / 1048576.0, 1)) +
-         " MiB\n";
+         " MiB; " + fixed(static_cast<double>(s.huge_page_bytes) / 1048576.0, 0) +
+         " MiB in huge pages\n";
   return out;
 }
 

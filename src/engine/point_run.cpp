@@ -1,10 +1,9 @@
 #include "point_run.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdio>
 
+#include "wormnet/core/process_memory.hpp"
 #include "wormnet/engine/deadlock_report.hpp"
 #include "wormnet/engine/mpi_transport.hpp"
 
@@ -298,9 +297,8 @@ RunSummary PointRun::finish() {
   }
   summary_.dropped_messages = context_.comm.sum(state.dropped_messages());
   summary_.model_bytes = context_.comm.sum(static_cast<std::uint64_t>(model_.bytes()));
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto rss = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024U;  // ru_maxrss: KiB
+  const std::uint64_t rss = peak_resident_bytes();
+  summary_.huge_page_bytes = context_.comm.sum(huge_page_bytes());
   summary_.peak_rss_bytes = context_.comm.sum(rss);
   summary_.peak_rss_rank_max = context_.comm.max(rss);
   std::uint64_t least = rss;

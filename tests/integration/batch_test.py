@@ -57,6 +57,38 @@ def path(name):
     return os.path.join(OUT, name)
 
 
+class ExchangeVolume(unittest.TestCase):
+    """The run's exchange line (issue 42, weak scaling by volume): a rank sends one message
+    per neighbour rank and window, each at least the 24 bytes of its three counts and on the
+    wire at least the smallest size class (128 bytes). torus:8x8 over 2 ranks is cut across
+    X into two halves: one neighbour; over 4 ranks into 2 x 2 boxes: one neighbour across X
+    and one across Y (the torus's wrap-around joins the same two ranks)."""
+
+    LINE = re.compile(r"^exchange +per rank and window ([0-9.]+) messages, ([0-9.]+) bytes of "
+                      r"flits and credits \(([0-9.]+) sent\); the busiest rank ([0-9.]+) bytes "
+                      r"per window$", re.M)
+    ARGS = ["run", "-t", "torus:8x8", "-r", "dor-dateline", "--load", "0.05", "--warmup", "100",
+            "--measure", "400"]
+
+    def test_one_message_per_neighbour_and_window(self):
+        for ranks, peers in ((2, 1), (4, 2)):
+            p = wormnet(self.ARGS, ranks=ranks)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            m = self.LINE.search(p.stdout)
+            self.assertIsNotNone(m, p.stdout)
+            messages, payload, sent, busiest = (float(m[k]) for k in range(1, 5))
+            self.assertEqual(messages, peers)
+            self.assertGreater(payload, 24.0 * peers)  # counts, and some flits crossed
+            self.assertGreaterEqual(sent, 128.0 * peers)
+            self.assertGreater(sent, payload)
+            self.assertGreaterEqual(busiest, sent - 0.1)
+
+    def test_one_rank_exchanges_nothing(self):
+        p = wormnet(self.ARGS)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("exchange ", p.stdout)
+
+
 class Identical(unittest.TestCase):
     def check_same(self, a, b):
         ca, cb = contents(a), contents(b)

@@ -2075,9 +2075,12 @@ class Memory(unittest.TestCase):
                            "--warmup", "100", "--measure", "300")
         self.assertEqual((rc, err), (0, ""))
         m = re.search(r"^memory +(\d+) bytes/router of model state; peak resident ([0-9.]+) MiB "
-                      r"over all ranks = (\d+) bytes/router; per rank ([0-9.]+) MiB$", out, re.M)
+                      r"over all ranks = (\d+) bytes/router; per rank ([0-9.]+) MiB; (\d+) MiB "
+                      r"in huge pages$", out, re.M)
         self.assertIsNotNone(m, out)
         state, total, per_router, per_rank = (int(m[1]), float(m[2]), int(m[3]), float(m[4]))
+        # Huge pages are resident memory (none here: no array of 512 routers reaches 2 MiB).
+        self.assertLessEqual(int(m[5]), total)
         routers = 512
         self.assertEqual(per_rank, total)
         self.assertAlmostEqual(per_router * routers / 2**20, total, delta=0.1)

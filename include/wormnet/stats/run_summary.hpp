@@ -82,8 +82,11 @@ struct RunSummary {
   std::uint64_t flit_hops = 0;      ///< flits that crossed a network channel, whole run
   std::uint64_t router_cycles = 0;  ///< routers x cycles simulated
   double wall_seconds = 0.0;
-  std::uint64_t model_bytes = 0;        ///< model state over all ranks (buffers, tables, queues)
-  std::uint64_t peak_rss_bytes = 0;     ///< peak resident memory, summed over ranks
+  std::uint64_t model_bytes = 0;     ///< model state over all ranks (buffers, tables, queues)
+  std::uint64_t peak_rss_bytes = 0;  ///< peak resident memory, summed over ranks
+  /// Memory in transparent huge pages at the end of the point, summed over ranks (bytes; the
+  /// per-router arrays ask for them: core/huge_page_allocator.hpp).
+  std::uint64_t huge_page_bytes = 0;
   std::uint64_t peak_rss_rank_min = 0;  ///< the smallest rank's peak resident memory (bytes)
   std::uint64_t peak_rss_rank_max = 0;  ///< the largest rank's (what one node must hold)
   double flit_rate = 20.0;              ///< flits/us, to convert cycles to microseconds

@@ -253,6 +253,9 @@ def section_heatmaps(s: Sweep, quantity: str, point: int | None) -> str:
 
 #: Channels in the table of "Where packets wait", busiest by blocked cycles first.
 WAIT_ROWS = 10
+#: The channel series' table lists every window up to this many, else the first and last
+#: three and those drawn.
+SERIES_ROWS = 24
 
 
 def has_congestion(s: Sweep) -> bool:
@@ -312,6 +315,44 @@ def section_waits(s: Sweep, point: int | None) -> str:
         out.append(f"<p>no drawing: {_e(e)}</p>")
     if "escape_flits" in c:
         out.append(section_escape(s, index))
+    if p.channel_series is not None:
+        out.append(section_series(s, index))
+    return "\n".join(out)
+
+
+def section_series(s: Sweep, point: int | None) -> str:
+    """The channels over time at a load point (`--congestion series`): small multiples of the
+    per-window utilization over the warm-up, measurement and drain, and a table of each
+    window's cycles, phase, flits over all channels and busiest channel."""
+    from .channels import series_windows, window_phase
+
+    index = default_point(s) if point is None else point
+    p = s.point(index)
+    out = ['<h3 id="series">The channels over time</h3>']
+    flits, ends = series_windows(s, p)
+    drawn = hm.series_windows_drawn(ends)
+    out.append(f'<p class="meta">Point {index}: {len(ends)} statistics windows, each channel\'s '
+               "flits per window (<code>--congestion series</code>); the panels show "
+               f"{len(drawn)} of them spread over the run on one colour scale, utilization = "
+               "flits / cycles of the window.</p>")
+    rows = []
+    for w in range(len(ends)):
+        start = int(ends[w - 1]) if w > 0 else 0
+        end = int(ends[w])
+        column = flits[:, w]
+        busiest = int(np.argmax(column))
+        rows.append((w, f"{start}\u2013{end}", window_phase(s, start, end), int(column.sum()),
+                     s.network.channel_label(busiest), int(column[busiest])))
+    if len(rows) > SERIES_ROWS:  # the first and last windows, and those drawn
+        keep = set(range(3)) | set(range(len(rows) - 3, len(rows))) | set(drawn)
+        rows = [r for r in rows if r[0] in keep]
+    out.append(_table(["window", "cycles", "phase", "flits (all channels)", "busiest channel",
+                       "its flits"], rows, numeric={0, 3, 5}))
+    try:
+        fig, _ = hm.series_panels(s, drawn, index, ncols=3, top=3, panel_width=4.2)
+        out.append(_img(fig, "the channels over time"))
+    except LayoutError as e:
+        out.append(f"<p>no drawing: {_e(e)}</p>")
     return "\n".join(out)
 
 

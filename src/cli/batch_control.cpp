@@ -103,21 +103,6 @@ ProgressMode auto_progress_mode(bool stdout_is_terminal, bool under_launcher) {
   return stdout_is_terminal && !under_launcher ? ProgressMode::kBar : ProgressMode::kLines;
 }
 
-bool started_by_launcher() {
-  // Open MPI's mpiexec (OMPI_COMM_WORLD_SIZE), MPICH's hydra (PMI_RANK, PMI_SIZE), SLURM's
-  // srun (SLURM_STEP_ID with SLURM_PROCID), other PMIx launchers (PMIX_RANK). A singleton
-  // (wormnet started by itself) sets PMIX_RANK in MPI_Init too, with OMPI_MCA_ess=singleton.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE"}) {
-    if (std::getenv(name) != nullptr) return true;
-  }
-  if (std::getenv("SLURM_PROCID") != nullptr && std::getenv("SLURM_STEP_ID") != nullptr) {
-    return true;
-  }
-  const char* ess = std::getenv("OMPI_MCA_ess");
-  const bool singleton = ess != nullptr && std::string_view(ess) == "singleton";
-  return std::getenv("PMIX_RANK") != nullptr && !singleton;
-}
-
 BatchSettings batch_settings(const BatchOptions& o, const std::string& output) {
   BatchSettings p;
   if (!o.checkpoint_every.empty()) {

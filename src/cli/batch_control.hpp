@@ -19,6 +19,7 @@
 #include "wormnet/io/checkpoint_file.hpp"
 #include "wormnet/io/result_writer.hpp"
 #include "wormnet/parallel/communicator.hpp"
+#include "wormnet/parallel/launcher.hpp"
 #include "wormnet/stats/result_sink.hpp"
 
 namespace wormnet::cli {
@@ -49,9 +50,6 @@ enum class ProgressMode : std::uint8_t { kBar, kLines, kNone };
 /// the user (under mpiexec or srun rank 0's stdout is a pseudo-terminal of the launcher's
 /// whatever the launcher's own stdout is: a redirected log would hold \r-erased fragments).
 ProgressMode auto_progress_mode(bool stdout_is_terminal, bool under_launcher);
-/// Whether an MPI launcher started this process (mpiexec, mpirun, srun, hydra: the variables
-/// they set for their processes).
-bool started_by_launcher();
 
 /// The parsed batch settings, validated (InputError for a bad value).
 struct BatchSettings {

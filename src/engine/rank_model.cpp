@@ -53,6 +53,7 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
       sources_(bank_.nodes(), config.traffic, pattern, rate, config.measure.seed, measure_begin_,
                measure_end_) {
   const auto routers = bank_.routers();
+  counted_ = bank_.params().congestion;
 
   require(layout.block_shift >= 6 && layout.block_shift < 32 && layout.skew >= 1,
           "walk layout: blocks of 2^6 routers or more and a skew of 1 cycle or more");
@@ -105,10 +106,6 @@ std::uint64_t RankModel::crossing_limit(Cycle window) const {
                                          : std::min<std::uint64_t>(window, vcs * depth);
 }
 
-void RankModel::wake(std::uint32_t r) {
-  active_[router_set::word(r)] |= router_set::bit(r);
-}
-
 // Points the walk at cycle c: the wheel's buckets of what c sends (its local sends all arrive
 // together: the delays are fixed), the slot of what arrives at c, the measurement flag.
 void RankModel::enter_cycle(Cycle c) {
@@ -118,37 +115,82 @@ void RankModel::enter_cycle(Cycle c) {
   in_measurement_ = c >= measure_begin_ && c < measure_end_;
 }
 
-// The observed walk is instantiated in rank_model_observed.cpp.
-extern template void RankModel::step_blocks<WalkPass::kAll, false, true>(std::size_t, std::size_t,
-                                                                         Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, true, true>(std::size_t, std::size_t,
-                                                                        Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, false, true>(std::size_t,
+// The observed walks are instantiated in rank_model_observed.cpp, the counted one in
+// rank_model_counted.cpp.
+extern template void RankModel::step_blocks<WalkPass::kAll, false, true, false>(std::size_t,
+                                                                                std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, true, true, false>(std::size_t,
+                                                                               std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, false, true, false>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, true, true, false>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true, false>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true, false>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, false, true, true>(std::size_t,
+                                                                               std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, true, true, true>(std::size_t,
                                                                               std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, false, true, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, true, true, true>(std::size_t,
+                                                                                   std::size_t,
+                                                                                   Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true, true>(std::size_t,
+                                                                                   std::size_t,
+                                                                                   Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, false, false, true>(std::size_t,
+                                                                                std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kAll, true, false, true>(std::size_t,
+                                                                               std::size_t, Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, false, false, true>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<WalkPass::kInterior, true, false, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, false, false, true>(std::size_t,
+                                                                                     std::size_t,
+                                                                                     Cycle);
+extern template void RankModel::step_blocks<WalkPass::kBoundary, true, false, true>(std::size_t,
+                                                                                    std::size_t,
+                                                                                    Cycle);
 
 // Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only), in the
-// walk's copy for the rank: of several blocks or one, observed or not.
+// walk's copy for the rank: of several blocks or one, observed or not, counted or not.
 template <WalkPass kPass>
 void RankModel::step_layer(std::size_t layer, Cycle c) {
   enter_cycle(c);
   const std::size_t first = walk_.layer_begin(layer);
   const std::size_t end = walk_.layer_end(layer);
+  const bool blocked = wheel_.blocks() > 1;
+  if (counted_) [[unlikely]]
+    bank_.count_cycle(c);
   if (observer_ != nullptr) [[unlikely]] {
-    if (wheel_.blocks() > 1) {
-      step_blocks<kPass, true, true>(first, end, c);
+    if (counted_) {
+      blocked ? step_blocks<kPass, true, true, true>(first, end, c)
+              : step_blocks<kPass, false, true, true>(first, end, c);
     } else {
-      step_blocks<kPass, false, true>(first, end, c);
+      blocked ? step_blocks<kPass, true, true, false>(first, end, c)
+              : step_blocks<kPass, false, true, false>(first, end, c);
     }
-  } else if (wheel_.blocks() > 1) {
-    step_blocks<kPass, true, false>(first, end, c);
+  } else if (counted_) [[unlikely]] {
+    blocked ? step_blocks<kPass, true, false, true>(first, end, c)
+            : step_blocks<kPass, false, false, true>(first, end, c);
+  } else if (blocked) {
+    step_blocks<kPass, true, false, false>(first, end, c);
   } else {
-    step_blocks<kPass, false, false>(first, end, c);
+    step_blocks<kPass, false, false, false>(first, end, c);
   }
 }
 
@@ -179,17 +221,6 @@ void RankModel::step_boundary(Cycle t) {
 void RankModel::deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
   bank_.deposit(r, local_vc, f, t);
   wake(r);
-}
-
-void RankModel::eject(const Flit& f, Cycle t) {
-  counters_.ejected_flit(in_measurement_);
-  if (!f.tail()) return;
-  const Packet& p = packets_[f.packet()];
-  const Cycle done = t + eject_delay_;
-  counters_.delivered(p, t, done);
-  if (on_delivery_) on_delivery_(p, done);
-  if (script_ != nullptr) script_->delivered(p, done);
-  packets_.release(f.packet());
 }
 
 // The rare paths of send_flit() and send_credit() (rank_model_walk.hpp): the link crosses to

@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "rank_model_walk.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/engine/rank_model.hpp"
 

@@ -1,8 +1,10 @@
 // RankModel's walk over its routers in a cycle (rank_model.hpp): the arrivals of a block, the
 // router steps and the carrying of each flit and credit a step sends. Templates on the pass,
-// on whether the rank has several blocks (kBlocked: the hints) and on whether an observer is
-// told of every move and credit (kObserved). Included by rank_model.cpp, which instantiates
-// the unobserved walk, and by rank_model_observed.cpp, which instantiates the observed one:
+// on whether the rank has several blocks (kBlocked: the hints), on whether an observer is
+// told of every move and credit (kObserved) and on whether the routers count where packets
+// wait (kCounted, --congestion). Included by rank_model.cpp, which instantiates the
+// unobserved uncounted walk, by rank_model_counted.cpp (the counted one) and by
+// rank_model_observed.cpp, which instantiates the observed ones:
 // in one translation unit both walks pushed GCC past its unit growth limit for inlining, and
 // the unobserved walk lost inlined calls (docs/simulator.md, "The reference router").
 #pragma once
@@ -15,6 +17,27 @@
 #include "wormnet/engine/router_set.hpp"
 
 namespace wormnet {
+
+// Router r has work (bit r of the active set). Here, inline, with eject(), so that every
+// unit that instantiates the walk (rank_model.cpp, rank_model_counted.cpp,
+// rank_model_observed.cpp) inlines them: defined in one of them, the others called them for
+// every flit (the counted walk did: 1.5 % of its mesh:16x16 bench run in wake
+// alone).
+inline void RankModel::wake(std::uint32_t r) {
+  active_[router_set::word(r)] |= router_set::bit(r);
+}
+
+// A flit leaves the network at router r's terminal at cycle t.
+inline void RankModel::eject(const Flit& f, Cycle t) {
+  counters_.ejected_flit(in_measurement_);
+  if (!f.tail()) return;
+  const Packet& p = packets_[f.packet()];
+  const Cycle done = t + eject_delay_;
+  counters_.delivered(p, t, done);
+  if (on_delivery_) on_delivery_(p, done);
+  if (script_ != nullptr) script_->delivered(p, done);
+  packets_.release(f.packet());
+}
 
 /// RouterBank::step's on_move for router r of `model` at cycle t: carries on each flit that
 /// crosses the switch, ejected or onto its link, and sends a credit back upstream when it
@@ -42,12 +65,12 @@ struct CarryMove {
 // The flits and credits due at cycle c at the routers of `block`, applied in the walk just
 // before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
 // whose arrivals the prefetch plan then asks for. kBlocked: a rank of several blocks.
-template <bool kBlocked, bool kObserved>
+template <bool kBlocked, bool kObserved, bool kCounted>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
   for (std::uint32_t o : credits) {
     if constexpr (kObserved) observe_credit(o, c);
-    bank_.return_credit<kBlocked>(o, c);
+    bank_.return_credit<kBlocked, kCounted>(o, c);
   }
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
@@ -55,7 +78,7 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
                                       ? &wheel_.slot(c + route_wake_delay_).routes[block]
                                       : nullptr;
   for (const Arrival& a : flits) {
-    bank_.deposit(a.router, a.local_vc, a.flit, c);
+    bank_.deposit<kCounted>(a.router, a.local_vc, a.flit, c);
     // A head at the front of an idle VC routes routing_delay cycles from now (one behind
     // another packet later). Its router is woken then, not now: a step before the route
     // would find nothing to do unless the router holds other flits, and then it is awake
@@ -94,15 +117,17 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
 // the bit scan meets every router that was active at its start. A router that holds flits is
 // active, except while its only flits are heads waiting out their routing delay at idle VCs
 // (a rank of blocks: arrive() wakes it when they route). kObserved: observer_ is told of every
-// move and credit (RankModel::set_router_observer()).
-template <WalkPass kPass, bool kBlocked, bool kObserved>
+// move and credit (RankModel::set_router_observer()). kCounted: the routers count where
+// packets wait (--congestion; step_layer() has set the counters' cycle), an instance of its
+// own so that the walk without counting has none of it, not even a test of a flag per flit.
+template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
                   std::uint64_t two_on = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const std::uint32_t r = router_set::router(w, b);
-      step_router<kBlocked, kObserved>(r, c);
+      step_router<kBlocked, kObserved, kCounted>(r, c);
       if constexpr (kBlocked) plan_.stepped(w, one_on, two_on, in_measurement_);
       if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
@@ -120,7 +145,7 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       bank_.source_filled(r);
       wake(r);
     });
-    arrive<kBlocked, kObserved>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
+    arrive<kBlocked, kObserved, kCounted>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
     const int shift = wheel_.block_shift() - router_set::kWordShift;  // log2 words a block
@@ -138,15 +163,15 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
 
 // Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined into the
 // loop over routers (a call per router saved and restored every register).
-template <bool kBlocked, bool kObserved>
+template <bool kBlocked, bool kObserved, bool kCounted>
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
   // does not add its zero counts.
   if (bank_.has_injection(r)) {
-    const RouterBank::Injected injected = bank_.inject(r, t, sources_.queue(r));
+    const RouterBank::Injected injected = bank_.inject<kCounted>(r, t, sources_.queue(r));
     counters_.injected(injected.packets, injected.flits);
   }
-  bank_.allocate(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
+  bank_.allocate<kCounted>(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
 }
 
 // send_flit() and send_credit() run for every flit that crosses a switch: inlined into the

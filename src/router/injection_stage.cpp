@@ -4,6 +4,7 @@
 
 namespace wormnet {
 
+template <bool kCounted>
 InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cycle t,
                                               SourceQueue& source) {
   Injected done;
@@ -48,12 +49,17 @@ InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cy
   if (c.inputs.full(c.inputs.index(r, local_vc))) return done;
   const bool head = inj.sent == 0;
   const bool tail = inj.sent + 1 == inj.length;
-  c.deposit(r, local_vc, Flit(inj.packet, head, tail), t);
+  c.deposit<kCounted>(r, local_vc, Flit(inj.packet, head, tail), t);
   ++inj.sent;
   ++done.flits;
   if (tail) inj.length = 0;
   return done;
 }
+
+template InjectionStage::Injected InjectionStage::step<false>(RouterCore&, std::uint32_t, Cycle,
+                                                              SourceQueue&);
+template InjectionStage::Injected InjectionStage::step<true>(RouterCore&, std::uint32_t, Cycle,
+                                                             SourceQueue&);
 
 int InjectionStage::initial_choice(const RouterCore& c, std::uint64_t packet_id,
                                    std::uint64_t sequence) {

@@ -53,9 +53,9 @@ void RouterCore::clear() {
   outputs = OutputUnit(n, params.ports + 1, params.vcs, params.depth);
   if (params.congestion) {
     // Input and output VCs are numbered alike (router x (P + 1) x V): one count of each.
-    congestion = CongestionCounters(inputs.vcs_per_router() * std::size_t{n},
-                                    outputs.vcs_per_router() * std::size_t{n}, params.measure_begin,
-                                    params.measure_end);
+    congestion = CongestionCounters(
+        inputs.vcs_per_router() * std::size_t{n}, outputs.vcs_per_router() * std::size_t{n},
+        params.measure_begin, params.measure_end, params.routing_delay, params.vc_alloc_delay);
   }
   // The ejection channel never runs out of credits (a terminal sinks a flit a cycle).
   for (std::uint32_t r = 0; r < n; ++r) {
@@ -75,21 +75,6 @@ void RouterCore::count_deposit(std::uint32_t r, int local_vc, Cycle t) {
   congestion.deposited(i, t, s.count - 1U, was_empty && s.stage == VcStage::kWaitVc,
                        was_empty && s.stage == VcStage::kActive,
                        ((inputs.blocked(r) >> local_vc) & 1U) != 0, t + params.routing_delay);
-}
-
-void RouterCore::count_pop(std::uint32_t r, int local_vc, std::uint32_t o, Cycle t, bool tail) {
-  const std::uint32_t i = inputs.index(r, local_vc);
-  const InputVcState& s = inputs.state(i);
-  congestion.popped(i, o, t, tail, s.count, s.out_port != params.ports && outputs.credits(o) == 0,
-                    t + params.routing_delay);
-}
-
-void RouterCore::count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t) {
-  for (; bits != 0; bits &= bits - 1) {
-    const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
-    const InputVcState& s = inputs.state(i);
-    if (s.count != 0) congestion.unblocked(i, t, s.ready_near(t));
-  }
 }
 
 void RouterCore::routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,

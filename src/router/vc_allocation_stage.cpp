@@ -41,6 +41,7 @@ int VcAllocationStage::least_occupied(const RouterCore& c, std::uint32_t r, cons
   return best;
 }
 
+template <bool kCounted>
 std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   const int ports = c.params.ports;
   const VcMask escape_vcs = c.params.escape_vcs;
@@ -128,8 +129,7 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
     const bool no_credit = c.outputs.credits(c.outputs.index(r, ol)) == 0;
     if (no_credit) c.inputs.block(r, bit);
-    if (c.congestion.on()) [[unlikely]]
-      c.congestion.granted(i, t, t + c.params.vc_alloc_delay, no_credit);
+    if constexpr (kCounted) c.congestion.granted_now(i, no_credit);
     if (c.params.vc_alloc_delay > 1) c.inputs.settle(r, bit);
     granted_vcs |= bit;
     c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);
@@ -140,6 +140,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   }
   return c.params.vc_alloc_delay != 0 ? granted_vcs : 0;
 }
+
+template std::uint64_t VcAllocationStage::step<false>(RouterCore&, std::uint32_t, Cycle);
+template std::uint64_t VcAllocationStage::step<true>(RouterCore&, std::uint32_t, Cycle);
 
 void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local_vc, Cycle t,
                                  std::vector<VcWait>& waits) {

@@ -93,12 +93,12 @@ class RankModel {
   void enter_cycle(Cycle c);  ///< the wheel's buckets of cycle c, the measurement flag
   template <WalkPass kPass>
   void step_layer(std::size_t layer, Cycle c);
-  template <WalkPass kPass, bool kBlocked, bool kObserved>
+  template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
-  template <bool kBlocked, bool kObserved>
+  template <bool kBlocked, bool kObserved, bool kCounted>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   [[nodiscard]] BlockGraph block_graph() const;
-  template <bool kBlocked, bool kObserved>
+  template <bool kBlocked, bool kObserved, bool kCounted>
   [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void eject(const Flit& f, Cycle t);
@@ -139,8 +139,10 @@ class RankModel {
   bool cycle_open_ = false;           ///< between step_interior(t) and step_boundary(t)
   RankCounters counters_;
   PrefetchPlan plan_;
-  Cycle now_ = 0;                ///< first cycle not yet simulated
-  bool in_measurement_ = false;  ///< the cycle being stepped is in the measurement window
+  Cycle now_ = 0;  ///< first cycle not yet simulated
+  bool in_measurement_ = false;
+  bool counted_ = false;  ///< the routers count where packets wait (--congestion): the counted walk
+                          ///< ///< the cycle being stepped is in the measurement window
   DeliveryObserver on_delivery_;
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;

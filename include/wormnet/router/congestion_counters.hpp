@@ -56,13 +56,16 @@ class CongestionCounters {
   /// Off: nothing is allocated and no event is counted.
   CongestionCounters() = default;
   /// On, for `input_vcs` input VCs and `output_vcs` output VCs, counting [begin, end).
-  CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end)
+  /// `routing_delay`, `vc_alloc_delay`: the router's (the walk's clips, set_cycle()).
+  CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end,
+                     Cycle routing_delay = 1, Cycle vc_alloc_delay = 1)
       : on_(true),
         begin_(begin),
         end_(end),
+        routing_delay_(routing_delay),
+        vc_alloc_delay_(vc_alloc_delay),
         in_(input_vcs),
-        out_(output_vcs, 0),
-        window_out_(output_vcs, 0) {}
+        out_(output_vcs) {}
 
   [[nodiscard]] bool on() const { return on_; }
   /// t clipped to the window.
@@ -93,8 +96,8 @@ class CongestionCounters {
     const Cycle k = clip(t);
     const Cycle k1 = clip(t + 1);
     v.occupancy += k;
-    out_[o] += k1 - k;
-    ++window_out_[o];
+    out_[o].flits += k1 - k;
+    ++out_[o].window;
     // Held at t (it moved); the pop counts -(k1 - k); the stay goes on unless it ends here.
     const bool goes_on = !tail && left != 0;
     v.held += goes_on ? k - k1 : k;
@@ -115,36 +118,124 @@ class CongestionCounters {
     in_[i].credit_wait += clip(std::max(t, ready));
   }
 
+  // The counted walk's events (RankModel's walk instance for --congestion: every event of a
+  // router step happens at the cycle the walk steps, set here once per cycle and layer).
+  // The rule is the general functions above; these add the same amounts with fewer
+  // instructions (the counting's cost: docs/simulator.md, "Congestion statistics"):
+  //   * the clipped cycles of an event at t (clip(t), clip(t + 1), clip(t + rc), ...) are the
+  //     same for every event of the cycle: set_cycle() computes them once, an event reads them;
+  //   * where which way an event goes is data (a body flit into an empty VC, a pop with flits
+  //     behind), an addition under a mask replaces the branch, which mispredicted;
+  //   * the head behind a tail is counted in the switch stage's branch for it (tail_left_now).
+  // kShortcuts = false sends each of them to the general function at the cycle set: the same
+  // accumulators (tests/unit/router/congestion_test.cpp drives both with the same events), for
+  // a check or a measurement of what the shortcuts save.
+  static constexpr bool kShortcuts = true;
+
+  /// Cycle t's clipped cycles (the counted walk calls it before it steps a layer at t).
+  void set_cycle(Cycle t) {
+    t_ = t;
+    now_.now = clip(t);
+    now_.step = clip(t + 1) - now_.now;
+    now_.routed = clip(t + routing_delay_);
+    now_.after_tail = clip(std::max(t + 1, t + routing_delay_));
+    now_.ready = clip(t + vc_alloc_delay_);
+  }
+  /// deposited(i, t, ...) at the cycle set: `head_routes`: a head entered an idle VC;
+  /// `joined`: a flit entered an empty VC that holds an output VC (past its delay);
+  /// `blocked`: that VC waits for a credit.
+  void deposited_now(std::uint32_t i, bool head_routes, bool joined, bool blocked) {
+    if constexpr (!kShortcuts) {
+      // count 0 when the VC was empty: a head at an idle VC or a flit joining its packet.
+      return deposited(i, t_, head_routes || joined ? 0 : 1, head_routes, joined, blocked,
+                       t_ + routing_delay_);
+    }
+    InputVc& v = in_[i];
+    const Cycle k = now_.now;
+    v.occupancy -= k;
+    if (head_routes) [[unlikely]]
+      v.vc_wait -= now_.routed;
+    const Cycle held = k & (Cycle{0} - static_cast<Cycle>(joined));
+    v.held -= held;
+    v.credit_wait -= held & (Cycle{0} - static_cast<Cycle>(blocked));
+  }
+  /// popped(i, o, t, ...) at the cycle set, without the head behind a tail (tail_left()).
+  void popped_now(std::uint32_t i, std::uint32_t o, bool goes_on, bool no_credit) {
+    if constexpr (!kShortcuts) {
+      // popped() with a tail and no flit behind it, or none of both, ends the held spell
+      // exactly when goes_on is false; its vc_wait part is tail_left_now()'s.
+      return popped(i, o, t_, !goes_on, goes_on ? 1 : 0, no_credit, t_ + routing_delay_);
+    }
+    InputVc& v = in_[i];
+    const Cycle k = now_.now;
+    const Cycle step = now_.step;
+    v.occupancy += k;
+    out_[o].flits += step;
+    ++out_[o].window;
+    v.held += goes_on ? Cycle{0} - step : k;
+    v.credit_wait -= (k + step) & (Cycle{0} - static_cast<Cycle>(goes_on && no_credit));
+  }
+  /// A tail left input VC i at the cycle set with a head behind it (popped()'s last line).
+  void tail_left_now(std::uint32_t i) {
+    if constexpr (!kShortcuts) {
+      in_[i].vc_wait -= clip(std::max(t_ + 1, t_ + routing_delay_));
+      return;
+    }
+    in_[i].vc_wait -= now_.after_tail;
+  }
+  /// granted(i, t, t + vc_alloc_delay, no_credit) at the cycle set.
+  void granted_now(std::uint32_t i, bool no_credit) {
+    if constexpr (!kShortcuts) return granted(i, t_, t_ + vc_alloc_delay_, no_credit);
+    InputVc& v = in_[i];
+    v.vc_wait += now_.now;
+    v.held -= now_.ready;
+    if (no_credit) v.credit_wait -= now_.ready;
+  }
+
   /// The raw accumulators (checkpoints, and close()).
   [[nodiscard]] const InputVc& input(std::uint32_t i) const { return in_[i]; }
   [[nodiscard]] InputVc& input(std::uint32_t i) { return in_[i]; }
-  [[nodiscard]] std::uint64_t output(std::uint32_t o) const { return out_[o]; }
-  void set_output(std::uint32_t o, std::uint64_t flits) { out_[o] = flits; }
+  [[nodiscard]] std::uint64_t output(std::uint32_t o) const { return out_[o].flits; }
+  void set_output(std::uint32_t o, std::uint64_t flits) { out_[o].flits = flits; }
   /// Flits output VC o sent since the last take_window() (any cycle of the run).
-  [[nodiscard]] std::uint64_t window_output(std::uint32_t o) const { return window_out_[o]; }
-  void set_window_output(std::uint32_t o, std::uint64_t flits) { window_out_[o] = flits; }
+  [[nodiscard]] std::uint64_t window_output(std::uint32_t o) const { return out_[o].window; }
+  void set_window_output(std::uint32_t o, std::uint64_t flits) { out_[o].window = flits; }
   /// window_output(o), and zero it (a statistics window ends).
-  std::uint64_t take_window(std::uint32_t o) { return std::exchange(window_out_[o], 0); }
+  std::uint64_t take_window(std::uint32_t o) { return std::exchange(out_[o].window, 0); }
   [[nodiscard]] std::size_t inputs() const { return in_.size(); }
   [[nodiscard]] std::size_t outputs() const { return out_.size(); }
   /// Zero counts (a restore fills them after).
   void clear() {
     std::fill(in_.begin(), in_.end(), InputVc{});
-    std::fill(out_.begin(), out_.end(), 0);
-    std::fill(window_out_.begin(), window_out_.end(), 0);
+    std::fill(out_.begin(), out_.end(), OutputVc{});
   }
   [[nodiscard]] std::size_t bytes() const {
-    return in_.capacity() * sizeof(InputVc) +
-           (out_.capacity() + window_out_.capacity()) * sizeof(std::uint64_t);
+    return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(OutputVc);
   }
 
  private:
+  /// One output VC's counts, side by side (a pop adds to both).
+  struct OutputVc {
+    std::uint64_t flits = 0;   ///< in the window (modulo 2^64 as the inputs')
+    std::uint64_t window = 0;  ///< since the last take_window()
+  };
+  /// The clipped cycles of the counted walk's present cycle (set_cycle()).
+  struct Clips {
+    Cycle now = 0;         ///< clip(t)
+    Cycle step = 0;        ///< clip(t + 1) - clip(t): 1 inside the window, else 0
+    Cycle routed = 0;      ///< clip(t + routing delay): a head at an idle VC requests then
+    Cycle after_tail = 0;  ///< clip(max(t + 1, t + routing delay)): the head behind a tail
+    Cycle ready = 0;       ///< clip(t + VC allocation delay): a grant's switch-ready cycle
+  };
   bool on_ = false;
   Cycle begin_ = 0;
   Cycle end_ = 0;
+  Cycle routing_delay_ = 1;
+  Cycle vc_alloc_delay_ = 1;
+  Clips now_;
+  Cycle t_ = 0;  ///< the cycle set (set_cycle())
   std::vector<InputVc> in_;
-  std::vector<std::uint64_t> out_;
-  std::vector<std::uint64_t> window_out_;  ///< flits since the last take_window()
+  std::vector<OutputVc> out_;
 };
 
 /// An input VC's totals over the window (CongestionCounters closed at the end).

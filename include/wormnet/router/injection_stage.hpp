@@ -38,7 +38,16 @@ class InjectionStage {
   /// Cycle t at router r: starts the next message of `source` (r's queue) on a free
   /// injection VC when its injection channel delivered it (creation + injection latency <=
   /// t), and writes one flit of the packet being injected when the buffer has room.
+  /// kCounted: the flit it writes counts where packets wait (the counted walk:
+  /// CongestionCounters at cycle t); the non-template step() asks the flag (and sets the
+  /// counters' cycle).
+  template <bool kCounted>
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source);
+  static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source) {
+    if (!c.congestion.on()) return step<false>(c, r, t, source);
+    c.congestion.set_cycle(t);
+    return step<true>(c, r, t, source);
+  }
   /// The packets being written, in checkpoint form (RouterRows::injection: packet id by
   /// id_of, flits sent, length, VC), and back (slot_of: the packet's slot as found at its
   /// injection VC).

@@ -53,6 +53,15 @@ class RouterBank {
   /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
   /// Inline: the rank calls it for every flit it takes off a link.
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) { core_.deposit(r, local_vc, f, t); }
+  /// The same in the walk: kCounted, counted at the cycle the counters were set to
+  /// (count_cycle()); otherwise nothing of the counting at all.
+  template <bool kCounted>
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+    core_.deposit<kCounted>(r, local_vc, f, t);
+  }
+  /// Where packets wait: the counted walk is about to step routers at cycle t (its events'
+  /// clipped cycles; CongestionCounters::set_cycle). Only with params().congestion.
+  void count_cycle(Cycle t) { core_.congestion.set_cycle(t); }
   /// Cycle t at router r, its stages in the pipeline's order: injection from `source` (r's
   /// queue, marked filled here when it holds messages), then allocate(). Each flit that
   /// crosses the switch is passed on as on_move(in_port, in_vc, out_port, out_vc, flit)
@@ -60,8 +69,14 @@ class RouterBank {
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
     if (!source.empty()) source_filled(r);
-    const Injected injected = has_injection(r) ? inject(r, t, source) : Injected{};
-    allocate(r, t, on_move);
+    if (core_.congestion.on()) {
+      count_cycle(t);
+      const Injected injected = has_injection(r) ? inject<true>(r, t, source) : Injected{};
+      allocate<true>(r, t, on_move);
+      return injected;
+    }
+    const Injected injected = has_injection(r) ? inject<false>(r, t, source) : Injected{};
+    allocate<false>(r, t, on_move);
     return injected;
   }
   /// Router r's source queue received a message (its owner pushed one).
@@ -70,22 +85,25 @@ class RouterBank {
   [[nodiscard]] bool has_injection(std::uint32_t r) const {
     return InjectionStage::has_work(core_, r);
   }
-  /// The injection stage at router r in cycle t (step() runs it when it has work).
+  /// The injection stage at router r in cycle t (step() runs it when it has work);
+  /// kCounted as for deposit().
+  template <bool kCounted>
   Injected inject(std::uint32_t r, Cycle t, SourceQueue& source) {
-    return InjectionStage::step(core_, r, t, source);
+    return InjectionStage::step<kCounted>(core_, r, t, source);
   }
   /// The stages after injection at router r in cycle t: VC allocation, then switch
   /// allocation and traversal (on_move as for step()). Inlined into the caller's loop over
-  /// routers, like the switch stage.
-  template <class OnMove>
+  /// routers, like the switch stage. kCounted as for deposit().
+  template <bool kCounted, class OnMove>
   [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
     const InputUnit& in = core_.inputs;
     // VCs granted now wait out the VC allocation delay: a delay of 1 (the default) ends by
     // the next cycle, so those need no `settling` bit and its check (longer delays set it).
     // Parked heads (every output VC they may take is owned) wait for a tail to free one.
-    const std::uint64_t granted = in.requesting(r) != 0 ? VcAllocationStage::step(core_, r, t) : 0;
+    const std::uint64_t granted =
+        in.requesting(r) != 0 ? VcAllocationStage::step<kCounted>(core_, r, t) : 0;
     const std::uint64_t movable = in.active(r) & in.nonempty(r) & ~in.blocked(r) & ~granted;
-    if (movable != 0) switch_.step(core_, r, t, movable, on_move);
+    if (movable != 0) switch_.step<kCounted>(core_, r, t, movable, on_move);
   }
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t: the heads
   /// parked at r request again from the next cycle (RouterCore::release_output).
@@ -100,17 +118,24 @@ class RouterBank {
   /// write that changes nothing. Where the headers are cached (a small rank), whether a credit
   /// unblocks is data (often about half do), and the unconditional
   /// write costs less than the branch's mispredictions.
-  /// `t`: the credit's arrival cycle (where packets wait: CongestionCounters).
-  template <bool kSparse = false>
+  /// `t`: the credit's arrival cycle (where packets wait: CongestionCounters). kCounted:
+  /// counts (the counted walk); the non-template return_credit() asks the flag.
+  template <bool kSparse, bool kCounted>
   void return_credit(std::uint32_t o, Cycle t) {
     const std::uint64_t unblocked = core_.outputs.return_credit_unblocking(o);
     if constexpr (kSparse) {
       if (unblocked == 0) [[likely]]
         return;
     }
-    if (core_.congestion.on()) [[unlikely]]
-      core_.count_unblock(core_.outputs.router_of(o), unblocked, t);
+    if constexpr (kCounted) core_.count_unblock(core_.outputs.router_of(o), unblocked, t);
     core_.inputs.unblock(core_.outputs.router_of(o), unblocked);
+  }
+  void return_credit(std::uint32_t o, Cycle t) {
+    if (core_.congestion.on()) [[unlikely]] {
+      return_credit<false, true>(o, t);
+    } else {
+      return_credit<false, false>(o, t);
+    }
   }
   /// A hint for one part of the routers' state, asked for a while before the work that
   /// touches it so that the fetch from memory overlaps other work (the rank's prefetch plan,

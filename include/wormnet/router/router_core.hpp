@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -43,8 +44,11 @@ struct RouterCore {
   [[nodiscard]] const std::uint8_t* vc_table() const { return vc_of_.data(); }
 
   /// Flit f enters input VC local_vc (port * vcs + vc) of router r at its arrival cycle t.
-  /// Inline: the rank calls it for every flit it takes off a link.
-  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+  /// Inline: the rank calls it for every flit it takes off a link. kCounted: counts where
+  /// packets wait, at the cycle the counters were set to (CongestionCounters::set_cycle, the
+  /// counted walk); the non-template deposit() below asks the flag (any t).
+  template <bool kCounted>
+  [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
     const std::uint32_t i = inputs.index(r, local_vc);
     InputVcState& s = inputs.state(i);
     const VcMask escape = params.escape_vcs;
@@ -62,20 +66,32 @@ struct RouterCore {
       require(f.head(), "a body flit arrived at an idle input VC");
       inputs.set_stage(r, local_vc, VcStage::kWaitVc);
       s.set_ready(t + params.routing_delay);
+      if constexpr (kCounted) congestion.deposited_now(i, true, false, false);
+    } else if constexpr (kCounted) {
+      // A flit into an empty active VC: past its delay, held (and blocked) from now.
+      const bool joined = s.count == 0 && s.stage == VcStage::kActive;
+      congestion.deposited_now(i, false, joined, ((inputs.blocked(r) >> local_vc) & 1U) != 0);
     }
     inputs.push(r, local_vc, f);
+  }
+  void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
+    deposit<false>(r, local_vc, f, t);
     if (congestion.on()) [[unlikely]]
       count_deposit(r, local_vc, t);
   }
-  /// Where packets wait (CongestionCounters): a flit has entered input VC local_vc of
-  /// router r at t; the front flit of input VC local_vc (index i) has just left at t through
-  /// output VC o (its credit taken); a credit arriving at t unblocked router r's input VCs
-  /// `bits`. Out of line, and called last (the fewest values live across the call): without
-  /// counting, the per-flit paths pay a test of a flag only.
+  /// Where packets wait (CongestionCounters), for the callers outside the counted walk (at
+  /// any cycle: a remote flit's past arrival, the tests): a flit has entered input VC
+  /// local_vc of router r at t; a credit arriving at t unblocked router r's input VCs
+  /// `bits`. Out of line: those paths are not the walk's.
   [[gnu::noinline, gnu::cold]] void count_deposit(std::uint32_t r, int local_vc, Cycle t);
-  [[gnu::noinline, gnu::cold]] void count_pop(std::uint32_t r, int local_vc, std::uint32_t o,
-                                              Cycle t, bool tail);
-  [[gnu::noinline, gnu::cold]] void count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t);
+  /// Inline: the counted walk calls it for every credit that unblocks a VC.
+  void count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t) {
+    for (; bits != 0; bits &= bits - 1) {
+      const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
+      const InputVcState& s = inputs.state(i);
+      if (s.count != 0) congestion.unblocked(i, t, s.ready_near(t));
+    }
+  }
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request
   /// again from the next cycle. Every release goes through here, so that none stays parked.

@@ -30,8 +30,9 @@ class SwitchStage {
   /// their VC allocation delay; the winners traverse it and go to on_move(in_port, in_vc,
   /// out_port, out_vc, flit). Inlined into the caller's loop over routers: nearly every
   /// active router gets here each cycle, and a call cost it the saving and restoring of
-  /// every register it uses.
-  template <class OnMove>
+  /// every register it uses. kCounted: counts each move where packets wait (the counted
+  /// walk: CongestionCounters at cycle t).
+  template <bool kCounted, class OnMove>
   [[gnu::always_inline]] inline void step(RouterCore& c, std::uint32_t r, Cycle t,
                                           std::uint64_t movable, OnMove& on_move);
   /// Sets the masks of eligibility (InputUnit::blocked() and settling()) from the input VCs'
@@ -55,14 +56,14 @@ class SwitchStage {
                                                         std::uint64_t unsure);
   /// The flit at the front of input VC local_vc = (in_port, vc) crosses the switch to its
   /// output VC; returns that output port.
-  template <class OnMove>
+  template <bool kCounted, class OnMove>
   [[gnu::always_inline]] static inline int traverse(RouterCore& c, std::uint32_t r, int local_vc,
                                                     int in_port, int vc, Cycle t, OnMove& on_move);
 
   SwitchAllocator allocator_;
 };
 
-template <class OnMove>
+template <bool kCounted, class OnMove>
 void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t movable,
                        OnMove& on_move) {
   const int vcs = c.params.vcs;
@@ -82,7 +83,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     // since wormhole ownership gives every output VC to one input VC at a time.
     for (; eligible != 0; eligible &= eligible - 1) {
       const auto lv = static_cast<std::uint32_t>(std::countr_zero(eligible));
-      traverse(c, r, static_cast<int>(lv), c.port_of(lv), c.vc_of(lv), t, on_move);
+      traverse<kCounted>(c, r, static_cast<int>(lv), c.port_of(lv), c.vc_of(lv), t, on_move);
     }
     return;
   }
@@ -92,7 +93,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     const int lv = std::countr_zero(eligible);
     const int p = c.port_of(static_cast<std::uint32_t>(lv));
     const int v = c.vc_of(static_cast<std::uint32_t>(lv));
-    const int q = traverse(c, r, lv, p, v, t, on_move);
+    const int q = traverse<kCounted>(c, r, lv, p, v, t, on_move);
     allocator_.commit(r, p, v, q);
     return;
   }
@@ -126,7 +127,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     requested &= requested - 1;
     const int p = SwitchAllocator::pick_input(pointers, q, requesters[q]);
     SwitchAllocator::commit(pointers, p, chosen_vc[p], q);
-    traverse(c, r, p * vcs + chosen_vc[p], p, chosen_vc[p], t, on_move);
+    traverse<kCounted>(c, r, p * vcs + chosen_vc[p], p, chosen_vc[p], t, on_move);
   };
   // Both stages' loops run their body at least once, and most often exactly twice (two
   // input ports with flits for two output ports): written as a first pass, a second under
@@ -146,7 +147,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
   }
 }
 
-template <class OnMove>
+template <bool kCounted, class OnMove>
 inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, int in_port, int vc,
                                  Cycle t, OnMove& on_move) {
   const int ports = c.params.ports;
@@ -157,27 +158,32 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
   c.inputs.mark(i, t);
   const std::uint32_t o = c.outputs.index(r, out_port * c.params.vcs + out_vc);
   if (f.tail()) c.release_output(r, o, t);
+  bool no_credit = false;  // o has no credit left (network ports; kCounted only)
   if (out_port != ports) {
     c.outputs.take_credit(o);  // a slot of the downstream buffer
     // Its last one: the VC waits for a credit (a tail's VC stops being active below, which
     // clears the bit again).
-    c.inputs.block(r, std::uint64_t{c.outputs.credits(o) == 0} << local_vc);
+    no_credit = c.outputs.credits(o) == 0;
+    c.inputs.block(r, std::uint64_t{no_credit} << local_vc);
   }
   on_move(in_port, vc, out_port, out_vc, f);
+  if constexpr (kCounted) {
+    // Where packets wait (CongestionCounters::popped): the VC's held spell goes on while
+    // its packet has flits behind this one.
+    const std::uint32_t left = c.inputs.state(i).count;
+    c.congestion.popped_now(i, o, !f.tail() && left != 0, no_credit);
+  }
   if (f.tail()) {
     InputVcState& s = c.inputs.state(i);
     if (s.count > 0) {
       require(c.inputs.front(i).head(), "a packet's flits are not contiguous in a VC");
       c.inputs.set_stage(r, local_vc, VcStage::kWaitVc);
       s.set_ready(t + c.params.routing_delay);
+      if constexpr (kCounted) c.congestion.tail_left_now(i);  // the head behind waits
     } else {
       c.inputs.set_stage(r, local_vc, VcStage::kIdle);
     }
   }
-  // Last, so that the fewest values are live across the call (its state read is the same:
-  // a tail changed the VC's stage only).
-  if (c.congestion.on()) [[unlikely]]
-    c.count_pop(r, local_vc, o, t, f.tail());
   return out_port;
 }
 

@@ -27,7 +27,15 @@ class VcAllocationStage {
   /// because every VC it may take is owned parks until a tail frees one (InputUnit::parked).
   /// Returns the input VCs granted (bit port * vcs + vc) when the VC allocation delay keeps
   /// them from the switch this cycle, else 0.
+  /// kCounted: each grant counts where packets wait (the counted walk: CongestionCounters
+  /// at cycle t); the non-template step() asks the flag (and sets the counters' cycle).
+  template <bool kCounted>
   static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t);
+  static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t) {
+    if (!c.congestion.on()) return step<false>(c, r, t);
+    c.congestion.set_cycle(t);
+    return step<true>(c, r, t);
+  }
 
   /// The VC-choice function: for head p at input port in_port of router r, whose routing
   /// offered `options`, calls visit(const VcChoice&) for each output VC the options allow,

@@ -333,5 +333,62 @@ TEST(Congestion, ALonePacketUnderDuatoTakesOnlyAdaptiveVcs) {
   EXPECT_EQ(escape, 0U);
 }
 
+// The counted walk's shortcuts (CongestionCounters' *_now functions, at the cycle set) add
+// what the general functions add for the same event at that cycle: random events at cycles
+// before, inside and after the window, with routing and VC allocation delays of 0 to 3,
+// through both, give the same accumulators (the general functions are the rule the
+// brute-force test above checks).
+TEST(Congestion, TheWalksShortcutsAddWhatTheGeneralFunctionsAdd) {
+  std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+  auto next = [&seed](std::uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  for (Cycle rc = 0; rc <= 3; ++rc) {
+    for (Cycle va = 0; va <= 3; ++va) {
+      constexpr std::size_t kVcs = 6;
+      CongestionCounters fast(kVcs, kVcs, 10, 30, rc, va);
+      CongestionCounters rule(kVcs, kVcs, 10, 30, rc, va);
+      for (Cycle t = 0; t < 40; ++t) {
+        fast.set_cycle(t);
+        for (int e = 0; e < 8; ++e) {
+          const auto i = static_cast<std::uint32_t>(next(kVcs));
+          const auto o = static_cast<std::uint32_t>(next(kVcs));
+          const bool a = next(2) != 0;
+          const bool b = next(2) != 0;
+          switch (next(3)) {
+            case 0: {  // a deposit: into an idle VC, joining its packet, or behind flits
+              const auto kind = next(3);
+              fast.deposited_now(i, kind == 0, kind == 1, a);
+              rule.deposited(i, t, kind == 2 ? 2 : 0, kind == 0, kind == 1, a, t + rc);
+              break;
+            }
+            case 1: {  // a pop: a tail or not, flits behind or not, the credit gone or not
+              const std::uint32_t left = b ? 1 + static_cast<std::uint32_t>(next(3)) : 0;
+              const bool no_credit = next(2) != 0;
+              fast.popped_now(i, o, !a && left != 0, no_credit);
+              if (a && left != 0) fast.tail_left_now(i);
+              rule.popped(i, o, t, a, left, no_credit, t + rc);
+              break;
+            }
+            default:
+              fast.granted_now(i, a);
+              rule.granted(i, t, t + va, a);
+          }
+        }
+      }
+      for (std::uint32_t i = 0; i < kVcs; ++i) {
+        SCOPED_TRACE(testing::Message() << "rc " << rc << " va " << va << " vc " << i);
+        EXPECT_EQ(fast.input(i).vc_wait, rule.input(i).vc_wait);
+        EXPECT_EQ(fast.input(i).credit_wait, rule.input(i).credit_wait);
+        EXPECT_EQ(fast.input(i).held, rule.input(i).held);
+        EXPECT_EQ(fast.input(i).occupancy, rule.input(i).occupancy);
+        EXPECT_EQ(fast.output(i), rule.output(i));
+        EXPECT_EQ(fast.window_output(i), rule.window_output(i));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wormnet

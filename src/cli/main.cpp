@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "commands.hpp"
 #include "config_file.hpp"
 #include "option_rules.hpp"
+#include "stop_signals.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/driver/run_session.hpp"
 #include "wormnet/parallel/communicator.hpp"

@@ -77,18 +77,19 @@ void refuse_overlaps(const Communicator& comm, const std::vector<NamedPath>& out
   throw InputError(out.option, out.path, problem);
 }
 
-std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchSettings& plan) {
-  return {{"--checkpoint-dir", plan.dir},
-          {"--checkpoint-dir", io::checkpoint_path(plan.dir)},
+std::vector<NamedPath> simulation_outputs(const SimOptions& o, const std::string& checkpoint_dir) {
+  return {{"--checkpoint-dir", checkpoint_dir},
+          {"--checkpoint-dir", io::checkpoint_path(checkpoint_dir)},
           {"--output", o.output},
           {"--write-trace", o.workload.write_trace}};
 }
 
-std::vector<NamedPath> simulation_inputs(const SimOptions& o, const BatchOptions& batch) {
+std::vector<NamedPath> simulation_inputs(const SimOptions& o) {
+  const std::string& restart = o.config.batch.restart;
   std::vector<NamedPath> in{{"--config", o.config_file},
                             {"--tables", o.config.network.tables},
                             {"--trace", o.workload.spec.trace}};
-  if (!batch.restart.empty()) in.push_back({"--restart", io::checkpoint_path(batch.restart)});
+  if (!restart.empty()) in.push_back({"--restart", io::checkpoint_path(restart)});
   return in;
 }
 

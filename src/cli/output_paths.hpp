@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "batch_control.hpp"
 #include "sim_options.hpp"
 #include "wormnet/parallel/communicator.hpp"
 
@@ -26,8 +25,9 @@ void refuse_overlaps(const Communicator& comm, const std::vector<NamedPath>& out
                      const std::vector<NamedPath>& inputs);
 
 /// What `run` / `sweep` write: the results file, the checkpoint directory and its file.
-std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchSettings& plan);
+/// `checkpoint_dir`: checkpoint_directory()'s.
+std::vector<NamedPath> simulation_outputs(const SimOptions& o, const std::string& checkpoint_dir);
 /// What they read: the --config file, the --tables file, the --restart checkpoint.
-std::vector<NamedPath> simulation_inputs(const SimOptions& o, const BatchOptions& batch);
+std::vector<NamedPath> simulation_inputs(const SimOptions& o);
 
 }  // namespace wormnet::cli

@@ -1,7 +1,7 @@
 // `wormnet run`: simulates one load point, cycle by cycle and flit by flit.
 #include <memory>
 
-#include "batch_control.hpp"
+#include "batch_options.hpp"
 #include "commands.hpp"
 #include "option_rules.hpp"
 #include "simulation_driver.hpp"
@@ -12,7 +12,7 @@ namespace {
 
 struct RunOptions {
   SimOptions sim;
-  BatchOptions batch;
+  BatchOptionText batch;
 };
 
 }  // namespace
@@ -22,10 +22,9 @@ Command add_run_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand("run", "Simulate one load point");
   add_sim_options(*app, opts->sim, true);
   add_workload_options(*app, opts->sim.workload);
-  add_batch_options(*app, opts->batch);
+  add_batch_options(*app, opts->sim.config.batch, opts->batch);
   return {app, [opts, app] {
             opts->sim.given = given_options(*app);
-            opts->batch.given = opts->sim.given;
             SimulationRequest request;
             request.command = "run";
             const TrafficConfig& t = opts->sim.config.traffic;

@@ -7,10 +7,10 @@
 #include <exception>
 #include <optional>
 
-#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "fault_options.hpp"
 #include "rank_analysis.hpp"
+#include "stop_signals.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
 #include "wormnet/verify/extended_dependency_graph.hpp"

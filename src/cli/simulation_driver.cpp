@@ -3,10 +3,13 @@
 #include <cstdio>
 #include <memory>
 
+#include "batch_control.hpp"
 #include "build_version.hpp"
 #include "input_files.hpp"
 #include "output_paths.hpp"
 #include "run_support.hpp"
+#include "stop_signals.hpp"
+#include "wormnet/config/batch_config.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/driver/run_session.hpp"
 #include "wormnet/workload/closed_loop.hpp"
@@ -177,116 +180,175 @@ class PrintedReport final : public SessionReport {
   bool printing_;
 };
 
-}  // namespace
-
-std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
-                                            const std::string& command) {
-  if (batch.restart.empty()) return std::nullopt;
-  return wormnet::read_restart(comm, batch.restart, command, build_version());
+/// The checkpoint's progress record when --restart `dir` was given, checked to be of
+/// `command`, of this wormnet's version and of the configuration `config_toml` (InputError
+/// naming --restart otherwise). Collective.
+std::optional<io::RunProgress> checked_restart(const Communicator& comm, const std::string& dir,
+                                               const std::string& command,
+                                               const std::string& config_toml) {
+  if (dir.empty()) return std::nullopt;
+  io::RunProgress restart = read_restart(comm, dir, command, build_version());
+  refuse_other_configuration(restart, dir, config_toml);
+  return restart;
 }
 
-int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request) {
-  const Communicator comm = Communicator::world();
-  // A signal stops the run cleanly, setup included: main installed the handlers before
-  // reading any input (install_stop_signals()).
-  finish_sim_options(o);
-  const std::string config_toml = to_toml(o) + request.extra_toml;
-  const auto interrupted = [&](const std::optional<io::RunProgress>& restart) {
-    return interrupted_during_setup(comm, restart, batch.restart);  // on every rank alike
-  };
-
-  // A restart continues a checkpoint of this very configuration and version.
-  std::optional<io::RunProgress> restart = read_restart(comm, batch, request.command);
-  if (restart) refuse_other_configuration(*restart, batch.restart, config_toml);
-  // ... and the same contents of the files the configuration names by path (a table or trace
-  // other than the checkpoint's crashed the restart or gave other results): checked before
-  // anything is claimed or written, and their digests recorded in checkpoints and results.
-  // A run that is no restart digests them after loading them (stamped now, so that the file
-  // digested is the file loaded): a broken file is refused by its loader at once.
-  std::vector<InputFile> inputs = input_files(o);
+/// The inputs' digests before the setup: a restart checks them against its checkpoint's
+/// before anything is claimed or written; a run that is no restart stamps them now and
+/// digests them after loading them (digest_after_setup), so that the file digested is the
+/// file loaded, and a broken file is refused by its loader at once. False when a signal
+/// stopped the reading.
+bool digest_before_setup(const Communicator& comm, std::vector<InputFile>& inputs,
+                         const io::RunProgress* restart, const std::string& restart_dir) {
   try {
-    if (restart) {
+    if (restart != nullptr) {
       digest_inputs(comm, inputs, stop_signalled);
-      refuse_changed_inputs(restart->inputs, inputs, batch.restart);
+      refuse_changed_inputs(restart->inputs, inputs, restart_dir);
     } else {
       stamp_inputs(comm, inputs);
     }
   } catch (const Interrupted&) {
-    return interrupted(restart);
+    return false;
   }
-  if (restart && o.output.empty()) o.output = restart->output;
-  const BatchSettings plan = batch_settings(batch, o.output);
-  refuse_overlaps(comm, simulation_outputs(o, plan), simulation_inputs(o, batch));
-  const bool checkpoints =
-      plan.checkpoints.plans_checkpoints() || restart || !batch.checkpoint_dir.empty();
-  SessionOutputs outputs = claim_outputs(
-      comm, SessionPaths{o.output, o.workload.write_trace, checkpoints ? plan.dir : ""},
-      restart.has_value());
+  return true;
+}
 
+/// What was loaded is what was digested: neither file was written or replaced since. False
+/// when a signal stopped the reading, or reached a rank.
+bool digest_after_setup(const Communicator& comm, std::vector<InputFile>& inputs, bool restart) {
+  try {
+    if (!restart) digest_inputs(comm, inputs, stop_signalled);
+  } catch (const Interrupted&) {
+    return false;
+  }
+  refuse_inputs_changed_since_digest(comm, inputs);
+  return !stop_requested(comm);
+}
+
+/// The outputs, checked against each other and the inputs, and claimed before the setup;
+/// the checkpoint's when checkpoints are planned, on a restart, or with --checkpoint-dir.
+SessionOutputs claim_session_outputs(const Communicator& comm, const SimOptions& o,
+                                     const std::string& checkpoint_dir, bool restart) {
+  const BatchConfig& batch = o.config.batch;
+  refuse_overlaps(comm, simulation_outputs(o, checkpoint_dir), simulation_inputs(o));
+  const bool checkpoints = batch.plans_checkpoints() || restart || !batch.checkpoint_dir.empty();
+  return claim_outputs(
+      comm, SessionPaths{o.output, o.workload.write_trace, checkpoints ? checkpoint_dir : ""},
+      restart);
+}
+
+/// The network and the workload (nothing when a signal stopped the reading of an input).
+std::optional<SimSetup> set_up(const Communicator& comm, const SimOptions& o,
+                               const SimulationRequest& request) {
   std::optional<SimSetup> built;
   try {
     built.emplace(build_setup(o, comm, request.relative));
   } catch (const Interrupted&) {
-    return interrupted(restart);
+    return std::nullopt;
   }
-  SimSetup& setup = *built;
-  if (request.relative && setup.bounds.saturation_rate <= 0) {
+  if (request.relative && built->bounds.saturation_rate <= 0) {
     throw InputError("--relative", "set", "needs the load analysis (network too large)");
   }
-  // A closed-loop workload replaces the load point's traffic (offered rate 0).
+  return built;
+}
+
+/// A closed-loop workload of the session: the workload built with the network (its lengths:
+/// the plan's), the engine's script of it, and what the session reports of it.
+struct SessionScript {
   std::optional<Workload> workload;
   std::unique_ptr<ClosedLoop> loop;
-  std::optional<SessionWorkload> scripted;
-  if (o.workload.active()) {
-    workload = std::move(setup.workload);  // built with the network (its lengths: the plan's)
-    loop = std::make_unique<ClosedLoop>(workload->graph, setup.partition.nodes_of(comm.rank()),
-                                        setup.topology->num_nodes(), o.workload.local_latency);
-    scripted =
-        SessionWorkload{&workload->graph, loop.get(), workload_record(o.workload, *workload)};
-  } else {
-    refuse_silent_loads(o, setup, request);
-  }
-  // What was loaded is what was digested: neither file was written or replaced since.
-  try {
-    if (!restart) digest_inputs(comm, inputs, stop_signalled);
-  } catch (const Interrupted&) {
-    return interrupted(restart);
-  }
-  refuse_inputs_changed_since_digest(comm, inputs);
-  const std::string inputs_text = inputs_toml(inputs);
-  if (stop_requested(comm)) return interrupted(restart);
+  std::optional<SessionWorkload> session;
 
+  /// The script to `sim`, and its progress to the checkpoints `control` writes.
+  void attach(const Communicator& comm, Simulation& sim, BatchControl& control) const {
+    if (!loop) return;
+    sim.set_script(loop.get());
+    control.set_workload_progress([&comm, this] { return summed_times(comm, *loop).flat(); });
+  }
+};
+
+/// The session's closed-loop workload, which replaces the load point's traffic (offered rate
+/// 0); without one, the loads are checked to measure something.
+SessionScript session_script(const Communicator& comm, const SimOptions& o, SimSetup& setup,
+                             const SimulationRequest& request) {
+  SessionScript s;
+  if (!o.workload.active()) {
+    refuse_silent_loads(o, setup, request);
+    return s;
+  }
+  s.workload = std::move(setup.workload);
+  s.loop = std::make_unique<ClosedLoop>(s.workload->graph, setup.partition.nodes_of(comm.rank()),
+                                        setup.topology->num_nodes(), o.workload.local_latency);
+  s.session =
+      SessionWorkload{&s.workload->graph, s.loop.get(), workload_record(o.workload, *s.workload)};
+  return s;
+}
+
+/// The trace file (--write-trace) and the results file, written or opened after the
+/// checkpoint's model was read.
+std::unique_ptr<io::ResultWriter> open_outputs(
+    const Communicator& comm, const SimOptions& o, const SimSetup& setup,
+    const SimulationRequest& request, const std::string& config_toml,
+    const std::string& inputs_text, const io::RunProgress* restart, const SessionScript& script,
+    SessionOutputs& outputs) {
+  if (script.workload && outputs.trace) {
+    write_trace_file(comm, script.workload->graph, *outputs.trace);
+  }
+  if (!outputs.results) return nullptr;
+  io::RunDescription description = describe_run(o, setup, comm, request.command, config_toml);
+  description.inputs = inputs_text;
+  return open_results(comm, std::move(*outputs.results), description, restart);
+}
+
+}  // namespace
+
+int run_simulation(SimOptions& o, const BatchOptionText& batch_text,
+                   const SimulationRequest& request) {
+  const Communicator comm = Communicator::world();
+  // A signal stops the run cleanly, setup included: main installed the handlers before
+  // reading any input (install_stop_signals()).
+  finish_sim_options(o);
+  finish_batch_options(batch_text, o.given, o.config.batch);
+  const BatchConfig& batch = o.config.batch;
+  const std::string config_toml = to_toml(o) + request.extra_toml;
+  // A restart continues a checkpoint of this very configuration, version and input files.
+  const std::optional<io::RunProgress> restart =
+      checked_restart(comm, batch.restart, request.command, config_toml);
+  const io::RunProgress* resumed = restart ? &*restart : nullptr;
+  const auto interrupted = [&] { return interrupted_during_setup(comm, restart, batch.restart); };
+  std::vector<InputFile> inputs = input_files(o);
+  if (!digest_before_setup(comm, inputs, resumed, batch.restart)) return interrupted();
+  if (restart && o.output.empty()) o.output = restart->output;
+  const std::string checkpoint_dir = checkpoint_directory(batch, o.output);
+  SessionOutputs outputs = claim_session_outputs(comm, o, checkpoint_dir, resumed != nullptr);
+
+  std::optional<SimSetup> built = set_up(comm, o, request);
+  if (!built) return interrupted();
+  SimSetup& setup = *built;
+  SessionScript script = session_script(comm, o, setup, request);
+  if (!digest_after_setup(comm, inputs, resumed != nullptr)) return interrupted();
+  const std::string inputs_text = inputs_toml(inputs);
   // The checkpoint's model is read (and checked) before the results file is touched.
   std::unique_ptr<Resume> resume;
   if (restart) {
     resume = resume_from(comm, *restart, batch.restart, setup, o.config.network.buffer_depth,
-                         scripted ? &*scripted : nullptr);
-    if (stop_requested(comm)) return interrupted(restart);
+                         script.session ? &*script.session : nullptr);
+    if (stop_requested(comm)) return interrupted();
   }
-  if (workload && outputs.trace) write_trace_file(comm, workload->graph, *outputs.trace);
-  std::unique_ptr<io::ResultWriter> writer;
-  if (outputs.results) {
-    io::RunDescription description = describe_run(o, setup, comm, request.command, config_toml);
-    description.inputs = inputs_text;
-    writer =
-        open_results(comm, std::move(*outputs.results), description, restart ? &*restart : nullptr);
-  }
-  print_start(comm, o, setup, request, restart ? &*restart : nullptr, batch.restart, writer.get());
+  std::unique_ptr<io::ResultWriter> writer =
+      open_outputs(comm, o, setup, request, config_toml, inputs_text, resumed, script, outputs);
+  print_start(comm, o, setup, request, resumed, batch.restart, writer.get());
 
-  BatchControl control(comm, plan, progress_base(request, config_toml, inputs_text, o.output),
-                       writer.get(), o.quiet, setup.plan.window.end(),
-                       std::move(outputs.checkpoint), setup.plan.traffic_nodes);
+  BatchControl control(comm, batch, checkpoint_dir,
+                       progress_base(request, config_toml, inputs_text, o.output), writer.get(),
+                       o.quiet, setup.plan.window.end(), std::move(outputs.checkpoint),
+                       setup.plan.traffic_nodes);
   Simulation sim = make_simulation(o.config, setup, comm, setup.bounds);
   sim.set_hooks(&control);
-  if (loop) {
-    sim.set_script(loop.get());
-    control.set_workload_progress([&] { return summed_times(comm, *loop).flat(); });
-  }
-
-  const SessionPoints points = session_points(o, setup, request, restart ? &*restart : nullptr);
-  PrintedReport report(comm, o, setup, control, plan.dir, request.points.size());
-  return run_points(comm, sim, control, points, std::move(resume), writer.get(),
-                    scripted ? &*scripted : nullptr, report);
+  script.attach(comm, sim, control);
+  PrintedReport report(comm, o, setup, control, checkpoint_dir, request.points.size());
+  return run_points(comm, sim, control.results(), session_points(o, setup, request, resumed),
+                    std::move(resume), writer.get(), script.session ? &*script.session : nullptr,
+                    report);
 }
 
 }  // namespace wormnet::cli

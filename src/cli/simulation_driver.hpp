@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_control.hpp"
+#include "batch_options.hpp"
 #include "sim_options.hpp"
 
 namespace wormnet::cli {
@@ -22,16 +22,13 @@ struct SimulationRequest {
   std::string extra_toml;     ///< command-specific configuration keys (sweep's)
 };
 
-/// The checkpoint's progress record when --restart was given, checked to be of `command` and
-/// of this wormnet's version (InputError naming --restart otherwise). Collective.
-std::optional<io::RunProgress> read_restart(const Communicator& comm, const BatchOptions& batch,
-                                            const std::string& command);
-
 /// Runs the request; returns the exit code (0, 4 deadlock, 5 interrupted, 7 a workload left
 /// unfinished by the drain limit). Bad input is an
 /// InputError (exit code 2) and a failed write an OutputError (exit code 6), thrown before
 /// anything existing is replaced; a results file already being written then keeps its
 /// partial name with status "failed".
-int run_simulation(SimOptions& o, const BatchOptions& batch, const SimulationRequest& request);
+/// `batch_text`: the batch options' text, parsed into o.config.batch (finish_batch_options()).
+int run_simulation(SimOptions& o, const BatchOptionText& batch_text,
+                   const SimulationRequest& request);
 
 }  // namespace wormnet::cli

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "batch_control.hpp"
+#include "batch_options.hpp"
+#include "build_version.hpp"
 #include "commands.hpp"
 #include "option_rules.hpp"
 #include "simulation_driver.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/driver/run_session.hpp"
 #include "wormnet/engine/simulation.hpp"
 
 namespace wormnet::cli {
@@ -20,7 +22,7 @@ namespace {
 
 struct SweepOptions {
   SimOptions sim;
-  BatchOptions batch;
+  BatchOptionText batch;
   std::vector<double> loads;
   std::string range;         ///< start:stop:step
   bool relative = false;     ///< loads are fractions of (N-1)/pi
@@ -65,7 +67,9 @@ std::vector<double> expand_range(const std::string& text) {
 int run_sweep(SweepOptions& o) {
   // A checkpoint of another command is named as such before the loads are looked at (a run
   // checkpoint has none: "--loads '(none)'" misled).
-  static_cast<void>(read_restart(Communicator::world(), o.batch, "sweep"));
+  if (const std::string& dir = o.sim.config.batch.restart; !dir.empty()) {
+    static_cast<void>(read_restart(Communicator::world(), dir, "sweep", build_version()));
+  }
   SimulationRequest request;
   request.command = "sweep";
   request.range = !o.range.empty();
@@ -110,7 +114,7 @@ Command add_sweep_command(CLI::App& root) {
   auto opts = std::make_shared<SweepOptions>();
   CLI::App* app = root.add_subcommand("sweep", "Simulate a list or range of offered loads");
   add_sim_options(*app, opts->sim, false);
-  add_batch_options(*app, opts->batch);
+  add_batch_options(*app, opts->sim.config.batch, opts->batch);
   app->add_option("--loads", opts->loads, "offered loads, comma separated")
       ->delimiter(',')
       ->group("Sweep");
@@ -124,7 +128,6 @@ Command add_sweep_command(CLI::App& root) {
       ->group("Sweep");
   return {app, [opts, app] {
             opts->sim.given = given_options(*app);
-            opts->batch.given = opts->sim.given;
             return run_sweep(*opts);
           }};
 }

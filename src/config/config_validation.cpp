@@ -121,6 +121,15 @@ void validate_values(const SimConfig& c) {
                      "must be a finite number of flits per node > 0 (0: no early stop)");
   }
   at_most("--stop-latency", m.stop_latency, kMaxCycles, "cycles");
+  validate_batch(c.batch);
+}
+
+void validate_batch(const BatchConfig& b) {
+  if (!(b.progress_seconds > 0) || !std::isfinite(b.progress_seconds)) {
+    throw InputError("--progress-interval", num(b.progress_seconds),
+                     "must be a finite number > 0 s");
+  }
+  at_most("--stop-at-cycle", b.stop_at_cycle, kMaxCycles, "cycles");
 }
 
 void check_channel_series_bound(const MeasureConfig& m, bool workload) {

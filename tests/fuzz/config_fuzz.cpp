@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_control.hpp"
+#include "batch_options.hpp"
 #include "config_file.hpp"
 #include "option_rules.hpp"
 #include "sim_options.hpp"
@@ -23,20 +23,19 @@ namespace {
 /// false when the input is refused.
 bool parse(const std::string& text, std::string& effective) {
   wormnet::cli::SimOptions sim;
-  wormnet::cli::BatchOptions batch;
+  wormnet::cli::BatchOptionText batch;
   CLI::App app{"fuzz"};
   CLI::App* run = app.add_subcommand("run", "");
   wormnet::cli::add_sim_options(*run, sim, true);
-  wormnet::cli::add_batch_options(*run, batch);
+  wormnet::cli::add_batch_options(*run, sim.config.batch, batch);
   wormnet::cli::apply_option_rules(*run);
   try {
     std::vector<std::string> args = wormnet::cli::config_to_args(text, "fuzz.toml", *run, {});
     args.insert(args.begin(), "run");
     app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
     sim.given = wormnet::cli::given_options(*run);
-    batch.given = sim.given;
     wormnet::cli::finish_sim_options(sim);
-    static_cast<void>(wormnet::cli::batch_settings(batch, sim.output));
+    wormnet::cli::finish_batch_options(batch, sim.given, sim.config.batch);
   } catch (const wormnet::InputError& e) {
     if (std::string(e.what()).rfind("--", 0) != 0) std::abort();  // names an option
     return false;

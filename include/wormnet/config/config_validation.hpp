@@ -6,8 +6,12 @@
 
 namespace wormnet {
 
-/// Rules that need nothing but the values (ranges, orderings).
+/// Rules that need nothing but the values (ranges, orderings); validate_batch() included.
 void validate_values(const SimConfig& config);
+
+/// The batch options' rules: --progress-interval a finite number > 0 s, --stop-at-cycle at
+/// most kMaxCycles (the periods and the wall time are checked when parsed, batch_config.hpp).
+void validate_batch(const BatchConfig& batch);
 
 /// `--congestion series` keeps at most kMaxChannelSeriesWindows statistics windows a point:
 /// refused when the run may last longer, warm-up + measurement + drain limit for a load

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/config/batch_config.hpp"
 #include "wormnet/config/routing_choices.hpp"
 #include "wormnet/core/enum_names.hpp"
 #include "wormnet/core/ids.hpp"
@@ -220,6 +221,8 @@ struct SimConfig {
   NetworkConfig network;
   TrafficConfig traffic;
   MeasureConfig measure;
+  /// How a batch job operates the run; never part of the stored configuration (batch_config.hpp).
+  BatchConfig batch;
 };
 
 }  // namespace wormnet

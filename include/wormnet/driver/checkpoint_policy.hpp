@@ -1,28 +1,16 @@
 // When a batch run checkpoints and when it stops (--checkpoint-every, --walltime,
-// --stop-at-cycle, a stop signal), decided at each control check from the cycle, the wall
-// clocks and the flags: pure functions, without MPI. The ranks' clocks differ, so the caller
-// lets rank 0 read the clocks (clock_flags) and makes the ranks agree (the maximum of the
-// flags) before deciding (decide_check), which every rank then does alike.
+// --stop-at-cycle, a stop signal: the typed BatchConfig), decided at each control check from the
+// cycle, the wall clocks and the flags: pure functions, without MPI. The ranks' clocks differ, so
+// the caller lets rank 0 read the clocks (clock_flags) and makes the ranks agree (the maximum of
+// the flags) before deciding (decide_check), which every rank then does alike.
 #pragma once
 
 #include <cstdint>
 
+#include "wormnet/config/batch_config.hpp"
 #include "wormnet/core/ids.hpp"
 
 namespace wormnet {
-
-/// The checkpoint and stop settings of a run (validated: BatchSettings in the command line).
-struct CheckpointPolicy {
-  Cycle every_cycles = 0;         ///< checkpoint period in cycles; 0 = none
-  double every_seconds = 0.0;     ///< checkpoint period in wall-clock seconds; 0 = none
-  double walltime_seconds = 0.0;  ///< the job's wall-time limit, seconds; 0 = no limit
-  Cycle stop_at_cycle = 0;        ///< checkpoint and stop at the first check from it; 0 = none
-
-  /// Whether the run may write a checkpoint without a signal asking for one.
-  [[nodiscard]] bool plans_checkpoints() const {
-    return every_cycles > 0 || every_seconds > 0 || walltime_seconds > 0 || stop_at_cycle > 0;
-  }
-};
 
 /// The wall clocks at a control check, in seconds.
 struct CheckClocks {
@@ -41,10 +29,10 @@ struct ClockFlags {
 /// The time kept before the wall-time limit, seconds: twice the last check interval, twice
 /// the last checkpoint's duration, and 5 % of the limit up to 5 minutes, whichever is
 /// largest (the run must reach the next check and write its checkpoint before the limit).
-double walltime_margin(const CheckpointPolicy& policy, const CheckClocks& clocks);
+double walltime_margin(const BatchConfig& batch, const CheckClocks& clocks);
 
 /// Rank 0's reading of its clocks.
-ClockFlags clock_flags(const CheckpointPolicy& policy, const CheckClocks& clocks);
+ClockFlags clock_flags(const BatchConfig& batch, const CheckClocks& clocks);
 
 /// Why a check checkpoints or stops; the first that holds, in this order.
 enum class CheckReason : std::uint8_t {
@@ -60,16 +48,16 @@ struct CheckDecision {
   bool checkpoint = false;  ///< write a checkpoint and continue
   bool stop = false;        ///< write a checkpoint and stop (whatever `checkpoint` says)
   CheckReason why = CheckReason::kNone;
-  /// The next multiple of every_cycles that checkpoints, to pass to the next check (0 while
+  /// The next multiple of the period in cycles that checkpoints, to pass to the next check (0 while
   /// there is no period in cycles).
   Cycle next_checkpoint_cycle = 0;
 };
 
 /// The decision at the control check of cycle `t`. `next_checkpoint_cycle`: the previous
-/// decision's (0 at the first check: the first check only sets the first multiple of
-/// every_cycles after `t`, it never checkpoints by cycles). `signal`: a stop signal reached
+/// decision's (0 at the first check: the first check only sets the first multiple of the
+/// period in cycles after `t`, it never checkpoints by cycles). `signal`: a stop signal reached
 /// some rank; `clocks`: the flags agreed from rank 0's clocks.
-CheckDecision decide_check(const CheckpointPolicy& policy, Cycle t, Cycle next_checkpoint_cycle,
+CheckDecision decide_check(const BatchConfig& batch, Cycle t, Cycle next_checkpoint_cycle,
                            bool signal, ClockFlags clocks);
 
 }  // namespace wormnet

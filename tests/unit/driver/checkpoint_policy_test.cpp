@@ -11,7 +11,7 @@ namespace wormnet {
 namespace {
 
 /// The cycles among `checks` (in order, one run) at which the policy checkpoints by cycles.
-std::vector<Cycle> checkpoint_cycles(const CheckpointPolicy& p, const std::vector<Cycle>& checks) {
+std::vector<Cycle> checkpoint_cycles(const BatchConfig& p, const std::vector<Cycle>& checks) {
   std::vector<Cycle> out;
   Cycle next = 0;
   for (const Cycle t : checks) {
@@ -29,8 +29,8 @@ std::vector<Cycle> every(Cycle step, Cycle from, Cycle to) {
 }
 
 TEST(CheckpointPolicy, EveryNCyclesCheckpointsAtTheFirstCheckPastEachMultiple) {
-  CheckpointPolicy p;
-  p.every_cycles = 1000;
+  BatchConfig p;
+  p.checkpoint_every.cycles = 1000;
   // Checks at 256, 512, ...: the multiples 1000, 2000, 3000 are first passed at 1024, 2048,
   // 3072 (4 x 256 = 1024 >= 1000; 8 x 256 = 2048 >= 2000; 12 x 256 = 3072 >= 3000).
   EXPECT_EQ(checkpoint_cycles(p, every(256, 256, 3500)), (std::vector<Cycle>{1024, 2048, 3072}));
@@ -39,8 +39,8 @@ TEST(CheckpointPolicy, EveryNCyclesCheckpointsAtTheFirstCheckPastEachMultiple) {
 }
 
 TEST(CheckpointPolicy, TheFirstCheckOnlySetsTheNextMultiple) {
-  CheckpointPolicy p;
-  p.every_cycles = 1000;
+  BatchConfig p;
+  p.checkpoint_every.cycles = 1000;
   // A first check on a multiple (1000) does not checkpoint: the next one is 2000.
   CheckDecision d = decide_check(p, 1000, 0, false, {});
   EXPECT_FALSE(d.checkpoint);
@@ -62,7 +62,7 @@ TEST(CheckpointPolicy, TheFirstCheckOnlySetsTheNextMultiple) {
 }
 
 TEST(CheckpointPolicy, WalltimeMarginIsTheLargestOfItsThreeTerms) {
-  CheckpointPolicy p;
+  BatchConfig p;
   p.walltime_seconds = 3600;  // 1 h: 5 % is 180 s
   CheckClocks c;
   c.check_seconds = 10;
@@ -79,7 +79,7 @@ TEST(CheckpointPolicy, WalltimeMarginIsTheLargestOfItsThreeTerms) {
 }
 
 TEST(CheckpointPolicy, WalltimeStopsOnceTheMarginReachesTheLimit) {
-  CheckpointPolicy p;
+  BatchConfig p;
   p.walltime_seconds = 3600;
   CheckClocks c;
   c.check_seconds = 10;
@@ -106,8 +106,8 @@ TEST(CheckpointPolicy, WalltimeStopsOnceTheMarginReachesTheLimit) {
 }
 
 TEST(CheckpointPolicy, PeriodInWallTimeCheckpointsWithoutStopping) {
-  CheckpointPolicy p;
-  p.every_seconds = 600;  // --checkpoint-every 10m
+  BatchConfig p;
+  p.checkpoint_every.wall_seconds = 600;  // --checkpoint-every 10m
   CheckClocks c;
   c.elapsed = 5000;
   c.since_checkpoint = 599.9;
@@ -124,14 +124,14 @@ TEST(CheckpointPolicy, PeriodInWallTimeCheckpointsWithoutStopping) {
 }
 
 TEST(CheckpointPolicy, SignalStopsAndOutranksEveryOtherReason) {
-  CheckpointPolicy p;
+  BatchConfig p;
   // No setting at all: a signal alone stops (the checkpoint is claimed then).
   CheckDecision d = decide_check(p, 128, 0, true, {});
   EXPECT_TRUE(d.stop);
   EXPECT_FALSE(d.checkpoint);
   EXPECT_EQ(d.why, CheckReason::kSignal);
   // On a multiple of the period, with the wall time near and the stop cycle passed.
-  p.every_cycles = 1000;
+  p.checkpoint_every.cycles = 1000;
   p.stop_at_cycle = 1500;
   p.walltime_seconds = 60;
   d = decide_check(p, 2000, 2000, true, ClockFlags{true, false});
@@ -147,7 +147,7 @@ TEST(CheckpointPolicy, SignalStopsAndOutranksEveryOtherReason) {
 }
 
 TEST(CheckpointPolicy, StopAtCycleStopsAtTheFirstCheckFromIt) {
-  CheckpointPolicy p;
+  BatchConfig p;
   p.stop_at_cycle = 5000;
   // Checks every 1024 cycles: 4096 < 5000 continues, 5120 is the first from 5000.
   EXPECT_FALSE(decide_check(p, 4096, 0, false, {}).stop);
@@ -158,12 +158,12 @@ TEST(CheckpointPolicy, StopAtCycleStopsAtTheFirstCheckFromIt) {
 }
 
 TEST(CheckpointPolicy, WhatPlansCheckpoints) {
-  CheckpointPolicy p;
+  BatchConfig p;
   EXPECT_FALSE(p.plans_checkpoints());
   EXPECT_EQ(decide_check(p, 1 << 20, 0, false, {}).why, CheckReason::kNone);
   p.stop_at_cycle = 1;
   EXPECT_TRUE(p.plans_checkpoints());
-  p = CheckpointPolicy{};
+  p = BatchConfig{};
   p.walltime_seconds = 1;
   EXPECT_TRUE(p.plans_checkpoints());
 }

@@ -134,14 +134,22 @@ class TrafficSources {
       return cycle != o.cycle ? cycle > o.cycle : local > o.local;
     }
   };
+  /// A node's generator: its random stream's position (the stream's key follows from the
+  /// seed and the node id, and is derived at each draw instead of stored: 8 bytes a node
+  /// less, for a few instructions a message), its next instant and its message count.
   struct Source {
-    RandomStream rng;
-    double next_time = 0.0;  ///< next generation instant (continuous cycles)
+    std::uint64_t counter = 0;  ///< draws so far from the node's stream (RandomStream::counter)
+    double next_time = 0.0;     ///< next generation instant (continuous cycles)
     std::uint64_t sequence = 0;
   };
+  /// Node `local`'s random stream at its present position (store its counter back after use).
+  [[nodiscard]] RandomStream stream(std::uint32_t local) const {
+    return RandomStream::restore(RandomStream(seed_, nodes_[local]).key(), sources_[local].counter);
+  }
   void generate(std::uint32_t local, Cycle t);
   [[nodiscard]] bool generates(std::uint32_t local) const;
-  void schedule(std::uint32_t local);
+  /// Draws node `local`'s next instant from `rng` (its stream) and stores the stream's position.
+  void schedule(std::uint32_t local, RandomStream& rng);
   /// Puts node `local`'s next instant in its block's calendar.
   void enlist(std::uint32_t local);
 
@@ -153,6 +161,7 @@ class TrafficSources {
   double rate_;          ///< offered load, flits/node/cycle
   Cycle measure_begin_;
   Cycle measure_end_;
+  std::uint64_t seed_;  ///< the streams' seed (RandomStream(seed_, node id))
   HugeVector<Source> sources_;
   HugeVector<SourceQueue> queues_;
   using Calendar = std::priority_queue<Due, std::vector<Due>, std::greater<>>;

@@ -1,10 +1,12 @@
 #include "wormnet/engine/rank_counters.hpp"
 
+#include <algorithm>
+
 namespace wormnet {
 
 RankCounters::RankCounters(std::size_t channel_slots, std::size_t cycle_slots, Cycle measure_begin,
                            Cycle measure_end)
-    : channel_flits_(channel_slots, 0),
+    : channel_flits_(channel_slots, ChannelCount{0}),
       measure_begin_(measure_begin),
       measure_end_(measure_end),
       created_at_(cycle_slots, 0),
@@ -29,6 +31,53 @@ void RankCounters::settle(Cycle done) {
     }
     settled_ejected_ += ejected_at_[k];
     ejected_at_[k] = 0;
+  }
+  if (settled_ >= next_fold_) [[unlikely]] {
+    fold();
+    next_fold_ = settled_ + kFoldPeriod;
+  }
+}
+
+void RankCounters::fold() {
+  constexpr std::uint32_t kHalf = std::uint32_t{1} << 31;
+  for (std::size_t slot = 0; slot < channel_flits_.size(); ++slot) {
+    const auto low = static_cast<std::uint32_t>(channel_flits_[slot]);
+    if (low < kHalf) continue;
+    const auto it = std::lower_bound(folded_.begin(), folded_.end(), slot,
+                                     [](const auto& e, std::size_t s) { return e.first < s; });
+    if (it != folded_.end() && it->first == slot) {
+      it->second += low;
+    } else {
+      folded_.insert(it, {slot, low});
+    }
+    channel_flits_[slot] = ChannelCount{0};
+  }
+}
+
+std::uint64_t RankCounters::channel_flits(std::size_t slot) const {
+  std::uint64_t n = static_cast<std::uint32_t>(channel_flits_[slot]);
+  const auto it = std::lower_bound(folded_.begin(), folded_.end(), slot,
+                                   [](const auto& e, std::size_t s) { return e.first < s; });
+  if (it != folded_.end() && it->first == slot) n += it->second;
+  return n;
+}
+
+void RankCounters::set_channel_flits(std::size_t slot, std::uint64_t flits) {
+  // The low 31 bits stay in the counter, the rest is folded (a restored run goes on counting
+  // from the checkpoint's totals, exact to 2^64 as before).
+  constexpr std::uint64_t kLow = (std::uint64_t{1} << 31) - 1;
+  channel_flits_[slot] = ChannelCount{static_cast<std::uint32_t>(flits & kLow)};
+  const auto it = std::lower_bound(folded_.begin(), folded_.end(), slot,
+                                   [](const auto& e, std::size_t s) { return e.first < s; });
+  const bool listed = it != folded_.end() && it->first == slot;
+  if ((flits & ~kLow) != 0) {
+    if (listed) {
+      it->second = flits & ~kLow;
+    } else {
+      folded_.insert(it, {slot, flits & ~kLow});
+    }
+  } else if (listed) {
+    folded_.erase(it);
   }
 }
 

@@ -27,27 +27,29 @@ TrafficSources::TrafficSources(const std::vector<std::uint32_t>& nodes,
       rate_(rate),
       measure_begin_(measure_begin),
       measure_end_(measure_end),
+      seed_(seed),
       sources_(nodes.size()),
       queues_(nodes.size()) {
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-    sources_[i].rng = RandomStream(seed, nodes[i]);
     if (!generates(i)) continue;  // rate 0 (scripted traffic only) or a silent node
     sources_[i].next_time = 0.0;
-    schedule(i);
+    RandomStream rng = stream(i);
+    schedule(i, rng);
   }
 }
 
-void TrafficSources::schedule(std::uint32_t local) {
+void TrafficSources::schedule(std::uint32_t local, RandomStream& rng) {
   Source& s = sources_[local];
   if (traffic_.process == InjectionProcess::kPoisson) {
-    s.next_time += s.rng.exponential(mean_gap_);
+    s.next_time += rng.exponential(mean_gap_);
   } else {
     // Bernoulli per cycle with probability p: the gap is geometric, drawn by inversion.
     const double p = message_rate_ >= 1.0 ? 1.0 : message_rate_;
-    const double u = s.rng.uniform();
+    const double u = rng.uniform();
     const double gap = p >= 1.0 ? 1.0 : std::floor(std::log1p(-u) / std::log1p(-p)) + 1.0;
     s.next_time += gap;
   }
+  s.counter = rng.counter();
   if (s.next_time < kNever) enlist(local);
 }
 
@@ -71,15 +73,16 @@ void TrafficSources::group_by_block(int shift) {
 
 void TrafficSources::generate(std::uint32_t local, Cycle t) {
   Source& s = sources_[local];
+  RandomStream rng = stream(local);
   Message m;
   m.created = t;
   m.sequence = s.sequence++;
   m.length = static_cast<std::uint16_t>(
       traffic_.length_min == traffic_.length_max
           ? traffic_.length_min
-          : s.rng.uniform_int(static_cast<std::uint64_t>(traffic_.length_min),
-                              static_cast<std::uint64_t>(traffic_.length_max)));
-  const NodeId dest = pattern_.destination(NodeId(nodes_[local]), s.rng, m.sequence);
+          : rng.uniform_int(static_cast<std::uint64_t>(traffic_.length_min),
+                            static_cast<std::uint64_t>(traffic_.length_max)));
+  const NodeId dest = pattern_.destination(NodeId(nodes_[local]), rng, m.sequence);
   m.dest = dest.value();
   m.measured = t >= measure_begin_ && t < measure_end_ ? 1 : 0;
   if (dest.valid()) {
@@ -91,7 +94,7 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
       measured_flits_ += m.length;
     }
   }
-  schedule(local);
+  schedule(local, rng);
 }
 
 std::uint64_t TrafficSources::dropped_messages() const {
@@ -107,7 +110,7 @@ bool TrafficSources::generates(std::uint32_t local) const {
 void TrafficSources::save(Rows& rows) const {
   for (std::uint32_t i = 0; i < sources_.size(); ++i) {
     const Source& s = sources_[i];
-    rows.counter.push_back(s.rng.counter());
+    rows.counter.push_back(s.counter);
     rows.next_time.push_back(s.next_time);
     rows.sequence.push_back(s.sequence);
     SourceQueue copy = queues_[i];  // oldest first
@@ -126,7 +129,7 @@ void TrafficSources::restore(
   for (Calendar& c : due_) c = Calendar{};
   for (std::uint32_t i = 0; i < sources_.size(); ++i) {
     Source& s = sources_[i];
-    s.rng = RandomStream::restore(s.rng.key(), all.counter[i]);
+    s.counter = all.counter[i];
     s.next_time = all.next_time[i];
     s.sequence = all.sequence[i];
     queues_[i] = SourceQueue{};

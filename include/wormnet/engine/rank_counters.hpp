@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "wormnet/core/huge_page_allocator.hpp"
@@ -44,7 +45,10 @@ class RankCounters {
   /// A flit crossed channel `slot`; `measuring`: in the measurement window.
   void hop(std::size_t slot, bool measuring) {
     ++window_.flit_hops;
-    if (measuring) ++channel_flits_[slot];
+    if (measuring) {
+      ChannelCount& n = channel_flits_[slot];
+      n = ChannelCount{static_cast<std::uint32_t>(n) + 1U};
+    }
   }
   /// Hint for what hop(slot, true) writes.
   void prefetch_hop(std::size_t slot) const { prefetch_for_write(&channel_flits_[slot]); }
@@ -103,20 +107,44 @@ class RankCounters {
   [[nodiscard]] const FlitGauges& gauge_offset() const { return gauge_offset_; }
   void set_gauge_offset(const FlitGauges& g) { gauge_offset_ = g; }
   /// Flits channel slot `slot` carried during the measurement window.
-  [[nodiscard]] std::uint64_t channel_flits(std::size_t slot) const { return channel_flits_[slot]; }
-  void set_channel_flits(std::size_t slot, std::uint64_t flits) { channel_flits_[slot] = flits; }
+  [[nodiscard]] std::uint64_t channel_flits(std::size_t slot) const;
+  void set_channel_flits(std::size_t slot, std::uint64_t flits);
 
   /// The counters in checkpoint form (but the channels', which RankStateView::snapshot()
   /// lists by router and port).
   void save(CounterRows& rows) const;
   /// From `rows` (global totals) if `keeper`, else zero (another rank keeps them).
   void restore(const CounterRows& rows, bool keeper);
-  [[nodiscard]] std::size_t bytes() const { return channel_flits_.capacity() * 8; }
+  [[nodiscard]] std::size_t bytes() const {
+    return channel_flits_.capacity() * sizeof(ChannelCount) +
+           folded_.size() * 2 * sizeof(std::uint64_t);
+  }
+
+  /// Cycles between two folds of the channel counters into their 64-bit totals. A channel
+  /// carries at most kMaxVcs flits a cycle (one per VC with per-VC bandwidth, else one), and
+  /// the walk's layers count hops at most a wheel's span of cycles past the settled cycle, far
+  /// under a period: a counter below 2^31 after a fold gains under 2^31 before the next.
+  static constexpr Cycle kFoldPeriod = Cycle{1} << 24;
+  static_assert(kFoldPeriod * 2 * static_cast<Cycle>(kMaxVcs) <= Cycle{1} << 31,
+                "a channel counter cannot wrap between two folds");
 
  private:
+  /// A channel's flits since its last fold: 32 bits, not 64 (4 bytes per channel slot of
+  /// model state saved: issue 42's 600 bytes per router). Not std::uint32_t, whose stores may
+  /// alias every 32-bit field of the rank (GCC reloaded the walk's index factors after each
+  /// flit counter written); an enumeration aliases itself.
+  enum class ChannelCount : std::uint32_t {};
+  /// Moves every channel counter at 2^31 or more into folded_ (settle(), every kFoldPeriod
+  /// cycles; in practice never before a run of 2^28 cycles).
+  void fold();
+
   TrafficCounters window_;
   MeasuredStats measured_;
-  HugeVector<std::uint64_t> channel_flits_;  ///< [channel slot], measurement window
+  /// [channel slot]: flits of the measurement window since the slot's last fold; the folded
+  /// part, only of channels that carried 2^31 flits or more, in folded_ (sorted by slot).
+  HugeVector<ChannelCount> channel_flits_;
+  std::vector<std::pair<std::size_t, std::uint64_t>> folded_;
+  Cycle next_fold_ = kFoldPeriod;  ///< settle() folds once settled_ reaches it
   Cycle measure_begin_ = 0;
   Cycle measure_end_ = 0;
   /// Packets generated and tails ejected at each cycle not yet settled (index: cycle masked),

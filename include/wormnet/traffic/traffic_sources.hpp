@@ -4,10 +4,14 @@
 // (seed, node id), so what a node generates never depends on the partition.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <new>
 #include <optional>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "wormnet/config/sim_config.hpp"
@@ -26,33 +30,86 @@ struct Message {
   std::uint64_t sequence = 0;  ///< per-source message number
 };
 
-/// FIFO of messages at one source; empty queues allocate nothing.
+/// FIFO of messages at one source: a pointer, to one block holding its place counts and its
+/// messages, allocated at its first message and kept (at its largest) after; an unused queue
+/// is the pointer alone (8 bytes a node where a vector and an index took 32: issue 42's 600
+/// bytes per router). The walk reads a queue only when its router's header says it holds
+/// messages (Injection::queued), so the extra indirection is off the router step's path.
 class SourceQueue {
  public:
-  [[nodiscard]] bool empty() const { return head_ == items_.size(); }
-  [[nodiscard]] std::size_t size() const { return items_.size() - head_; }
-  [[nodiscard]] const Message& front() const { return items_[head_]; }
-  void push(const Message& m) { items_.push_back(m); }
+  SourceQueue() = default;
+  SourceQueue(const SourceQueue& other) {
+    for (std::uint32_t k = 0; k < other.size(); ++k) push(other.items()[other.block_->head + k]);
+  }
+  SourceQueue(SourceQueue&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
+  SourceQueue& operator=(const SourceQueue& other) {
+    if (this != &other) {
+      SourceQueue copy(other);
+      std::swap(block_, copy.block_);
+    }
+    return *this;
+  }
+  SourceQueue& operator=(SourceQueue&& other) noexcept {
+    SourceQueue taken(std::move(other));
+    std::swap(block_, taken.block_);
+    return *this;
+  }
+  ~SourceQueue() { ::operator delete(block_); }
+
+  [[nodiscard]] bool empty() const { return block_ == nullptr || block_->head == block_->size; }
+  [[nodiscard]] std::uint32_t size() const {
+    return block_ == nullptr ? 0 : block_->size - block_->head;
+  }
+  [[nodiscard]] const Message& front() const { return items()[block_->head]; }
+  void push(const Message& m) {
+    if (block_ == nullptr || block_->size == block_->capacity) grow();
+    items()[block_->size++] = m;
+  }
   void pop() {
-    if (++head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    } else if (head_ >= 64 && head_ * 2 >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
+    Block& b = *block_;
+    if (++b.head == b.size) {
+      b.head = 0;
+      b.size = 0;
+    } else if (b.head >= 64 && b.head * 2 >= b.size) {
+      std::memmove(items(), items() + b.head, (b.size - b.head) * sizeof(Message));
+      b.size -= b.head;
+      b.head = 0;
     }
   }
   [[nodiscard]] std::uint64_t queued_flits() const {
     std::uint64_t f = 0;
-    for (std::size_t i = head_; i < items_.size(); ++i) f += items_[i].length;
+    for (std::uint32_t k = 0; k < size(); ++k) f += items()[block_->head + k].length;
     return f;
   }
-  [[nodiscard]] std::size_t bytes() const { return items_.capacity() * sizeof(Message); }
+  /// Bytes of its block (0 for a queue that never held a message).
+  [[nodiscard]] std::size_t bytes() const {
+    return block_ == nullptr ? 0 : sizeof(Block) + block_->capacity * sizeof(Message);
+  }
 
  private:
-  std::vector<Message> items_;
-  std::size_t head_ = 0;
+  /// The block's head; its messages follow (capacity of them).
+  struct alignas(alignof(Message)) Block {
+    std::uint32_t head = 0;  ///< index of the front message
+    std::uint32_t size = 0;  ///< index past the last message
+    std::uint32_t capacity = 0;
+  };
+  [[nodiscard]] Message* items() const { return reinterpret_cast<Message*>(block_ + 1); }
+  /// Doubles the room (at least 1 message), the live messages moved to the front.
+  void grow() {
+    const std::uint32_t live = size();
+    const std::uint32_t capacity = block_ == nullptr ? 1 : 2 * block_->capacity;
+    auto* grown = static_cast<Block*>(::operator new(sizeof(Block) + capacity * sizeof(Message)));
+    new (grown) Block{0, live, capacity};
+    if (live != 0) {
+      std::memcpy(static_cast<void*>(grown + 1), items() + block_->head, live * sizeof(Message));
+    }
+    ::operator delete(block_);
+    block_ = grown;
+  }
+
+  Block* block_ = nullptr;
 };
+static_assert(sizeof(SourceQueue) == 8, "an unused source queue is one pointer");
 
 class TrafficSources {
  public:
@@ -134,14 +191,22 @@ class TrafficSources {
       return cycle != o.cycle ? cycle > o.cycle : local > o.local;
     }
   };
+  /// A node's generator: its random stream's position (the stream's key follows from the
+  /// seed and the node id, and is derived at each draw instead of stored: 8 bytes a node
+  /// less, for a few instructions a message), its next instant and its message count.
   struct Source {
-    RandomStream rng;
-    double next_time = 0.0;  ///< next generation instant (continuous cycles)
+    std::uint64_t counter = 0;  ///< draws so far from the node's stream (RandomStream::counter)
+    double next_time = 0.0;     ///< next generation instant (continuous cycles)
     std::uint64_t sequence = 0;
   };
+  /// Node `local`'s random stream at its present position (store its counter back after use).
+  [[nodiscard]] RandomStream stream(std::uint32_t local) const {
+    return RandomStream::restore(RandomStream(seed_, nodes_[local]).key(), sources_[local].counter);
+  }
   void generate(std::uint32_t local, Cycle t);
   [[nodiscard]] bool generates(std::uint32_t local) const;
-  void schedule(std::uint32_t local);
+  /// Draws node `local`'s next instant from `rng` (its stream) and stores the stream's position.
+  void schedule(std::uint32_t local, RandomStream& rng);
   /// Puts node `local`'s next instant in its block's calendar.
   void enlist(std::uint32_t local);
 
@@ -153,6 +218,7 @@ class TrafficSources {
   double rate_;          ///< offered load, flits/node/cycle
   Cycle measure_begin_;
   Cycle measure_end_;
+  std::uint64_t seed_;  ///< the streams' seed (RandomStream(seed_, node id))
   HugeVector<Source> sources_;
   HugeVector<SourceQueue> queues_;
   using Calendar = std::priority_queue<Due, std::vector<Due>, std::greater<>>;

@@ -79,5 +79,32 @@ TEST(RankCounters, TheWindowCountsAndResetsAndTheMeasuredPacketsHaveTheirLatenci
   EXPECT_EQ(next.created_packets, 2U);
 }
 
+// The channel counters hold 32 bits and fold into 64-bit totals: a total restored past 2^32
+// goes on counting exactly, and a counter that reaches 2^31 is folded at the next fold
+// (every kFoldPeriod settled cycles) without changing the total.
+TEST(RankCounters, ChannelCountersCountPast32BitsAcrossRestoresAndFolds) {
+  constexpr std::uint64_t kPast32 = (std::uint64_t{1} << 32) + 5;
+  RankCounters c(4, 8, 0, RankCounters::kFoldPeriod * 4);
+  c.anchor(0, 0);
+  c.set_channel_flits(1, kPast32);
+  for (int k = 0; k < 3; ++k) c.hop(1, true);
+  EXPECT_EQ(c.channel_flits(1), kPast32 + 3);
+  // Slot 2 one short of 2^31 in its 32-bit part: two hops take it to 2^31 + 1.
+  c.set_channel_flits(2, (std::uint64_t{1} << 31) - 1);
+  c.hop(2, true);
+  c.hop(2, true);
+  const std::size_t before = c.bytes();
+  c.settle(RankCounters::kFoldPeriod);  // folds slot 2 (slot 1's part was folded on restore)
+  EXPECT_EQ(c.bytes(), before + 16);    // one more folded channel
+  EXPECT_EQ(c.channel_flits(2), (std::uint64_t{1} << 31) + 1);
+  c.hop(2, true);
+  EXPECT_EQ(c.channel_flits(2), (std::uint64_t{1} << 31) + 2);
+  EXPECT_EQ(c.channel_flits(1), kPast32 + 3);
+  // A restore to a small total drops the folded part.
+  c.set_channel_flits(1, 7);
+  EXPECT_EQ(c.channel_flits(1), 7U);
+  EXPECT_EQ(c.channel_flits(0), 0U);
+}
+
 }  // namespace
 }  // namespace wormnet

@@ -87,7 +87,7 @@ std::vector<NamedPath> simulation_outputs(const SimOptions& o, const BatchSettin
 std::vector<NamedPath> simulation_inputs(const SimOptions& o, const BatchOptions& batch) {
   std::vector<NamedPath> in{{"--config", o.config_file},
                             {"--tables", o.config.network.tables},
-                            {"--trace", o.workload.spec.trace}};
+                            {"--trace", o.config.workload.trace}};
   if (!batch.restart.empty()) in.push_back({"--restart", io::checkpoint_path(batch.restart)});
   return in;
 }

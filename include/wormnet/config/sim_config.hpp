@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wormnet/config/routing_choices.hpp"
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/core/enum_names.hpp"
 #include "wormnet/core/ids.hpp"
 
@@ -220,6 +221,7 @@ struct SimConfig {
   NetworkConfig network;
   TrafficConfig traffic;
   MeasureConfig measure;
+  WorkloadConfig workload;  ///< a closed-loop workload instead of the traffic (run only)
 };
 
 }  // namespace wormnet

@@ -82,10 +82,18 @@ void finish_generator_options(TableGeneratorArgs& args) {
 }
 
 tables::TableAlgorithm parse_table_algorithm(const std::string& name, const char* option) {
-  if (name == "bfs") return tables::TableAlgorithm::kBfs;
-  if (name == "genetic") return tables::TableAlgorithm::kGenetic;
-  if (name == "sssp") return tables::TableAlgorithm::kSssp;
-  throw InputError(option, name, "allowed: bfs, genetic, sssp");
+  if (const auto a = enum_value<tables::TableAlgorithm>(name)) return *a;
+  std::string names;
+  for (const std::string& n : table_algorithm_names()) names += (names.empty() ? "" : ", ") + n;
+  throw InputError(option, name, "allowed: " + names);
+}
+
+std::vector<std::string> table_algorithm_names() {
+  std::vector<std::string> names;
+  for (const EnumName<tables::TableAlgorithm>& row : enum_names(tables::TableAlgorithm{})) {
+    names.emplace_back(row.name);
+  }
+  return names;
 }
 
 }  // namespace wormnet::cli

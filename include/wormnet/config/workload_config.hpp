@@ -95,6 +95,11 @@ inline constexpr std::uint32_t kMaxMessageFlits = 65535;
 /// below the simulator's cycle limit of 2^62.
 inline constexpr std::uint32_t kMaxStepCompute = 1'000'000'000;
 
+/// The latency of a message between two processes of one node, by default (cycles): it is
+/// delivered this + flits - 1 cycles after its issue, as a copy at a flit per cycle
+/// (ClosedLoop's default too).
+inline constexpr std::uint64_t kDefaultLocalLatency = 4;
+
 /// The workload and the options that shape it; kind kNone: none (open-loop traffic).
 struct WorkloadConfig {
   WorkloadKind kind = WorkloadKind::kNone;  ///< --workload
@@ -105,8 +110,7 @@ struct WorkloadConfig {
   ProcessMapping mapping = ProcessMapping::kLinear;  ///< --mapping
   std::uint64_t processes_per_node = 1;              ///< --processes-per-node
   /// --local-latency: cycles of a message within a node before its first flit arrives
-  /// (ClosedLoop's default, kDefaultLocalLatency there).
-  std::uint64_t local_latency = 4;
+  std::uint64_t local_latency = kDefaultLocalLatency;
   std::uint64_t compute_cycles = 0;   ///< --compute-cycles: per motif step
   double compute_rate = 0;            ///< --compute-rate: NPB operations per cycle (0: none)
   NpbClass npb_class = NpbClass::kC;  ///< --npb-class

@@ -12,6 +12,7 @@
 #include "rank_analysis.hpp"
 #include "sim_options.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 #include "wormnet/driver/network_faults.hpp"
 #include "wormnet/driver/routing_choice.hpp"
 #include "wormnet/routing/routing_factory.hpp"
@@ -343,9 +344,8 @@ Command add_info_command(CLI::App& root) {
             }
             const TrafficConfig& tc = opts->traffic;
             if (!(tc.hotspot_fraction >= 0.0 && tc.hotspot_fraction <= 1.0)) {
-              char v[32];
-              std::snprintf(v, sizeof v, "%g", tc.hotspot_fraction);
-              throw InputError("--hotspot-fraction", v, "must be in [0, 1]");
+              throw InputError("--hotspot-fraction", number_text(tc.hotspot_fraction),
+                               "must be in [0, 1]");
             }
             for (const int h : tc.hotspot_nodes) {
               if (h < 0 || static_cast<std::uint32_t>(h) >= topo->num_nodes()) {

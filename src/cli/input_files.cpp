@@ -54,8 +54,8 @@ std::vector<InputFile> input_files(const SimOptions& o) {
     files.push_back(std::move(f));
   };
   if (n.routing == "table" && !n.tables.empty()) add("--tables", "tables", n.tables);
-  if (o.workload.spec.name == "trace" && !o.workload.spec.trace.empty()) {
-    add("--trace", "trace", o.workload.spec.trace);
+  if (o.config.workload.is_trace() && !o.config.workload.trace.empty()) {
+    add("--trace", "trace", o.config.workload.trace);
   }
   if (!n.faults.file.empty()) add("--faults", "faults", n.faults.file);
   return files;

@@ -88,7 +88,7 @@ std::vector<NamedPath> simulation_inputs(const SimOptions& o) {
   const std::string& restart = o.config.batch.restart;
   std::vector<NamedPath> in{{"--config", o.config_file},
                             {"--tables", o.config.network.tables},
-                            {"--trace", o.workload.spec.trace}};
+                            {"--trace", o.config.workload.trace}};
   if (!restart.empty()) in.push_back({"--restart", io::checkpoint_path(restart)});
   return in;
 }

@@ -21,7 +21,7 @@ Command add_run_command(CLI::App& root) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* app = root.add_subcommand("run", "Simulate one load point");
   add_sim_options(*app, opts->sim, true);
-  add_workload_options(*app, opts->sim.workload);
+  add_workload_options(*app, opts->sim.workload, opts->sim.config.workload);
   add_batch_options(*app, opts->sim.config.batch, opts->batch);
   return {app, [opts, app] {
             opts->sim.given = given_options(*app);

@@ -12,6 +12,7 @@
 #include "rank_analysis.hpp"
 #include "stop_signals.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 #include "wormnet/topology/topology_metrics.hpp"
 #include "wormnet/verify/extended_dependency_graph.hpp"
 #include "wormnet/verify/routing_analysis.hpp"
@@ -52,7 +53,7 @@ Workload workload_on_every_rank(const SimOptions& o, const Topology& topo,
   std::optional<Workload> built;
   std::exception_ptr bad_input;
   try {
-    built = build_workload(o.workload.spec, topo, o.config.measure.seed, stop_signalled);
+    built = build_workload(o.config.workload, topo, o.config.measure.seed, stop_signalled);
   } catch (const Interrupted&) {
     // stop_signalled() is set here: stop_requested() says so on every rank.
   } catch (const InputError&) {
@@ -237,14 +238,14 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
   SimSetup s;
   // A workload's messages, not --length-*, are the packets: the plan needs their lengths.
   MessageLengthsOf lengths_of;
-  if (o.workload.active()) {
+  if (o.config.workload.active()) {
     lengths_of = [&](const Topology& topo) {
       s.workload = workload_on_every_rank(o, topo, comm);
-      return workload_lengths(*s.workload, o.workload);
+      return workload_lengths(*s.workload, o.config.workload);
     };
   }
-  if (o.workload.active() && o.config.network.faults.any()) {
-    throw InputError("--workload", o.workload.spec.name,
+  if (o.config.workload.active() && o.config.network.faults.any()) {
+    throw InputError("--workload", enum_name(o.config.workload.kind),
                      "does not run on a network with faults yet (--faults, --fail-links, "
                      "--fail-nodes): its processes would be placed on failed nodes "
                      "(docs/faults.md)");
@@ -281,14 +282,13 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     const AnalysisScope plan = analysis_scope(*s.topology, *s.routing, ao);
     if (need) {
       const bool fraction = o.config.traffic.load_fraction > 0.0;
-      char value[64];
-      std::snprintf(value, sizeof value, "%g", o.config.traffic.load_fraction);
+      const std::string value = number_text(o.config.traffic.load_fraction);
       if (faulty && !fraction && !need_saturation) {
         const FaultOption f = fault_option(o.config.network.faults);
         require_affordable(plan, comm, f.option, f.value);
       } else {
         require_affordable(plan, comm, fraction ? "--load-fraction" : "--relative",
-                           fraction ? value : "set");
+                           fraction ? value : std::string("set"));
       }
     }
     // A workload's length is not known before it runs (0: the state limit alone decides).
@@ -317,7 +317,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
                     " cycles planned (wormnet info --load gives (N-1)/pi)";
     }
   }
-  if (!o.workload.active()) pattern_ideal(o, s, comm);
+  if (!o.config.workload.active()) pattern_ideal(o, s, comm);
   check_deadlock_freedom(s, comm);
   s.setup_seconds =
       comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -378,8 +378,8 @@ std::string describe_partition(const SimSetup& setup) {
 std::string describe_config(const SimOptions& o, const SimSetup& setup) {
   const SimConfig& c = o.config;
   const int vcs = setup.plan.vcs;
-  const std::string traffic = o.workload.active()
-                                  ? "workload " + o.workload.spec.name
+  const std::string traffic = o.config.workload.active()
+                                  ? "workload " + std::string(enum_name(o.config.workload.kind))
                                   : std::string(enum_name(c.traffic.process)) + " " +
                                         enum_name(c.traffic.pattern) + " traffic";
   char buf[512];

@@ -10,6 +10,7 @@
 #include "toml_string.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 
@@ -196,11 +197,7 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
 std::string traffic_option_text(const SimConfig& c, std::string_view option) {
   const TrafficConfig& t = c.traffic;
   const MeasureConfig& m = c.measure;
-  const auto number = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return std::string(buf);
-  };
+  const auto number = [](double v) { return number_text(v); };
   if (option == "--load") return number(t.load);
   if (option == "--load-fraction") return number(t.load_fraction);
   if (option == "--traffic") return enum_name(t.pattern);
@@ -263,7 +260,7 @@ std::string to_toml(const SimOptions& o) {
   s += fault_toml(n.faults);
   // A workload's messages and run length are its own: the open-loop traffic keys, which it
   // refuses, are left out.
-  const bool traffic = !o.workload.active();
+  const bool traffic = !o.config.workload.active();
   if (traffic) str("traffic", enum_name(t.pattern));
   if (traffic) str("process", enum_name(t.process));
   if (!o.single_load || !traffic) {
@@ -304,7 +301,33 @@ std::string to_toml(const SimOptions& o) {
   if (m.stop_latency > 0) count("stop-latency", m.stop_latency);
   // Only when not the default: a configuration without it reads as it always did.
   if (m.congestion != MeasureConfig{}.congestion) str("congestion", enum_name(m.congestion));
-  return s + workload_toml(o.workload);
+  const WorkloadConfig& w = o.config.workload;
+  if (!w.active()) return s;
+  str("workload", enum_name(w.kind));
+  // The options added with processes per node and computation appear when they are not at
+  // their defaults (or define the workload: npb-*), so that the configuration of a run
+  // without them reads as it always did.
+  const bool local_latency =
+      w.local_latency != WorkloadConfig{}.local_latency || w.processes_per_node > 1;
+  if (w.is_trace()) {
+    str("trace", w.trace);
+    if (local_latency) count("local-latency", w.local_latency);
+    return s;
+  }
+  count("iterations", w.iterations);
+  if (w.is_npb()) {
+    str("npb-class", enum_name(w.npb_class));
+    count("npb-scale", w.npb_scale);
+    if (w.compute_rate > 0) real("compute-rate", w.compute_rate);
+  } else {
+    num("message-size", w.message_size);
+    if (!w.grid.empty()) str("grid", w.grid);
+    if (w.compute_cycles > 0) count("compute-cycles", w.compute_cycles);
+  }
+  str("mapping", enum_name(w.mapping));
+  if (w.processes_per_node > 1) count("processes-per-node", w.processes_per_node);
+  if (local_latency) count("local-latency", w.local_latency);
+  return s;
 }
 
 void apply_preset(SimOptions& o) {
@@ -331,12 +354,11 @@ void apply_preset(SimOptions& o) {
 void finish_sim_options(SimOptions& o) {
   const auto given = [&](const char* option) { return o.given.count(option) > 0; };
   if (given("--load-fraction") && !(o.config.traffic.load_fraction > 0.0)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", o.config.traffic.load_fraction);
-    throw InputError("--load-fraction", buf, "must be in (0, 1]");
+    throw InputError("--load-fraction", number_text(o.config.traffic.load_fraction),
+                     "must be in (0, 1]");
   }
   const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
-  check_workload_options(o.workload, o.given, shown);
+  check_workload_options(o.workload, o.config.workload, o.given, shown);
   check_fault_options(o.config.network.faults, o.given);
   if (o.config.traffic.drop_unroutable &&
       (!o.config.network.faults.any() || o.config.network.routing != "table")) {
@@ -356,17 +378,15 @@ void finish_sim_options(SimOptions& o) {
     }
   }
   const MeasureConfig& m = o.config.measure;
-  if (o.workload.active()) {
+  if (o.config.workload.active()) {
     // A workload runs to its completion (or --drain-limit): it has no saturated point.
     for (const char* option : {"--stop-backlog", "--stop-latency"}) {
       if (!given(option)) continue;
-      char value[32];
       const bool backlog = std::string_view(option) == "--stop-backlog";
-      std::snprintf(value, sizeof value, "%g",
-                    backlog ? m.stop_backlog : static_cast<double>(m.stop_latency));
-      throw InputError(option, value,
-                       "stops a saturated load point; a --workload " + o.workload.spec.name +
-                           " runs to its completion or --drain-limit");
+      throw InputError(
+          option, number_text(backlog ? m.stop_backlog : static_cast<double>(m.stop_latency)),
+          std::string("stops a saturated load point; a --workload ") +
+              enum_name(o.config.workload.kind) + " runs to its completion or --drain-limit");
     }
   }
   if (given("--cycles") && m.cycles <= m.warmup) {
@@ -381,7 +401,7 @@ void finish_sim_options(SimOptions& o) {
   }
   if (o.given.count("--preset") > 0 || !o.preset.empty()) apply_preset(o);
   validate_values(o.config);
-  check_channel_series_bound(o.config.measure, o.workload.active());
+  check_channel_series_bound(o.config.measure, o.config.workload.active());
   static_cast<void>(walk_options(o));
 }
 

@@ -11,18 +11,13 @@
 #include "stop_signals.hpp"
 #include "wormnet/config/batch_config.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 #include "wormnet/driver/run_session.hpp"
 #include "wormnet/workload/closed_loop.hpp"
 
 namespace wormnet::cli {
 
 namespace {
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 /// A load that would not produce a single message in the measurement window measures
 /// nothing (and one that small once scheduled its messages past the end of the cycle
@@ -40,10 +35,10 @@ void refuse_silent_loads(const SimOptions& o, const SimSetup& setup,
     const char* option = request.command == "sweep"
                              ? (request.range ? "--load-range" : "--loads")
                              : (request.relative ? "--load-fraction" : "--load");
-    throw InputError(option, number(point),
-                     "expects " + number(expected) + " messages in the measurement window (" +
-                         number(nodes) + " nodes x " + number(window) + " cycles x " +
-                         number(rate) + " flits/node/cycle / " + number(mean_length) +
+    throw InputError(option, number_text(point),
+                     "expects " + number_text(expected) + " messages in the measurement window (" +
+                         number_text(nodes) + " nodes x " + number_text(window) + " cycles x " +
+                         number_text(rate) + " flits/node/cycle / " + number_text(mean_length) +
                          " flits per message), fewer than one: nothing would be measured; "
                          "raise the load or --measure");
   }
@@ -70,21 +65,20 @@ int interrupted_during_setup(const Communicator& comm,
 }
 
 /// What the results file records of the workload besides its messages and times.
-io::WorkloadRecord workload_record(const WorkloadOptions& wo, const Workload& w) {
+io::WorkloadRecord workload_record(const WorkloadConfig& wo, const Workload& w) {
   io::WorkloadRecord r;
-  r.source = wo.spec.name;
-  r.trace = wo.is_trace() ? wo.spec.trace : "";
-  r.mapping = wo.is_trace() ? "" : wo.spec.mapping;
+  r.source = enum_name(wo.kind);
+  r.trace = wo.is_trace() ? wo.trace : "";
+  r.mapping = wo.is_trace() ? "" : enum_name(wo.mapping);
   r.grid.assign(w.grid.begin(), w.grid.end());
   r.process_node.assign(w.node_of.begin(), w.node_of.end());
-  r.message_flits =
-      wo.is_trace() || wo.is_npb() ? 0 : static_cast<std::uint64_t>(wo.spec.message_size);
-  r.processes_per_node = wo.is_trace() ? 0 : wo.spec.processes_per_node;
+  r.message_flits = wo.is_trace() || wo.is_npb() ? 0 : static_cast<std::uint64_t>(wo.message_size);
+  r.processes_per_node = wo.is_trace() ? 0 : wo.processes_per_node;
   r.local_latency = wo.local_latency;
-  r.compute_per_step = wo.is_trace() || wo.is_npb() ? 0 : wo.spec.compute_cycles;
-  r.compute_rate = wo.is_npb() ? wo.spec.compute_rate : 0;
-  r.npb_class = wo.is_npb() ? wo.spec.npb_class : "";
-  r.npb_scale = wo.is_npb() ? wo.spec.npb_scale : 0;
+  r.compute_per_step = wo.is_trace() || wo.is_npb() ? 0 : wo.compute_cycles;
+  r.compute_rate = wo.is_npb() ? wo.compute_rate : 0;
+  r.npb_class = wo.is_npb() ? enum_name(wo.npb_class) : "";
+  r.npb_scale = wo.is_npb() ? wo.npb_scale : 0;
   return r;
 }
 
@@ -126,8 +120,8 @@ SessionPoints session_points(const SimOptions& o, const SimSetup& setup,
   SessionPoints points;
   points.after_saturation = request.after_saturation;
   for (const double point : request.points) {
-    points.rates.push_back(o.workload.active() ? 0.0
-                                               : offered_rate(o, setup, point, request.relative));
+    points.rates.push_back(
+        o.config.workload.active() ? 0.0 : offered_rate(o, setup, point, request.relative));
   }
   if (restart != nullptr) {
     points.first = static_cast<std::size_t>(restart->point);
@@ -161,7 +155,7 @@ class PrintedReport final : public SessionReport {
   void point_done(std::size_t index, const RunSummary& s) override {
     if (!printing_) return;
     if (points_ > 1) std::printf("point %zu\n", index);
-    std::printf("%s", format_summary(s, setup_, o_.workload.active()).c_str());
+    std::printf("%s", format_summary(s, setup_, o_.config.workload.active()).c_str());
   }
   void workload_done(const CompletionReport& report, const MessageGraph& graph) override {
     if (!printing_) return;
@@ -271,15 +265,16 @@ struct SessionScript {
 SessionScript session_script(const Communicator& comm, const SimOptions& o, SimSetup& setup,
                              const SimulationRequest& request) {
   SessionScript s;
-  if (!o.workload.active()) {
+  if (!o.config.workload.active()) {
     refuse_silent_loads(o, setup, request);
     return s;
   }
   s.workload = std::move(setup.workload);
-  s.loop = std::make_unique<ClosedLoop>(s.workload->graph, setup.partition.nodes_of(comm.rank()),
-                                        setup.topology->num_nodes(), o.workload.local_latency);
-  s.session =
-      SessionWorkload{&s.workload->graph, s.loop.get(), workload_record(o.workload, *s.workload)};
+  s.loop =
+      std::make_unique<ClosedLoop>(s.workload->graph, setup.partition.nodes_of(comm.rank()),
+                                   setup.topology->num_nodes(), o.config.workload.local_latency);
+  s.session = SessionWorkload{&s.workload->graph, s.loop.get(),
+                              workload_record(o.config.workload, *s.workload)};
   return s;
 }
 

@@ -34,7 +34,7 @@ int run_status_command(const std::string& file) {
   io::H5File f = io::H5File::open_read_only(comm, path, "status");
   std::string word;
   try {
-    word = std::string(io::to_string(io::run_status(f)));
+    word = enum_name(io::run_status(f));
   } catch (const io::H5Error&) {
     throw InputError("status", path, "not a wormnet output (no valid 'status' attribute)");
   }

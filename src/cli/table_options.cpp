@@ -4,18 +4,9 @@
 #include <cstdio>
 
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 
 namespace wormnet::cli {
-
-namespace {
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-}  // namespace
 
 void add_generator_options(CLI::App& app, TableGeneratorArgs& args) {
   tables::GeneratorOptions& o = args.options;
@@ -69,14 +60,14 @@ void finish_generator_options(TableGeneratorArgs& args) {
     throw InputError("--children", std::to_string(g.children), "must be an even number >= 2");
   }
   if (!(g.mutation >= 0.0 && g.mutation < 1.0)) {
-    throw InputError("--mutation", num(g.mutation), "must be in [0, 1)");
+    throw InputError("--mutation", number_text(g.mutation), "must be in [0, 1)");
   }
   if (g.patience < 1) throw InputError("--patience", std::to_string(g.patience), "must be >= 1");
   if (!(g.min_gain >= 0.0 && g.min_gain < 1.0)) {
-    throw InputError("--min-gain", num(g.min_gain), "must be in [0, 1)");
+    throw InputError("--min-gain", number_text(g.min_gain), "must be in [0, 1)");
   }
   if (!(g.good_enough >= 0.0 && g.good_enough < 1.0)) {
-    throw InputError("--good-enough", num(g.good_enough), "must be in [0, 1)");
+    throw InputError("--good-enough", number_text(g.good_enough), "must be in [0, 1)");
   }
   if (g.max_generations < 0) {
     throw InputError("--max-generations", std::to_string(g.max_generations), "must be >= 0");
@@ -91,10 +82,18 @@ void finish_generator_options(TableGeneratorArgs& args) {
 }
 
 tables::TableAlgorithm parse_table_algorithm(const std::string& name, const char* option) {
-  if (name == "bfs") return tables::TableAlgorithm::kBfs;
-  if (name == "genetic") return tables::TableAlgorithm::kGenetic;
-  if (name == "sssp") return tables::TableAlgorithm::kSssp;
-  throw InputError(option, name, "allowed: bfs, genetic, sssp");
+  if (const auto a = enum_value<tables::TableAlgorithm>(name)) return *a;
+  std::string names;
+  for (const std::string& n : table_algorithm_names()) names += (names.empty() ? "" : ", ") + n;
+  throw InputError(option, name, "allowed: " + names);
+}
+
+std::vector<std::string> table_algorithm_names() {
+  std::vector<std::string> names;
+  for (const EnumName<tables::TableAlgorithm>& row : enum_names(tables::TableAlgorithm{})) {
+    names.emplace_back(row.name);
+  }
+  return names;
 }
 
 }  // namespace wormnet::cli

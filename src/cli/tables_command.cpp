@@ -59,8 +59,8 @@ void print_text(const Torus& topo, const tables::GeneratedTable& g, const tables
   const tables::TableMetrics& m = r.metrics;
   const tables::TableVerdict& v = r.verdict;
   std::printf("wormnet tables: %s on %s (%u nodes, %u channels), %d rank%s\n",
-              tables::to_string(o.generator.options.algorithm), topo.spec().c_str(),
-              topo.num_nodes(), topo.num_channels(), st.ranks, st.ranks > 1 ? "s" : "");
+              enum_name(o.generator.options.algorithm), topo.spec().c_str(), topo.num_nodes(),
+              topo.num_channels(), st.ranks, st.ranks > 1 ? "s" : "");
   std::printf("augmentation  %llu FS/LS turns added to the direction order (%.3f s)\n",
               static_cast<unsigned long long>(st.added_turns), st.augmentation_seconds);
   std::printf("generation    %.3f s (cpu %.3f s)", st.seconds, st.cpu_seconds);
@@ -141,8 +141,7 @@ void print_json(const Torus& topo, const tables::GeneratedTable& g, const tables
   const tables::TableVerdict& v = r.verdict;
   JsonWriter j;
   j.begin_object();
-  j.field("topology", topo.spec())
-      .field("algorithm", tables::to_string(o.generator.options.algorithm));
+  j.field("topology", topo.spec()).field("algorithm", enum_name(o.generator.options.algorithm));
   j.field("nodes", topo.num_nodes()).field("channels", topo.num_channels());
   j.field("ranks", st.ranks).field("seed", o.generator.options.seed);
   j.field("sync", g.stats.sync);

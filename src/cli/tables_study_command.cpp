@@ -40,7 +40,7 @@ struct StudyOptions {
   std::vector<int> systems{49, 339, 1173};
   int min_size = 2;
   int max_size = 8;
-  std::vector<std::string> algorithms{"bfs", "genetic", "sssp"};
+  std::vector<std::string> algorithms = table_algorithm_names();
   std::string output;
   TableGeneratorArgs generator;
   bool quiet = false;
@@ -268,7 +268,9 @@ Command add_tables_study_command(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--min-size", opts->min_size, "smallest dimension size")->capture_default_str();
   app->add_option("--max-size", opts->max_size, "largest dimension size")->capture_default_str();
-  app->add_option("--algorithms", opts->algorithms, "any of bfs, genetic, sssp")
+  std::string names;
+  for (const std::string& n : table_algorithm_names()) names += (names.empty() ? "" : ", ") + n;
+  app->add_option("--algorithms", opts->algorithms, "any of " + names)
       ->delimiter(',')
       ->capture_default_str();
   app->add_option("--output,-o", opts->output, "HDF5 file for the results")->required();

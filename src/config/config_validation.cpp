@@ -5,15 +5,23 @@
 
 #include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 
 namespace wormnet {
 
 namespace {
 
 std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
+  return number_text(v);
+}
+
+/// `value` in [low, high]: InputError naming `option` with the range ("1..1024") and `unit`.
+void within(const char* option, std::uint64_t value, std::uint64_t low, std::uint64_t high,
+            const std::string& unit = "") {
+  if (value < low || value > high) {
+    throw InputError(option, std::to_string(value),
+                     std::to_string(low) + ".." + std::to_string(high) + unit);
+  }
 }
 
 void at_least(const char* option, long long value, long long min, const char* what) {
@@ -122,6 +130,7 @@ void validate_values(const SimConfig& c) {
   }
   at_most("--stop-latency", m.stop_latency, kMaxCycles, "cycles");
   validate_batch(c.batch);
+  validate_workload(c.workload);
 }
 
 void validate_batch(const BatchConfig& b) {
@@ -130,6 +139,67 @@ void validate_batch(const BatchConfig& b) {
                      "must be a finite number > 0 s");
   }
   at_most("--stop-at-cycle", b.stop_at_cycle, kMaxCycles, "cycles");
+}
+
+int grid_dimensions(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::kHalo2d:
+    case WorkloadKind::kSweep2d:
+      return 2;
+    case WorkloadKind::kHalo3d:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+std::vector<int> parse_grid(const std::string& text, int dims) {
+  std::vector<int> g;
+  std::size_t pos = 0;
+  const std::string shape = dims == 2 ? "AxB" : "AxBxC";
+  while (true) {
+    const std::size_t x = text.find('x', pos);
+    const std::string part = text.substr(pos, x == std::string::npos ? x : x - pos);
+    if (part.empty() || part.size() > 7 ||
+        part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1) {
+      throw InputError("--grid", text, shape + " with whole numbers >= 1");
+    }
+    g.push_back(std::stoi(part));
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  if (static_cast<int>(g.size()) != dims) {
+    throw InputError("--grid", text, shape + ": " + std::to_string(dims) + " dimensions");
+  }
+  return g;
+}
+
+void validate_workload(const WorkloadConfig& w) {
+  if (!w.active()) return;
+  if (!w.is_trace()) {
+    within("--iterations", w.iterations, 1, kMaxWorkloadIterations);
+    within("--processes-per-node", w.processes_per_node, 1, kMaxProcessesPerNode);
+  }
+  if (w.is_npb()) {
+    // 0: no computation (the option's default); a rate given as 0 is refused by the command
+    // line, which knows that it was given.
+    if (w.compute_rate != 0 && !(std::isfinite(w.compute_rate) && w.compute_rate > 0 &&
+                                 w.compute_rate <= kMaxComputeRate)) {
+      throw InputError(
+          "--compute-rate", num(w.compute_rate),
+          "operations per cycle, a number above 0 and at most " + num(kMaxComputeRate));
+    }
+    within("--npb-scale", w.npb_scale, 1, kMaxNpbScale);
+  }
+  if (w.is_motif()) {
+    if (w.message_size < 1 || static_cast<std::uint32_t>(w.message_size) > kMaxMessageFlits) {
+      throw InputError("--message-size", std::to_string(w.message_size),
+                       "1.." + std::to_string(kMaxMessageFlits) + " flits");
+    }
+    within("--compute-cycles", w.compute_cycles, 0, kMaxStepCompute, " cycles per step");
+    if (!w.grid.empty() && grid_dimensions(w.kind) > 0) parse_grid(w.grid, grid_dimensions(w.kind));
+  }
+  within("--local-latency", w.local_latency, 1, kMaxLocalLatency, " cycles");
 }
 
 void check_channel_series_bound(const MeasureConfig& m, bool workload) {

@@ -155,7 +155,7 @@ std::string continuation_problem(const Communicator& comm, const std::string& pa
     } else if (const RunStatus status = run_status(f); status == RunStatus::kComplete ||
                                                        status == RunStatus::kDeadlock ||
                                                        status == RunStatus::kIncomplete) {
-      problem = "the run it holds is finished (status " + std::string(to_string(status)) +
+      problem = "the run it holds is finished (status " + std::string(enum_name(status)) +
                 "): nothing to continue";
     }
   } catch (const H5Error& e) {

@@ -102,7 +102,7 @@ void write_contents(const io::OutputFile& out, const TableFileContents& c,
   root.set_attribute(io::schema::kGitShaAttr, std::string_view(c.git_sha));
   root.set_attribute(io::schema::kRanksAttr, static_cast<std::int64_t>(comm.size()));
   root.set_fixed_string_attribute(table_schema::kTopologyAttr, topo.spec());
-  root.set_fixed_string_attribute("algorithm", to_string(c.options.algorithm));
+  root.set_fixed_string_attribute("algorithm", enum_name(c.options.algorithm));
 
   std::vector<std::uint32_t> words;
   std::vector<std::uint32_t> turns;
@@ -232,7 +232,7 @@ LoadedTable load_table_file(const std::string& path, std::string_view option, co
     const auto status = io::run_status(file, io::StringStorage::kFixed);
     if (status != io::RunStatus::kComplete) {
       bad(option, path,
-          "the file was not finished (status " + std::string(io::to_string(status)) + ")");
+          "the file was not finished (status " + std::string(enum_name(status)) + ")");
     }
     const auto made_for = root.fixed_string_attribute(table_schema::kTopologyAttr);
     if (made_for != topo.spec()) {

@@ -13,18 +13,6 @@
 
 namespace wormnet::tables {
 
-const char* to_string(TableAlgorithm a) {
-  switch (a) {
-    case TableAlgorithm::kBfs:
-      return "bfs";
-    case TableAlgorithm::kGenetic:
-      return "genetic";
-    case TableAlgorithm::kSssp:
-      return "sssp";
-  }
-  return "?";
-}
-
 int auto_sync_sources(std::uint32_t nodes, int ranks) {
   const auto per = static_cast<std::uint32_t>(32 * std::max(1, ranks));
   return static_cast<int>(std::max<std::uint32_t>(1, nodes / per));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <stdexcept>
 
 #include "graph_builder.hpp"
 #include "wormnet/core/error.hpp"
@@ -151,14 +152,23 @@ void all_to_all(const MotifSpec& s, GraphBuilder& b) {
 
 }  // namespace
 
-const std::map<std::string, Motif>& motif_names() {
-  static const std::map<std::string, Motif> names{{"halo2d", Motif::kHalo2d},
-                                                  {"halo3d", Motif::kHalo3d},
-                                                  {"allreduce-ring", Motif::kAllreduceRing},
-                                                  {"allreduce-rd", Motif::kAllreduceRd},
-                                                  {"alltoall", Motif::kAllToAll},
-                                                  {"sweep2d", Motif::kSweep2d}};
-  return names;
+Motif motif_of(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kHalo2d:
+      return Motif::kHalo2d;
+    case WorkloadKind::kHalo3d:
+      return Motif::kHalo3d;
+    case WorkloadKind::kAllreduceRing:
+      return Motif::kAllreduceRing;
+    case WorkloadKind::kAllreduceRd:
+      return Motif::kAllreduceRd;
+    case WorkloadKind::kAllToAll:
+      return Motif::kAllToAll;
+    case WorkloadKind::kSweep2d:
+      return Motif::kSweep2d;
+    default:
+      throw std::logic_error(std::string("motif_of: ") + enum_name(kind) + " is not a motif");
+  }
 }
 
 int grid_dimensions(Motif m) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "graph_builder.hpp"
 #include "wormnet/core/error.hpp"
@@ -446,22 +447,21 @@ void is(const NpbSpec& s, GraphBuilder& b, Units& u) {
 
 }  // namespace
 
-const std::map<std::string, NpbBenchmark>& npb_names() {
-  static const std::map<std::string, NpbBenchmark> names{{"npb-lu", NpbBenchmark::kLu},
-                                                         {"npb-mg", NpbBenchmark::kMg},
-                                                         {"npb-cg", NpbBenchmark::kCg},
-                                                         {"npb-ft", NpbBenchmark::kFt},
-                                                         {"npb-is", NpbBenchmark::kIs}};
-  return names;
-}
-
-const std::map<std::string, NpbClass>& npb_class_names() {
-  static const std::map<std::string, NpbClass> names{{"S", NpbClass::kS},
-                                                     {"W", NpbClass::kW},
-                                                     {"A", NpbClass::kA},
-                                                     {"B", NpbClass::kB},
-                                                     {"C", NpbClass::kC}};
-  return names;
+NpbBenchmark npb_of(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kNpbLu:
+      return NpbBenchmark::kLu;
+    case WorkloadKind::kNpbMg:
+      return NpbBenchmark::kMg;
+    case WorkloadKind::kNpbCg:
+      return NpbBenchmark::kCg;
+    case WorkloadKind::kNpbFt:
+      return NpbBenchmark::kFt;
+    case WorkloadKind::kNpbIs:
+      return NpbBenchmark::kIs;
+    default:
+      throw std::logic_error(std::string("npb_of: ") + enum_name(kind) + " is not an NPB skeleton");
+  }
 }
 
 std::vector<int> npb_grid(NpbBenchmark b, std::uint32_t processes) {

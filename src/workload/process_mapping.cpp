@@ -93,12 +93,6 @@ struct Bisection {
 
 }  // namespace
 
-const std::map<std::string, Mapping>& mapping_names() {
-  static const std::map<std::string, Mapping> names{
-      {"linear", Mapping::kLinear}, {"random", Mapping::kRandom}, {"topology", Mapping::kTopology}};
-  return names;
-}
-
 std::vector<int> node_block(std::span<const int> grid, std::uint32_t per_node) {
   // Every box whose sides divide the grid's and multiply to per_node; the best by
   // (longest side, longest side of the grid of boxes), the first found on ties (earlier
@@ -133,7 +127,7 @@ std::vector<int> node_block(std::span<const int> grid, std::uint32_t per_node) {
   return best;
 }
 
-std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
+std::vector<std::uint32_t> map_processes(ProcessMapping mapping, const Topology& topo,
                                          std::span<const int> grid, std::uint64_t seed,
                                          std::uint32_t per_node) {
   const std::uint32_t n = topo.num_nodes();
@@ -141,14 +135,14 @@ std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
   std::vector<std::uint32_t> node_at(n);  // the node of each block of per_node processes
   std::iota(node_at.begin(), node_at.end(), 0U);
   std::vector<std::uint32_t> node_of(static_cast<std::size_t>(n) * per_node);
-  if (mapping == Mapping::kRandom) {
+  if (mapping == ProcessMapping::kRandom) {
     // Fisher-Yates from a stream of its own (the traffic sources use stream ids < 2^32).
     RandomStream rng(seed, 0x6D617070696E67ULL);
     for (std::uint32_t i = n; i > 1; --i) {
       std::swap(node_at[i - 1], node_at[rng.uniform_int(0, i - 1)]);
     }
   }
-  if (mapping != Mapping::kTopology) {
+  if (mapping != ProcessMapping::kTopology) {
     for (std::size_t p = 0; p < node_of.size(); ++p) node_of[p] = node_at[p / per_node];
     return node_of;
   }

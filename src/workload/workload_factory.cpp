@@ -1,10 +1,10 @@
 #include "wormnet/workload/workload_factory.hpp"
 
-#include <cstdio>
 #include <optional>
 
 #include "wormnet/core/checked_math.hpp"
 #include "wormnet/core/error.hpp"
+#include "wormnet/core/number_text.hpp"
 #include "wormnet/workload/motifs.hpp"
 #include "wormnet/workload/npb_skeletons.hpp"
 #include "wormnet/workload/process_mapping.hpp"
@@ -14,52 +14,17 @@ namespace wormnet {
 
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-}  // namespace
-
-bool WorkloadSpec::is_npb() const {
-  return npb_names().count(name) > 0;
-}
-
-std::vector<int> parse_grid(const std::string& text, int dims) {
-  std::vector<int> g;
-  std::size_t pos = 0;
-  const std::string shape = dims == 2 ? "AxB" : "AxBxC";
-  while (true) {
-    const std::size_t x = text.find('x', pos);
-    const std::string part = text.substr(pos, x == std::string::npos ? x : x - pos);
-    if (part.empty() || part.size() > 7 ||
-        part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1) {
-      throw InputError("--grid", text, shape + " with whole numbers >= 1");
-    }
-    g.push_back(std::stoi(part));
-    if (x == std::string::npos) break;
-    pos = x + 1;
-  }
-  if (static_cast<int>(g.size()) != dims) {
-    throw InputError("--grid", text, shape + ": " + std::to_string(dims) + " dimensions");
-  }
-  return g;
-}
-
-namespace {
-
 /// An NPB skeleton on K x N processes; its limits checked before and after building.
-Workload build_npb(const WorkloadSpec& w, const Topology& topo, std::uint64_t seed,
+Workload build_npb(const WorkloadConfig& w, const Topology& topo, std::uint64_t seed,
                    std::uint32_t processes) {
-  const NpbBenchmark benchmark = npb_names().at(w.name);
+  const NpbBenchmark benchmark = npb_of(w.kind);
   NpbSpec spec;
   spec.benchmark = benchmark;
-  spec.size_class = npb_class_names().at(w.npb_class);
+  spec.size_class = w.npb_class;
   spec.iterations = static_cast<std::uint32_t>(w.iterations);
   spec.scale = w.npb_scale;
   spec.rate = w.compute_rate;
-  const std::string who = w.name + " class " + w.npb_class;
+  const std::string who = std::string(enum_name(w.kind)) + " class " + enum_name(w.npb_class);
   const std::string fits = npb_fits(benchmark, spec.size_class, processes);
   if (!fits.empty()) {
     throw InputError(
@@ -77,7 +42,7 @@ Workload build_npb(const WorkloadSpec& w, const Topology& topo, std::uint64_t se
   }
   Workload out;
   out.grid = npb_grid(benchmark, processes);
-  out.node_of = map_processes(mapping_names().at(w.mapping), topo, out.grid, seed,
+  out.node_of = map_processes(w.mapping, topo, out.grid, seed,
                               static_cast<std::uint32_t>(w.processes_per_node));
   NpbWorkload built = make_npb(spec, out.node_of);
   if (built.largest_flits > MessageGraph::kMaxFlits) {
@@ -92,7 +57,7 @@ Workload build_npb(const WorkloadSpec& w, const Topology& topo, std::uint64_t se
                          std::to_string(need) + " or more");
   }
   if (built.largest_compute > MessageGraph::kMaxCompute) {
-    throw InputError("--compute-rate", number(w.compute_rate),
+    throw InputError("--compute-rate", number_text(w.compute_rate),
                      "steps of at most " + std::to_string(MessageGraph::kMaxCompute) +
                          " cycles of computation; the longest of " + who + " on " +
                          std::to_string(processes) + " processes at --npb-scale " +
@@ -104,7 +69,7 @@ Workload build_npb(const WorkloadSpec& w, const Topology& topo, std::uint64_t se
 
 }  // namespace
 
-Workload build_workload(const WorkloadSpec& w, const Topology& topo, std::uint64_t seed,
+Workload build_workload(const WorkloadConfig& w, const Topology& topo, std::uint64_t seed,
                         const StopCheck& stop) {
   Workload out;
   const std::uint32_t nodes = topo.num_nodes();
@@ -123,7 +88,7 @@ Workload build_workload(const WorkloadSpec& w, const Topology& topo, std::uint64
   }
   const auto processes = static_cast<std::uint32_t>(all);
   if (w.is_npb()) return build_npb(w, topo, seed, processes);
-  const Motif motif = motif_names().at(w.name);
+  const Motif motif = motif_of(w.kind);
   const int dims = grid_dimensions(motif);
   const std::string placed = per_node == 1
                                  ? "one per node of " + topo.spec()
@@ -146,7 +111,7 @@ Workload build_workload(const WorkloadSpec& w, const Topology& topo, std::uint64
                            (product ? std::to_string(*product) : "more than 2^64") + ")");
     }
   }
-  const Mapping mapping = mapping_names().at(w.mapping);
+  const ProcessMapping mapping = w.mapping;
   // Messages per iteration, bounded before anything is built (a step marker per process
   // and iteration at most, with computation).
   const std::uint64_t per_iteration =
@@ -155,7 +120,7 @@ Workload build_workload(const WorkloadSpec& w, const Topology& topo, std::uint64
   if (!messages || *messages > kMaxWorkloadMessages) {
     throw InputError("--iterations", std::to_string(w.iterations),
                      "a workload of at most " + std::to_string(kMaxWorkloadMessages) +
-                         " messages (" + w.name + " on " + std::to_string(processes) +
+                         " messages (" + enum_name(w.kind) + " on " + std::to_string(processes) +
                          (per_node == 1 ? " nodes" : " processes") + " sends up to " +
                          std::to_string(per_iteration) + " per iteration)");
   }

@@ -149,7 +149,14 @@ class Tables(unittest.TestCase):
                              "--tables", "--routing table")
 
     def test_generator_bad_input(self):
-        self.expect_one_line(["tables", "-t", TOPO, "-a", "dfs"], "--algorithm", "dfs", "sssp")
+        # The generators' names in full, from their one table (docs/tables.md).
+        self.expect_one_line(["tables", "-t", TOPO, "-a", "dfs"], "--algorithm 'dfs'",
+                             "allowed: bfs, genetic, sssp")
+        self.expect_one_line(["tables", "-t", TOPO, "-a", "BFS"], "--algorithm 'BFS'",
+                             "allowed: bfs, genetic, sssp")
+        self.expect_one_line(["tables-study", "--dims", "2", "--systems", "1", "--max-size", "3",
+                              "--algorithms", "bfs,dfs", "-q", "-o", "study.h5"],
+                             "--algorithms 'dfs'", "allowed: bfs, genetic, sssp")
         self.expect_one_line(["tables", "-t", "mesh:4x4", "-a", "bfs"], "--topology", "mesh:4x4",
                              "tori")
         self.expect_one_line(["tables", "-t", "honeycomb:3", "-a", "bfs"], "--topology")

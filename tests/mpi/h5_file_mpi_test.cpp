@@ -102,11 +102,11 @@ TEST(H5FileMpi, StatusConvention) {
 TEST(RunStatusNames, RoundTripAndRejectOthers) {
   for (const RunStatus s : {RunStatus::kRunning, RunStatus::kComplete, RunStatus::kDeadlock,
                             RunStatus::kInterrupted, RunStatus::kFailed}) {
-    EXPECT_EQ(parse_run_status(to_string(s)), s);
+    EXPECT_EQ(enum_value<RunStatus>(enum_name(s)), s);
   }
-  EXPECT_EQ(to_string(RunStatus::kInterrupted), "interrupted");
-  EXPECT_FALSE(parse_run_status("Complete").has_value());
-  EXPECT_FALSE(parse_run_status("").has_value());
+  EXPECT_STREQ(enum_name(RunStatus::kInterrupted), "interrupted");
+  EXPECT_FALSE(enum_value<RunStatus>("Complete").has_value());
+  EXPECT_FALSE(enum_value<RunStatus>("").has_value());
 }
 
 }  // namespace

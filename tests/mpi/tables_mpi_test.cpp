@@ -36,15 +36,15 @@ TEST(TablesMpi, SameRankCountSameTableOnEveryRank) {
     const Torus t({4, 4, 2}, true);
     const GeneratedTable one = make(t, a, w);
     const GeneratedTable two = make(t, a, w);
-    EXPECT_TRUE(same(*one.table, *two.table)) << to_string(a);
+    EXPECT_TRUE(same(*one.table, *two.table)) << enum_name(a);
     // Every rank holds the whole table: rank 0's copy reaches everyone and must match.
     std::vector<std::uint8_t> bytes(one.table->words().size() * sizeof(RouteWord));
     std::memcpy(bytes.data(), one.table->words().data(), bytes.size());
     w.broadcast(bytes, 0);
     EXPECT_EQ(std::memcmp(bytes.data(), one.table->words().data(), bytes.size()), 0)
-        << to_string(a);
+        << enum_name(a);
     const TableReport r = check_table(*one.table, one.turns, w);
-    EXPECT_TRUE(r.verdict.ok()) << to_string(a) << ": " << r.verdict.defect;
+    EXPECT_TRUE(r.verdict.ok()) << enum_name(a) << ": " << r.verdict.defect;
   }
 }
 
@@ -72,7 +72,7 @@ TEST(TablesMpi, BfsAndSsspStayWithinTwoPercentOfOneRank) {
       parallel_pi += check_table(*p.table, p.turns, w).metrics.pi;
       alone_pi += check_table(*s.table, s.turns, Communicator::self()).metrics.pi;
     }
-    EXPECT_LE(parallel_pi, 1.02 * alone_pi) << to_string(a) << " at " << w.size() << " ranks";
+    EXPECT_LE(parallel_pi, 1.02 * alone_pi) << enum_name(a) << " at " << w.size() << " ranks";
     if (w.size() == 1) {
       EXPECT_EQ(parallel_pi, alone_pi);
     }
@@ -121,14 +121,14 @@ TEST(TablesMpi, AroundFaultsTheSameFromAnyNumberOfRanks) {
     std::vector<std::uint8_t> bytes(g.table->words().size() * sizeof(RouteWord));
     std::memcpy(bytes.data(), g.table->words().data(), bytes.size());
     w.broadcast(bytes, 0);
-    EXPECT_EQ(std::memcmp(bytes.data(), g.table->words().data(), bytes.size()), 0) << to_string(a);
+    EXPECT_EQ(std::memcmp(bytes.data(), g.table->words().data(), bytes.size()), 0) << enum_name(a);
     if (a == TableAlgorithm::kGenetic) {
       const GeneratedTable alone = generate_table(t, o, Communicator::self(), &faults);
       EXPECT_TRUE(same(*g.table, *alone.table));
     }
     const TableReport here = check_table(*g.table, g.turns, w, &faults);
     const TableReport alone = check_table(*g.table, g.turns, Communicator::self(), &faults);
-    EXPECT_TRUE(here.verdict.ok()) << to_string(a) << ": " << here.verdict.defect;
+    EXPECT_TRUE(here.verdict.ok()) << enum_name(a) << ": " << here.verdict.defect;
     EXPECT_EQ(here.loads, alone.loads);
     EXPECT_EQ(here.verdict.unroutable, alone.verdict.unroutable);
     EXPECT_EQ(here.verdict.unroutable_examples, alone.verdict.unroutable_examples);

@@ -6,12 +6,19 @@
 
 namespace wormnet {
 
-/// Rules that need nothing but the values (ranges, orderings); validate_batch() included.
+/// Rules that need nothing but the values (ranges, orderings); validate_batch() and the
+/// workload's included.
 void validate_values(const SimConfig& config);
 
 /// The batch options' rules: --progress-interval a finite number > 0 s, --stop-at-cycle at
 /// most kMaxCycles (the periods and the wall time are checked when parsed, batch_config.hpp).
 void validate_batch(const BatchConfig& batch);
+
+/// The workload's rules on its values alone (nothing when it is kNone): the ranges of the
+/// numbers its kind reads and the shape of its --grid. Which options go with which kind is
+/// the command line's to say (it knows what was given); the rules that need the network are
+/// the workload factory's.
+void validate_workload(const WorkloadConfig& workload);
 
 /// `--congestion series` keeps at most kMaxChannelSeriesWindows statistics windows a point:
 /// refused when the run may last longer, warm-up + measurement + drain limit for a load

@@ -10,6 +10,7 @@
 
 #include "wormnet/config/batch_config.hpp"
 #include "wormnet/config/routing_choices.hpp"
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/core/enum_names.hpp"
 #include "wormnet/core/ids.hpp"
 
@@ -223,6 +224,7 @@ struct SimConfig {
   MeasureConfig measure;
   /// How a batch job operates the run; never part of the stored configuration (batch_config.hpp).
   BatchConfig batch;
+  WorkloadConfig workload;  ///< a closed-loop workload instead of the traffic (run only)
 };
 
 }  // namespace wormnet

@@ -1,8 +1,9 @@
 // The "status" convention: a file never claims a result it does not hold.
 #pragma once
 
-#include <optional>
-#include <string_view>
+#include <span>
+
+#include "wormnet/core/enum_names.hpp"
 
 namespace wormnet::io {
 
@@ -24,12 +25,19 @@ enum class RunStatus {
   /// drain limit ended the run with messages undelivered (a result, not a checkpoint stop).
   kIncomplete,
 };
-
-/// The attribute value: "running", "complete", "deadlock", "interrupted", "failed",
-/// "incomplete".
-std::string_view to_string(RunStatus status);
-/// The inverse of to_string(); nullopt for any other text.
-std::optional<RunStatus> parse_run_status(std::string_view text);
+/// The attribute's words (the ones job scripts compare against: README, docs/hdf5-schema.md);
+/// enum_name() and enum_value() read them.
+inline constexpr EnumName<RunStatus> kRunStatusNames[] = {
+    {RunStatus::kRunning, "running", "being written, or abandoned mid-run"},
+    {RunStatus::kComplete, "complete", "finished normally, every result present"},
+    {RunStatus::kDeadlock, "deadlock", "the watchdog found a deadlock; report stored"},
+    {RunStatus::kInterrupted, "interrupted", "stopped cleanly early; partial"},
+    {RunStatus::kFailed, "failed", "stopped by an error; partial"},
+    {RunStatus::kIncomplete, "incomplete", "finished, but the workload was not delivered"},
+};
+constexpr std::span<const EnumName<RunStatus>> enum_names(RunStatus) {
+  return kRunStatusNames;
+}
 
 /// How the status string is stored: a variable-length string (results files, which h5py
 /// reads as str) or a fixed-length one (wormnet's own input formats, see

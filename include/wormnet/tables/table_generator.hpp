@@ -11,9 +11,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "wormnet/core/enum_names.hpp"
 #include "wormnet/parallel/communicator.hpp"
 #include "wormnet/routing/route_table.hpp"
 #include "wormnet/tables/cdg_augmentation.hpp"
@@ -27,7 +29,15 @@ enum class TableAlgorithm : std::uint8_t {
   kGenetic,  ///< population of tables, two-point crossover, mutation, fitness sigma(4, R)
   kSssp,     ///< Algorithms 3-4: unique routes, then BUILD_SSSP by groups
 };
-[[nodiscard]] const char* to_string(TableAlgorithm a);
+/// The generators' names: --algorithm, --algorithms, the table file's "algorithm" attribute.
+inline constexpr EnumName<TableAlgorithm> kTableAlgorithmNames[] = {
+    {TableAlgorithm::kBfs, "bfs", "BFS per source in GET_MAX_REMOTE order"},
+    {TableAlgorithm::kGenetic, "genetic", "a genetic search over whole tables"},
+    {TableAlgorithm::kSssp, "sssp", "unique routes, then shortest paths by groups"},
+};
+constexpr std::span<const EnumName<TableAlgorithm>> enum_names(TableAlgorithm) {
+  return kTableAlgorithmNames;
+}
 
 /// The genetic algorithm's parameters (defaults: the paper's values and our reading of its
 /// stopping rule, see docs/tables.md).

@@ -31,12 +31,9 @@ struct WorkloadTimes {
 
 class ClosedLoop final : public MessageScript {
  public:
-  /// The latency of a message between two processes of one node (cycles, >= 1): delivered
-  /// kDefaultLocalLatency + flits - 1 cycles after its issue, as a copy at a flit per cycle.
-  static constexpr Cycle kDefaultLocalLatency = 4;
-
   /// `graph` must be valid (MessageGraph::check_message); `local_nodes` = this rank's nodes (global
-  /// ids), `nodes` = all; `local_latency` >= 1 (cycles: the first flit of a local message).
+  /// ids), `nodes` = all; `local_latency` >= 1 (cycles: the first flit of a local message; the
+  /// default, kDefaultLocalLatency, is the configuration's: config/workload_config.hpp).
   ClosedLoop(const MessageGraph& graph, const std::vector<std::uint32_t>& local_nodes,
              std::uint32_t nodes, Cycle local_latency = kDefaultLocalLatency);
 

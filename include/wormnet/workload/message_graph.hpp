@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/core/ids.hpp"
 
 namespace wormnet {
@@ -36,12 +37,10 @@ struct WorkloadMessage {
 
 class MessageGraph {
  public:
-  /// The largest message (flits): one packet, whose length the engine holds in 16 bits.
-  static constexpr std::uint32_t kMaxFlits = 65535;
-  /// The longest computation before a message (cycles, 1e9: 50 s at the default 20 flits
-  /// per us): a chain of the most messages a workload may have, each after this much, stays
-  /// far below the simulator's cycle limit of 2^62.
-  static constexpr std::uint32_t kMaxCompute = 1'000'000'000;
+  /// The largest message (flits) and the longest computation before one (cycles): the
+  /// configuration's limits (config/workload_config.hpp gives their reasons).
+  static constexpr std::uint32_t kMaxFlits = kMaxMessageFlits;
+  static constexpr std::uint32_t kMaxCompute = kMaxStepCompute;
 
   /// Appends a message (its id is the number of messages before it); `deps` are ids of
   /// earlier messages. Nothing is checked here: check_message() does it.

@@ -8,11 +8,11 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/workload/message_graph.hpp"
 
 namespace wormnet {
@@ -26,8 +26,9 @@ enum class Motif : std::uint8_t {
   kSweep2d,        ///< wavefront from process (0, 0) across a 2-D grid, pipelined iterations
 };
 
-/// Motif names as the command line writes them.
-const std::map<std::string, Motif>& motif_names();
+/// The motif of a workload kind (config/workload_config.hpp, where its name is); kind must
+/// be a motif (WorkloadConfig::is_motif()).
+Motif motif_of(WorkloadKind kind);
 
 /// Dimensions of the process grid a motif reads: 2 or 3, or 0 when it needs none.
 int grid_dimensions(Motif m);

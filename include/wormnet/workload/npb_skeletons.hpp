@@ -8,11 +8,11 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/workload/message_graph.hpp"
 
 namespace wormnet {
@@ -25,13 +25,10 @@ enum class NpbBenchmark : std::uint8_t {
   kIs,  ///< integer sort: an allreduce of bucket counts, an all-to-all of counts and of keys
 };
 
-/// Workload names as the command line writes them (npb-lu, npb-mg, npb-cg, npb-ft, npb-is).
-const std::map<std::string, NpbBenchmark>& npb_names();
-
-enum class NpbClass : std::uint8_t { kS, kW, kA, kB, kC };
-
-/// Class names (S, W, A, B, C).
-const std::map<std::string, NpbClass>& npb_class_names();
+/// The benchmark of a workload kind (config/workload_config.hpp, where its name is: npb-lu,
+/// npb-mg, npb-cg, npb-ft, npb-is); kind must be one (WorkloadConfig::is_npb()). The classes,
+/// NpbClass, are the configuration's too.
+NpbBenchmark npb_of(WorkloadKind kind);
 
 /// The bytes of a flit: 16, the 128-bit flit of the Angara interconnect (its header flit).
 inline constexpr std::uint32_t kNpbFlitBytes = 16;

@@ -1,24 +1,17 @@
 // Where the processes of a workload run: a map from process number to node id, with the same
-// number of processes on every node (one per node: a bijection).
+// number of processes on every node (one per node: a bijection). The mappings and their names
+// are the configuration's (ProcessMapping, config/workload_config.hpp).
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "wormnet/config/workload_config.hpp"
 #include "wormnet/topology/topology.hpp"
 
 namespace wormnet {
-
-enum class Mapping : std::uint8_t {
-  kLinear,    ///< process p on node p / K (K processes per node)
-  kRandom,    ///< block p / K on a seeded random permutation of the nodes
-  kTopology,  ///< recursive bisection of the grid of blocks against the nodes' geometry
-};
-
-const std::map<std::string, Mapping>& mapping_names();
 
 /// The block of `per_node` processes that kTopology puts on one node: a box of the process
 /// grid, one side per grid dimension, each dividing the grid's, their product per_node; the
@@ -36,7 +29,7 @@ std::vector<int> node_block(std::span<const int> grid, std::uint32_t per_node);
 /// (torus and mesh: their coordinates; H_t and the honeycomb tori: the hexagonal drawing),
 /// recursively, so grid neighbours land on the same or nearby nodes; a grid of boxes with the
 /// topology's own dimensions lands on it one to one.
-std::vector<std::uint32_t> map_processes(Mapping mapping, const Topology& topo,
+std::vector<std::uint32_t> map_processes(ProcessMapping mapping, const Topology& topo,
                                          std::span<const int> grid, std::uint64_t seed,
                                          std::uint32_t per_node = 1);
 

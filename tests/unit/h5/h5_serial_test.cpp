@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,10 +57,18 @@ TEST(RunStatusWords, EachStatusIsOneWordThatReadsBack) {
       {RunStatus::kDeadlock, "deadlock"}, {RunStatus::kInterrupted, "interrupted"},
       {RunStatus::kFailed, "failed"},     {RunStatus::kIncomplete, "incomplete"}};
   for (const auto& [status, word] : words) {
-    EXPECT_EQ(to_string(status), word);
-    EXPECT_EQ(parse_run_status(word), status);
+    EXPECT_STREQ(enum_name(status), word);
+    EXPECT_EQ(enum_value<RunStatus>(word), status);
   }
-  EXPECT_EQ(parse_run_status("unfinished"), std::nullopt);
+  // One row per status, no word twice.
+  EXPECT_EQ(enum_names(RunStatus{}).size(), std::size(words));
+  std::set<std::string> seen;
+  for (const EnumName<RunStatus>& row : enum_names(RunStatus{})) {
+    EXPECT_TRUE(seen.insert(row.name).second) << row.name;
+    EXPECT_FALSE(std::string(row.help).empty()) << row.name;
+  }
+  EXPECT_EQ(enum_value<RunStatus>("unfinished"), std::nullopt);
+  EXPECT_EQ(enum_value<RunStatus>("Complete"), std::nullopt);
 }
 
 TEST(H5Serial, AnIncompleteStatusIsStoredInBothStorages) {

@@ -56,7 +56,7 @@ TEST(TableGenerators, TablesAreProvenAndTheCheckAgreesWithTheVerifier) {
          {TableAlgorithm::kBfs, TableAlgorithm::kGenetic, TableAlgorithm::kSssp}) {
       const GeneratedTable g = make(t, a);
       const TableReport r = check_table(*g.table, g.turns, Communicator::self());
-      ASSERT_TRUE(r.verdict.ok()) << t.spec() << " " << to_string(a) << ": " << r.verdict.defect
+      ASSERT_TRUE(r.verdict.ok()) << t.spec() << " " << enum_name(a) << ": " << r.verdict.defect
                                   << r.verdict.cycle;
       const TableRouting routing(g.table);
       const RoutingAnalysis v = analyze_routing(t, routing);
@@ -88,8 +88,8 @@ TEST(TableGenerators, TwoNodesAndARingOfFourAreOptimal) {
          {TableAlgorithm::kBfs, TableAlgorithm::kGenetic, TableAlgorithm::kSssp}) {
       const GeneratedTable g = make(t, a);
       const TableReport r = check_table(*g.table, g.turns, Communicator::self());
-      EXPECT_EQ(r.metrics.pi, r.metrics.min_load) << t.spec() << " " << to_string(a);
-      EXPECT_NEAR(r.metrics.sigma4, 0.0, 1e-12) << t.spec() << " " << to_string(a);
+      EXPECT_EQ(r.metrics.pi, r.metrics.min_load) << t.spec() << " " << enum_name(a);
+      EXPECT_NEAR(r.metrics.sigma4, 0.0, 1e-12) << t.spec() << " " << enum_name(a);
     }
   }
 }
@@ -105,7 +105,7 @@ TEST(TableGenerators, TwoByTwoMeshCannotBeBalanced) {
   for (TableAlgorithm a : {TableAlgorithm::kBfs, TableAlgorithm::kGenetic, TableAlgorithm::kSssp}) {
     const GeneratedTable g = make(t, a);
     const TableReport r = check_table(*g.table, g.turns, Communicator::self());
-    EXPECT_EQ(r.metrics.pi, 3.0) << to_string(a);
+    EXPECT_EQ(r.metrics.pi, 3.0) << enum_name(a);
     EXPECT_NEAR(r.metrics.perfect_load, 2.0, 1e-12);
   }
 }

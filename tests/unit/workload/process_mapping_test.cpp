@@ -15,7 +15,7 @@ namespace {
 TEST(ProcessMapping, LinearPutsConsecutiveProcessesOnANode) {
   const auto topo = make_topology("torus:4x2");
   const std::vector<int> grid = {16};
-  const std::vector<std::uint32_t> m = map_processes(Mapping::kLinear, *topo, grid, 1, 2);
+  const std::vector<std::uint32_t> m = map_processes(ProcessMapping::kLinear, *topo, grid, 1, 2);
   ASSERT_EQ(m.size(), 16U);
   for (std::uint32_t p = 0; p < 16; ++p) EXPECT_EQ(m[p], p / 2);
 }
@@ -24,8 +24,10 @@ TEST(ProcessMapping, RandomMovesBlocksWhole) {
   const auto topo = make_topology("torus:4x4");
   const std::vector<int> grid64 = {64};
   const std::vector<int> grid16 = {16};
-  const std::vector<std::uint32_t> single = map_processes(Mapping::kRandom, *topo, grid16, 7);
-  const std::vector<std::uint32_t> four = map_processes(Mapping::kRandom, *topo, grid64, 7, 4);
+  const std::vector<std::uint32_t> single =
+      map_processes(ProcessMapping::kRandom, *topo, grid16, 7);
+  const std::vector<std::uint32_t> four =
+      map_processes(ProcessMapping::kRandom, *topo, grid64, 7, 4);
   // Block b (processes 4b..4b+3) goes where process b goes with one per node: the same
   // permutation of the nodes.
   for (std::uint32_t p = 0; p < 64; ++p) EXPECT_EQ(four[p], single[p / 4]);
@@ -69,7 +71,7 @@ TEST(ProcessMapping, TopologyPutsABoxOnANodeAndBoxesOnTheTorus) {
   // boxes that lands on the torus one to one (box (X, Y) on node (X, Y)).
   const auto topo = make_topology("torus:4x2");
   const std::vector<int> grid = {8, 4};
-  const std::vector<std::uint32_t> m = map_processes(Mapping::kTopology, *topo, grid, 1, 4);
+  const std::vector<std::uint32_t> m = map_processes(ProcessMapping::kTopology, *topo, grid, 1, 4);
   std::map<std::uint32_t, int> per_node;
   for (std::uint32_t p = 0; p < 32; ++p) {
     const std::uint32_t x = p % 8;
@@ -87,7 +89,7 @@ TEST(ProcessMapping, OneProcessPerNodeIsAsBefore) {
   // K = 1: the same maps as the one-process mapping (linear: the identity).
   const auto topo = make_topology("torus:4x4");
   const std::vector<int> grid = {4, 4};
-  const std::vector<std::uint32_t> m = map_processes(Mapping::kTopology, *topo, grid, 1, 1);
+  const std::vector<std::uint32_t> m = map_processes(ProcessMapping::kTopology, *topo, grid, 1, 1);
   for (std::uint32_t p = 0; p < 16; ++p) {
     const Coord c = topo->coords(NodeId(m[p]));
     EXPECT_EQ(static_cast<std::uint32_t>(c[0]), p % 4);

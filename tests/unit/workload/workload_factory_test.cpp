@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/topology_factory.hpp"
+#include "wormnet/workload/motifs.hpp"
+#include "wormnet/workload/npb_skeletons.hpp"
 
 namespace wormnet {
 namespace {
@@ -32,18 +35,38 @@ InputError refusal(F f) {
   return InputError("", "", "");
 }
 
-TEST(WorkloadFactory, ParsesAGridOfTheMotifsDimensions) {
-  EXPECT_EQ(parse_grid("3x4", 2), (std::vector<int>{3, 4}));
-  EXPECT_EQ(parse_grid("2x3x4", 3), (std::vector<int>{2, 3, 4}));
-  EXPECT_EQ(refusal([] { parse_grid("3x0", 2); }).option(), "--grid");
-  EXPECT_EQ(refusal([] { parse_grid("3x4", 3); }).option(), "--grid");
-  EXPECT_EQ(refusal([] { parse_grid("3xx4", 2); }).option(), "--grid");
+TEST(WorkloadFactory, EveryKindNamesItsMotifOrSkeleton) {
+  // The configuration's kinds (their names: config/workload_config.hpp) against the motifs and
+  // benchmarks built, pair by pair as docs/workloads.md names them.
+  const std::pair<WorkloadKind, Motif> motifs[] = {
+      {WorkloadKind::kHalo2d, Motif::kHalo2d},
+      {WorkloadKind::kHalo3d, Motif::kHalo3d},
+      {WorkloadKind::kAllreduceRing, Motif::kAllreduceRing},
+      {WorkloadKind::kAllreduceRd, Motif::kAllreduceRd},
+      {WorkloadKind::kAllToAll, Motif::kAllToAll},
+      {WorkloadKind::kSweep2d, Motif::kSweep2d}};
+  for (const auto& [kind, motif] : motifs) {
+    EXPECT_EQ(motif_of(kind), motif) << enum_name(kind);
+    // The grid the command line checks is the one the motif reads.
+    EXPECT_EQ(grid_dimensions(kind), grid_dimensions(motif)) << enum_name(kind);
+  }
+  const std::pair<WorkloadKind, NpbBenchmark> skeletons[] = {
+      {WorkloadKind::kNpbLu, NpbBenchmark::kLu},
+      {WorkloadKind::kNpbMg, NpbBenchmark::kMg},
+      {WorkloadKind::kNpbCg, NpbBenchmark::kCg},
+      {WorkloadKind::kNpbFt, NpbBenchmark::kFt},
+      {WorkloadKind::kNpbIs, NpbBenchmark::kIs}};
+  for (const auto& [kind, benchmark] : skeletons) EXPECT_EQ(npb_of(kind), benchmark);
+  EXPECT_THROW(motif_of(WorkloadKind::kNpbLu), std::logic_error);
+  EXPECT_THROW(motif_of(WorkloadKind::kTrace), std::logic_error);
+  EXPECT_THROW(npb_of(WorkloadKind::kHalo2d), std::logic_error);
+  EXPECT_THROW(npb_of(WorkloadKind::kNone), std::logic_error);
 }
 
 TEST(WorkloadFactory, Halo2dOnA4x4TorusHasTwoMessagesPerGridEdge) {
   const auto topo = make_topology("torus:4x4");
-  WorkloadSpec s;
-  s.name = "halo2d";
+  WorkloadConfig s;
+  s.kind = WorkloadKind::kHalo2d;
   s.iterations = 2;
   const Workload w = build_workload(s, *topo, 1);
   // 16 processes on the most nearly square grid, 4x4: 2 x 4 x 3 = 24 edges without
@@ -55,8 +78,8 @@ TEST(WorkloadFactory, Halo2dOnA4x4TorusHasTwoMessagesPerGridEdge) {
 
 TEST(WorkloadFactory, ProcessesPerNodeMultiplyTheProcesses) {
   const auto topo = make_topology("torus:4x2");
-  WorkloadSpec s;
-  s.name = "alltoall";
+  WorkloadConfig s;
+  s.kind = WorkloadKind::kAllToAll;
   s.processes_per_node = 2;
   const Workload w = build_workload(s, *topo, 1);
   // 2 x 8 = 16 processes, every ordered pair once: 16 x 15 = 240 messages, each node
@@ -70,8 +93,8 @@ TEST(WorkloadFactory, ProcessesPerNodeMultiplyTheProcesses) {
 
 TEST(WorkloadFactory, RefusesAGridThatDoesNotHoldEveryProcess) {
   const auto topo = make_topology("torus:4x4");
-  WorkloadSpec s;
-  s.name = "halo2d";
+  WorkloadConfig s;
+  s.kind = WorkloadKind::kHalo2d;
   s.grid = "3x3";
   const InputError e = refusal([&] { build_workload(s, *topo, 1); });
   EXPECT_EQ(e.option(), "--grid");
@@ -82,8 +105,8 @@ TEST(WorkloadFactory, RefusesMoreMessagesThanTheLimitBeforeBuilding) {
   // All-to-all on 64 x 64 = 4096 nodes: 4096 x 4095 = 16,773,120 messages per iteration, within
   // the 20,000,000; two iterations, 33,546,240, are not.
   const auto topo = make_topology("torus:64x64");
-  WorkloadSpec s;
-  s.name = "alltoall";
+  WorkloadConfig s;
+  s.kind = WorkloadKind::kAllToAll;
   s.iterations = 2;
   const InputError e = refusal([&] { build_workload(s, *topo, 1); });
   EXPECT_EQ(e.option(), "--iterations");

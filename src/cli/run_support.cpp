@@ -294,7 +294,7 @@ SimSetup build_setup(const SimOptions& o, const Communicator& comm, bool need_sa
     // A workload's length is not known before it runs (0: the state limit alone decides).
     const MeasureConfig& m = o.config.measure;
     const Cycle planned =
-        o.workload.active() ? 0 : (m.cycles > 0 ? m.cycles : m.warmup + m.measure);
+        o.config.workload.active() ? 0 : (m.cycles > 0 ? m.cycles : m.warmup + m.measure);
     const std::uint64_t nodes = s.topology->num_nodes();
     if (need || report_analysis_pays(plan.estimated_states, nodes, planned)) {
       TimedAnalysis a = timed_analysis(*s.topology, *s.routing, ao, comm);

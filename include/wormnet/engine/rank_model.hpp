@@ -142,7 +142,8 @@ class RankModel {
   Cycle now_ = 0;  ///< first cycle not yet simulated
   bool in_measurement_ = false;
   bool counted_ = false;  ///< the routers count where packets wait (--congestion): the counted walk
-                          ///< ///< the cycle being stepped is in the measurement window
+  Cycle count_from_ = 0;  ///< the counted walk runs from this cycle (totals on one layer: begin)
+  bool count_opened_ = true;  ///< the counters were opened (RouterBank::open_congestion())
   DeliveryObserver on_delivery_;
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;

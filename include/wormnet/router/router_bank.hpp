@@ -267,6 +267,16 @@ class RouterBank {
   /// the totals over the measurement window of input VC local_vc of router r, and the flits
   /// output VC local_vc of router r sent in it. Only with params().congestion.
   [[nodiscard]] VcCongestion congestion(std::uint32_t r, int local_vc, Cycle T) const;
+  /// The accumulators (CongestionCounters::InputVc) of input VC local_vc of router r that
+  /// counting from cycle 0 gives at T <= params().measure_begin, from the VC's state alone:
+  /// minus its stays still open at T.
+  [[nodiscard]] CongestionCounters::InputVc counted_from_zero(std::uint32_t r, int local_vc,
+                                                              Cycle T) const;
+  /// The measurement window opens (`--congestion totals`, before its first cycle is stepped):
+  /// sets every accumulator to counted_from_zero(..., measure_begin), so that what was or was
+  /// not counted before does not matter. The walk runs uncounted until then: the counts of
+  /// cycles before the window are all 0. Only with params().congestion.
+  void open_congestion();
   [[nodiscard]] std::uint64_t congestion_flits(std::uint32_t r, int local_vc) const {
     return core_.congestion.output(core_.outputs.index(r, local_vc));
   }
@@ -302,6 +312,10 @@ class RouterBank {
   }
 
  private:
+  /// Where packets wait: what the stays of input VC local_vc of router r still open at T add
+  /// when they end there (held: with the credit wait).
+  [[nodiscard]] CongestionCounters::InputVc open_stays(std::uint32_t r, int local_vc,
+                                                       Cycle T) const;
   RouterCore core_;
   SwitchStage switch_;  ///< the injection and VC allocation stages keep their state in core_
 };

@@ -78,12 +78,13 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
         PrefetchPlan(bank_, packets_, links_, counters_, blocks, wheel_.size(), route_wake_delay_);
   }
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks);
-  // --congestion totals counts nothing before the window: one layer runs the uncounted walk
-  // until then (step_layer()). The skewed walk's layers would open at different cycles, and
-  // series counts every window's flits: both count from cycle 0.
+  // --congestion totals counts nothing before the window nor after it: one layer runs the
+  // uncounted walk then (step_layer()). The skewed walk's layers would open at different cycles,
+  // and series counts every window's flits: both count from cycle 0.
   if (counted_ && walk_.layers() == 1 && config.measure.congestion == CongestionMode::kTotals) {
     count_from_ = measure_begin_;
     count_opened_ = false;
+    count_until_ = measure_end_;
   }
   if (blocks > 1) sources_.group_by_block(layout.block_shift);
 }
@@ -183,15 +184,22 @@ void RankModel::step_layer(std::size_t layer, Cycle c) {
   const bool blocked = wheel_.blocks() > 1;
   // --congestion totals on one layer: the walk counts from the window's first cycle, when the
   // accumulators are set to what counting from cycle 0 would hold (open_congestion()).
+  // Past the window it closes them (close_congestion()) and runs uncounted again.
   bool counting = counted_;
   if (counted_) [[unlikely]] {
-    if (c < count_from_) {
+    if (c >= count_from_ && !count_opened_) [[unlikely]] {
+      bank_.open_congestion();
+      count_opened_ = true;
+    }
+    if (c >= count_until_) {
+      if (!count_closed_) [[unlikely]] {
+        bank_.close_congestion();
+        count_closed_ = true;
+      }
+      counting = false;
+    } else if (c < count_from_) {
       counting = false;
     } else {
-      if (!count_opened_) [[unlikely]] {
-        bank_.open_congestion();
-        count_opened_ = true;
-      }
       bank_.count_cycle(c);
     }
   }

@@ -24,6 +24,9 @@ CongestionCounters::InputVc RouterBank::open_stays(std::uint32_t r, int local_vc
 
 VcCongestion RouterBank::congestion(std::uint32_t r, int local_vc, Cycle T) const {
   const CongestionCounters::InputVc& a = core_.congestion.input(core_.inputs.index(r, local_vc));
+  if (core_.congestion.closed()) {
+    return VcCongestion{a.vc_wait, a.credit_wait, a.held - a.credit_wait, a.occupancy};
+  }
   const CongestionCounters::InputVc open = open_stays(r, local_vc, T);
   const std::uint64_t credit = a.credit_wait + open.credit_wait;
   return VcCongestion{a.vc_wait + open.vc_wait, credit, a.held + open.held - credit,
@@ -51,6 +54,23 @@ void RouterBank::open_congestion() {
   for (std::uint32_t o = 0; o < k.outputs(); ++o) k.set_output(o, 0);
 }
 
+void RouterBank::close_congestion() {
+  CongestionCounters& k = core_.congestion;
+  const Cycle end = params().measure_end;
+  const int vcs = static_cast<int>(core_.inputs.vcs_per_router());
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    for (int v = 0; v < vcs; ++v) {
+      CongestionCounters::InputVc& a = k.input(core_.inputs.index(r, v));
+      const CongestionCounters::InputVc open = open_stays(r, v, end);
+      a.vc_wait += open.vc_wait;
+      a.credit_wait += open.credit_wait;
+      a.held += open.held;
+      a.occupancy += open.occupancy;
+    }
+  }
+  k.set_closed(true);
+}
+
 void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const {
   core_.inputs.save(rows, now, id_of);
   core_.outputs.save(rows, id_of);
@@ -61,13 +81,23 @@ void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) cons
   const auto vcs = static_cast<std::size_t>(core_.inputs.vcs_per_router()) * routers();
   // Before the window (now <= begin) the counted walk may not have run yet (`totals`: see
   // open_congestion()): the rows hold what counting from cycle 0 gives, whichever walk ran.
+  // Closed (close_congestion()), they hold the totals minus the open stays at now, which
+  // counting on would have added when the totals are read.
   const bool before = k.on() && now <= params().measure_begin;
+  const std::uint32_t per_router = core_.inputs.vcs_per_router();
   for (std::uint32_t i = 0; i < vcs; ++i) {
-    const CongestionCounters::InputVc a =
-        !k.on()  ? CongestionCounters::InputVc{}
-        : before ? counted_from_zero(i / core_.inputs.vcs_per_router(),
-                                     static_cast<int>(i % core_.inputs.vcs_per_router()), now)
-                 : k.input(i);
+    const std::uint32_t r = i / per_router;
+    const int v = static_cast<int>(i % per_router);
+    CongestionCounters::InputVc a = !k.on()  ? CongestionCounters::InputVc{}
+                                    : before ? counted_from_zero(r, v, now)
+                                             : k.input(i);
+    if (k.on() && k.closed()) {
+      const CongestionCounters::InputVc open = open_stays(r, v, now);
+      a.vc_wait -= open.vc_wait;
+      a.credit_wait -= open.credit_wait;
+      a.held -= open.held;
+      a.occupancy -= open.occupancy;
+    }
     rows.cong_vc_wait.push_back(a.vc_wait);
     rows.cong_credit_wait.push_back(a.credit_wait);
     rows.cong_held.push_back(a.held);
@@ -85,6 +115,7 @@ void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
   switch_.restore(rows, routers(), params().ports + 1);
   InjectionStage::restore(core_, rows, slot_of);
   CongestionCounters& k = core_.congestion;
+  k.set_closed(false);  // the rows hold what counting on holds
   for (std::uint32_t i = 0; k.on() && i < k.inputs(); ++i) {
     k.input(i) = CongestionCounters::InputVc{rows.cong_vc_wait[i], rows.cong_credit_wait[i],
                                              rows.cong_held[i], rows.cong_occupancy[i]};

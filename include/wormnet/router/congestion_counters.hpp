@@ -68,6 +68,12 @@ class CongestionCounters {
         out_(output_vcs) {}
 
   [[nodiscard]] bool on() const { return on_; }
+  /// On and not closed: events count. Closed (RouterBank::close_congestion(), `totals` past
+  /// the window): the accumulators hold the window's totals, the stays closed at its end, and
+  /// no event counts (every clipped cycle is `end` from then on, so none would change them).
+  [[nodiscard]] bool counting() const { return on_ && !closed_; }
+  [[nodiscard]] bool closed() const { return closed_; }
+  void set_closed(bool closed) { closed_ = closed; }
   /// t clipped to the window.
   [[nodiscard]] Cycle clip(Cycle t) const { return std::min(std::max(t, begin_), end_); }
 
@@ -228,6 +234,7 @@ class CongestionCounters {
     Cycle ready = 0;       ///< clip(t + VC allocation delay): a grant's switch-ready cycle
   };
   bool on_ = false;
+  bool closed_ = false;  ///< counting(): closed at the window's end
   Cycle begin_ = 0;
   Cycle end_ = 0;
   Cycle routing_delay_ = 1;

@@ -207,8 +207,10 @@ struct Network {
   Cycle credit_;
 };
 
-// `--congestion totals` counts nothing before the window (RankModel::step_layer): at its
-// first cycle RouterBank::open_congestion() sets each accumulator from the VCs' state. Here,
+// `--congestion totals` counts nothing before the window nor after it (RankModel::
+// step_layer): at its first cycle RouterBank::open_congestion() sets each accumulator from
+// the VCs' state, at its end close_congestion() adds the stays still open (the brute-force
+// test below does both). Here,
 // at `begin`, before the cycle is stepped: what counting from cycle 0 gave (this bank
 // counted) is counted_from_zero(); then the accumulators are overwritten with other values,
 // through a checkpoint, as if the counting before had been skipped, and opened: the brute
@@ -299,6 +301,16 @@ TEST(Congestion, EveryCountMatchesABruteForceSumOverCycles) {
     const auto per_router = static_cast<std::uint32_t>((p.ports + 1) * k.vcs);
     for (Cycle t = 0; t < last; ++t) {
       if (t == begin) open_at_begin(net.bank, per_router);
+      // Past the window: closed (the totals in the accumulators, nothing counts), through a
+      // checkpoint (which holds what counting on would: counting again), closed again.
+      if (t == end || t == end + 30) net.bank.close_congestion();
+      if (t == end + 20) {
+        RouterRows rows;
+        net.bank.save(rows, t, [](std::uint32_t slot) { return std::uint64_t{slot}; });
+        net.bank.restore(rows, [](std::uint32_t, std::uint32_t, std::uint64_t id) {
+          return static_cast<std::uint32_t>(id);
+        });
+      }
       net.sent.clear();
       net.step(t);
       if (t < begin || t >= end) {

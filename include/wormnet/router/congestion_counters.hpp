@@ -28,6 +28,10 @@
 //     took the last credit with flits behind, or at a deposit into the empty VC; ends at
 //     the credit's arrival (max with `ready`, so a credit back within the VC allocation
 //     delay cancels the stay).
+// Counting from cycle 0 is not needed: at any T <= begin the accumulators hold minus the
+// stays open at T, and at any T >= end they plus those stays give the totals, so `totals`
+// sets them at the window's first cycle and adds the open stays at its end
+// (RouterBank::open_congestion(), close_congestion(); closed, counting() is false).
 // Per output VC also the flits it sent since the last statistics window (`--congestion
 // series`, the channel view over time; counted whenever the counters are on, whatever the
 // cycle): take_window() reads and zeroes them at each window's end.

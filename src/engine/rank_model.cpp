@@ -78,6 +78,14 @@ RankModel::RankModel(const SimConfig& config, const RunPlan& plan, const Topolog
         PrefetchPlan(bank_, packets_, links_, counters_, blocks, wheel_.size(), route_wake_delay_);
   }
   walk_ = skew > 1 ? WalkSchedule(block_graph(), skew) : WalkSchedule(blocks);
+  // --congestion totals counts nothing before the window nor after it: one layer runs the
+  // uncounted walk then (step_layer()). The skewed walk's layers would open at different cycles,
+  // and series counts every window's flits: both count from cycle 0.
+  if (counted_ && walk_.layers() == 1 && config.measure.congestion == CongestionMode::kTotals) {
+    count_from_ = measure_begin_;
+    count_opened_ = false;
+    count_until_ = measure_end_;
+  }
   if (blocks > 1) sources_.group_by_block(layout.block_shift);
 }
 
@@ -174,17 +182,36 @@ void RankModel::step_layer(std::size_t layer, Cycle c) {
   const std::size_t first = walk_.layer_begin(layer);
   const std::size_t end = walk_.layer_end(layer);
   const bool blocked = wheel_.blocks() > 1;
-  if (counted_) [[unlikely]]
-    bank_.count_cycle(c);
+  // --congestion totals on one layer: the walk counts from the window's first cycle, when the
+  // accumulators are set to what counting from cycle 0 would hold (open_congestion()).
+  // Past the window it closes them (close_congestion()) and runs uncounted again.
+  bool counting = counted_;
+  if (counted_) [[unlikely]] {
+    if (c >= count_from_ && !count_opened_) [[unlikely]] {
+      bank_.open_congestion();
+      count_opened_ = true;
+    }
+    if (c >= count_until_) {
+      if (!count_closed_) [[unlikely]] {
+        bank_.close_congestion();
+        count_closed_ = true;
+      }
+      counting = false;
+    } else if (c < count_from_) {
+      counting = false;
+    } else {
+      bank_.count_cycle(c);
+    }
+  }
   if (observer_ != nullptr) [[unlikely]] {
-    if (counted_) {
+    if (counting) {
       blocked ? step_blocks<kPass, true, true, true>(first, end, c)
               : step_blocks<kPass, false, true, true>(first, end, c);
     } else {
       blocked ? step_blocks<kPass, true, true, false>(first, end, c)
               : step_blocks<kPass, false, true, false>(first, end, c);
     }
-  } else if (counted_) [[unlikely]] {
+  } else if (counting) [[unlikely]] {
     blocked ? step_blocks<kPass, true, false, true>(first, end, c)
             : step_blocks<kPass, false, false, true>(first, end, c);
   } else if (blocked) {

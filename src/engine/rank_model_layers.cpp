@@ -53,6 +53,9 @@ void RankModel::begin_cycle(Cycle t) {
     // The first cycle stepped, or the first after restore(): the layers are level at t.
     walk_.anchor(t);
     counters_.anchor(t, sources_.created_packets());
+    // After a restore at t: the window's first cycle was stepped before it, counted (and the
+    // checkpoint's counts are counted from cycle 0 then), or the counters open when it is.
+    if (t > count_from_) count_opened_ = true;
   }
   now_ = t + 1;
   if (script_ != nullptr && script_->next_release() <= t) {

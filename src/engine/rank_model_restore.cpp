@@ -155,6 +155,10 @@ void RankModel::restore(const ModelSnapshot& all, bool keeper) {
   }
 
   counters_.restore(all.counters, keeper);
+  // The counters are open if the window's first cycle was stepped before the checkpoint: the
+  // next step knows (begin_cycle()).
+  count_opened_ = count_from_ == 0;
+  count_closed_ = false;  // the bank's rows count on: closed again at the next step past the window
   std::fill(active_.begin(), active_.end(), 0);
   for (std::uint32_t r = 0; r < routers; ++r) {
     if (!idle(r)) wake(r);

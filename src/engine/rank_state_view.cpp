@@ -66,6 +66,8 @@ ChannelCongestion RankStateView::congestion() const {
   out.vcs = vcs;
   out.escape_vcs = bank_.params().escape_vcs;
   if (!bank_.params().congestion) return out;
+  // Nothing counts before the window (the counters may not be open yet: RankModel::step_layer()).
+  const bool open = now_ > bank_.params().measure_begin;
   for (std::uint32_t r = 0; r < bank_.routers(); ++r) {
     const NodeId node(bank_.nodes()[r]);
     for (int p = 0; p < ports; ++p) {
@@ -77,7 +79,7 @@ ChannelCongestion RankStateView::congestion() const {
       if (in.valid()) {
         out.in_channels.push_back(in.value());
         for (int v = 0; v < vcs; ++v) {
-          const VcCongestion c = bank_.congestion(r, p * vcs + v, now_);
+          const VcCongestion c = open ? bank_.congestion(r, p * vcs + v, now_) : VcCongestion{};
           out.vc_wait.push_back(c.vc_wait);
           out.credit_wait.push_back(c.credit_wait);
           out.switch_wait.push_back(c.switch_wait);
@@ -88,7 +90,7 @@ ChannelCongestion RankStateView::congestion() const {
       if (own.valid()) {
         out.out_channels.push_back(own.value());
         for (int v = 0; v < vcs; ++v)
-          out.vc_flits.push_back(bank_.congestion_flits(r, p * vcs + v));
+          out.vc_flits.push_back(open ? bank_.congestion_flits(r, p * vcs + v) : 0);
       }
     }
   }

@@ -4,23 +4,71 @@
 
 namespace wormnet {
 
-VcCongestion RouterBank::congestion(std::uint32_t r, int local_vc, Cycle T) const {
-  // The stays still open at T end there (congestion_counters.hpp).
+CongestionCounters::InputVc RouterBank::open_stays(std::uint32_t r, int local_vc, Cycle T) const {
+  // The stays still open at T end there (congestion_counters.hpp); held includes the credit
+  // wait (switch_wait = held - credit_wait).
   const CongestionCounters& k = core_.congestion;
   const std::uint32_t i = core_.inputs.index(r, local_vc);
   const InputVcState& s = core_.inputs.state(i);
-  const CongestionCounters::InputVc& a = k.input(i);
   const std::uint64_t bit = std::uint64_t{1} << local_vc;
   const Cycle open_until = k.clip(std::max(T, s.ready_near(T)));
-  std::uint64_t vc_wait = a.vc_wait;
-  std::uint64_t credit = a.credit_wait;
-  std::uint64_t held = a.held;
-  if (s.stage == VcStage::kWaitVc) vc_wait += open_until;
+  CongestionCounters::InputVc open;
+  if (s.stage == VcStage::kWaitVc) open.vc_wait = open_until;
   if (s.stage == VcStage::kActive && s.count != 0) {
-    held += open_until;
-    if ((core_.inputs.blocked(r) & bit) != 0) credit += open_until;
+    open.held = open_until;
+    if ((core_.inputs.blocked(r) & bit) != 0) open.credit_wait = open_until;
   }
-  return VcCongestion{vc_wait, credit, held - credit, a.occupancy + k.clip(T) * s.count};
+  open.occupancy = k.clip(T) * s.count;
+  return open;
+}
+
+VcCongestion RouterBank::congestion(std::uint32_t r, int local_vc, Cycle T) const {
+  const CongestionCounters::InputVc& a = core_.congestion.input(core_.inputs.index(r, local_vc));
+  if (core_.congestion.closed()) {
+    return VcCongestion{a.vc_wait, a.credit_wait, a.held - a.credit_wait, a.occupancy};
+  }
+  const CongestionCounters::InputVc open = open_stays(r, local_vc, T);
+  const std::uint64_t credit = a.credit_wait + open.credit_wait;
+  return VcCongestion{a.vc_wait + open.vc_wait, credit, a.held + open.held - credit,
+                      a.occupancy + open.occupancy};
+}
+
+CongestionCounters::InputVc RouterBank::counted_from_zero(std::uint32_t r, int local_vc,
+                                                          Cycle T) const {
+  // Counted from cycle 0, the accumulators plus the open stays at T give the totals over
+  // [begin, T), 0 for T <= begin: so they hold minus the open stays (modulo 2^64).
+  const CongestionCounters::InputVc open = open_stays(r, local_vc, T);
+  return CongestionCounters::InputVc{Cycle{0} - open.vc_wait, Cycle{0} - open.credit_wait,
+                                     Cycle{0} - open.held, Cycle{0} - open.occupancy};
+}
+
+void RouterBank::open_congestion() {
+  CongestionCounters& k = core_.congestion;
+  const Cycle begin = params().measure_begin;
+  const int vcs = static_cast<int>(core_.inputs.vcs_per_router());
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    for (int v = 0; v < vcs; ++v)
+      k.input(core_.inputs.index(r, v)) = counted_from_zero(r, v, begin);
+  }
+  // A pop before the window adds 0 to its output VC's flits.
+  for (std::uint32_t o = 0; o < k.outputs(); ++o) k.set_output(o, 0);
+}
+
+void RouterBank::close_congestion() {
+  CongestionCounters& k = core_.congestion;
+  const Cycle end = params().measure_end;
+  const int vcs = static_cast<int>(core_.inputs.vcs_per_router());
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    for (int v = 0; v < vcs; ++v) {
+      CongestionCounters::InputVc& a = k.input(core_.inputs.index(r, v));
+      const CongestionCounters::InputVc open = open_stays(r, v, end);
+      a.vc_wait += open.vc_wait;
+      a.credit_wait += open.credit_wait;
+      a.held += open.held;
+      a.occupancy += open.occupancy;
+    }
+  }
+  k.set_closed(true);
 }
 
 void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const {
@@ -31,13 +79,30 @@ void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) cons
   InjectionStage::save(core_, rows, id_of);
   const CongestionCounters& k = core_.congestion;
   const auto vcs = static_cast<std::size_t>(core_.inputs.vcs_per_router()) * routers();
+  // Before the window (now <= begin) the counted walk may not have run yet (`totals`: see
+  // open_congestion()): the rows hold what counting from cycle 0 gives, whichever walk ran.
+  // Closed (close_congestion()), they hold the totals minus the open stays at now, which
+  // counting on would have added when the totals are read.
+  const bool before = k.on() && now <= params().measure_begin;
+  const std::uint32_t per_router = core_.inputs.vcs_per_router();
   for (std::uint32_t i = 0; i < vcs; ++i) {
-    const CongestionCounters::InputVc a = k.on() ? k.input(i) : CongestionCounters::InputVc{};
+    const std::uint32_t r = i / per_router;
+    const int v = static_cast<int>(i % per_router);
+    CongestionCounters::InputVc a = !k.on()  ? CongestionCounters::InputVc{}
+                                    : before ? counted_from_zero(r, v, now)
+                                             : k.input(i);
+    if (k.on() && k.closed()) {
+      const CongestionCounters::InputVc open = open_stays(r, v, now);
+      a.vc_wait -= open.vc_wait;
+      a.credit_wait -= open.credit_wait;
+      a.held -= open.held;
+      a.occupancy -= open.occupancy;
+    }
     rows.cong_vc_wait.push_back(a.vc_wait);
     rows.cong_credit_wait.push_back(a.credit_wait);
     rows.cong_held.push_back(a.held);
     rows.cong_occupancy.push_back(a.occupancy);
-    rows.cong_flits.push_back(k.on() ? k.output(i) : 0);
+    rows.cong_flits.push_back(k.on() && !before ? k.output(i) : 0);
     rows.cong_window_flits.push_back(k.on() ? k.window_output(i) : 0);
   }
 }
@@ -50,6 +115,7 @@ void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
   switch_.restore(rows, routers(), params().ports + 1);
   InjectionStage::restore(core_, rows, slot_of);
   CongestionCounters& k = core_.congestion;
+  k.set_closed(false);  // the rows hold what counting on holds
   for (std::uint32_t i = 0; k.on() && i < k.inputs(); ++i) {
     k.input(i) = CongestionCounters::InputVc{rows.cong_vc_wait[i], rows.cong_credit_wait[i],
                                              rows.cong_held[i], rows.cong_occupancy[i]};

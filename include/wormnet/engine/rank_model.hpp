@@ -142,7 +142,10 @@ class RankModel {
   Cycle now_ = 0;  ///< first cycle not yet simulated
   bool in_measurement_ = false;
   bool counted_ = false;  ///< the routers count where packets wait (--congestion): the counted walk
-                          ///< ///< the cycle being stepped is in the measurement window
+  Cycle count_from_ = 0;  ///< the counted walk runs from this cycle (totals on one layer: begin)
+  bool count_opened_ = true;       ///< the counters were opened (RouterBank::open_congestion())
+  Cycle count_until_ = ~Cycle{0};  ///< and up to this one (totals on one layer: the window's end)
+  bool count_closed_ = false;      ///< the counters were closed (RouterBank::close_congestion())
   DeliveryObserver on_delivery_;
   RouterObserver* observer_ = nullptr;
   MessageScript* script_ = nullptr;

@@ -28,6 +28,10 @@
 //     took the last credit with flits behind, or at a deposit into the empty VC; ends at
 //     the credit's arrival (max with `ready`, so a credit back within the VC allocation
 //     delay cancels the stay).
+// Counting from cycle 0 is not needed: at any T <= begin the accumulators hold minus the
+// stays open at T, and at any T >= end they plus those stays give the totals, so `totals`
+// sets them at the window's first cycle and adds the open stays at its end
+// (RouterBank::open_congestion(), close_congestion(); closed, counting() is false).
 // Per output VC also the flits it sent since the last statistics window (`--congestion
 // series`, the channel view over time; counted whenever the counters are on, whatever the
 // cycle): take_window() reads and zeroes them at each window's end.
@@ -68,6 +72,12 @@ class CongestionCounters {
         out_(output_vcs) {}
 
   [[nodiscard]] bool on() const { return on_; }
+  /// On and not closed: events count. Closed (RouterBank::close_congestion(), `totals` past
+  /// the window): the accumulators hold the window's totals, the stays closed at its end, and
+  /// no event counts (every clipped cycle is `end` from then on, so none would change them).
+  [[nodiscard]] bool counting() const { return on_ && !closed_; }
+  [[nodiscard]] bool closed() const { return closed_; }
+  void set_closed(bool closed) { closed_ = closed; }
   /// t clipped to the window.
   [[nodiscard]] Cycle clip(Cycle t) const { return std::min(std::max(t, begin_), end_); }
 
@@ -228,6 +238,7 @@ class CongestionCounters {
     Cycle ready = 0;       ///< clip(t + VC allocation delay): a grant's switch-ready cycle
   };
   bool on_ = false;
+  bool closed_ = false;  ///< counting(): closed at the window's end
   Cycle begin_ = 0;
   Cycle end_ = 0;
   Cycle routing_delay_ = 1;

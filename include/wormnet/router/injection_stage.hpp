@@ -44,7 +44,7 @@ class InjectionStage {
   template <bool kCounted>
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source);
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source) {
-    if (!c.congestion.on()) return step<false>(c, r, t, source);
+    if (!c.congestion.counting()) return step<false>(c, r, t, source);
     c.congestion.set_cycle(t);
     return step<true>(c, r, t, source);
   }

@@ -69,7 +69,7 @@ class RouterBank {
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
     if (!source.empty()) source_filled(r);
-    if (core_.congestion.on()) {
+    if (core_.congestion.counting()) {
       count_cycle(t);
       const Injected injected = has_injection(r) ? inject<true>(r, t, source) : Injected{};
       allocate<true>(r, t, on_move);
@@ -131,7 +131,7 @@ class RouterBank {
     core_.inputs.unblock(core_.outputs.router_of(o), unblocked);
   }
   void return_credit(std::uint32_t o, Cycle t) {
-    if (core_.congestion.on()) [[unlikely]] {
+    if (core_.congestion.counting()) [[unlikely]] {
       return_credit<false, true>(o, t);
     } else {
       return_credit<false, false>(o, t);
@@ -267,6 +267,22 @@ class RouterBank {
   /// the totals over the measurement window of input VC local_vc of router r, and the flits
   /// output VC local_vc of router r sent in it. Only with params().congestion.
   [[nodiscard]] VcCongestion congestion(std::uint32_t r, int local_vc, Cycle T) const;
+  /// The accumulators (CongestionCounters::InputVc) of input VC local_vc of router r that
+  /// counting from cycle 0 gives at T <= params().measure_begin, from the VC's state alone:
+  /// minus its stays still open at T.
+  [[nodiscard]] CongestionCounters::InputVc counted_from_zero(std::uint32_t r, int local_vc,
+                                                              Cycle T) const;
+  /// The measurement window opens (`--congestion totals`, before its first cycle is stepped):
+  /// sets every accumulator to counted_from_zero(..., measure_begin), so that what was or was
+  /// not counted before does not matter. The walk runs uncounted until then: the counts of
+  /// cycles before the window are all 0. Only with params().congestion.
+  void open_congestion();
+  /// The measurement window is over (`--congestion totals`, at a cycle >= measure_end): adds
+  /// each VC's open stays, closed at the end, to its accumulators, which then hold the
+  /// window's totals (congestion() returns them), and stops counting
+  /// (CongestionCounters::counting()); the walk runs uncounted from then on. A save()
+  /// writes what counting on would hold; a restore() counts again until closed again.
+  void close_congestion();
   [[nodiscard]] std::uint64_t congestion_flits(std::uint32_t r, int local_vc) const {
     return core_.congestion.output(core_.outputs.index(r, local_vc));
   }
@@ -302,6 +318,10 @@ class RouterBank {
   }
 
  private:
+  /// Where packets wait: what the stays of input VC local_vc of router r still open at T add
+  /// when they end there (held: with the credit wait).
+  [[nodiscard]] CongestionCounters::InputVc open_stays(std::uint32_t r, int local_vc,
+                                                       Cycle T) const;
   RouterCore core_;
   SwitchStage switch_;  ///< the injection and VC allocation stages keep their state in core_
 };

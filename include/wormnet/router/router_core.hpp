@@ -76,7 +76,7 @@ struct RouterCore {
   }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
     deposit<false>(r, local_vc, f, t);
-    if (congestion.on()) [[unlikely]]
+    if (congestion.counting()) [[unlikely]]
       count_deposit(r, local_vc, t);
   }
   /// Where packets wait (CongestionCounters), for the callers outside the counted walk (at

@@ -32,7 +32,7 @@ class VcAllocationStage {
   template <bool kCounted>
   static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t);
   static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t) {
-    if (!c.congestion.on()) return step<false>(c, r, t);
+    if (!c.congestion.counting()) return step<false>(c, r, t);
     c.congestion.set_cycle(t);
     return step<true>(c, r, t);
   }

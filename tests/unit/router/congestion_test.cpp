@@ -207,6 +207,41 @@ struct Network {
   Cycle credit_;
 };
 
+// `--congestion totals` counts nothing before the window nor after it (RankModel::
+// step_layer): at its first cycle RouterBank::open_congestion() sets each accumulator from
+// the VCs' state, at its end close_congestion() adds the stays still open (the brute-force
+// test below does both). Here,
+// at `begin`, before the cycle is stepped: what counting from cycle 0 gave (this bank
+// counted) is counted_from_zero(); then the accumulators are overwritten with other values,
+// through a checkpoint, as if the counting before had been skipped, and opened: the brute
+// force below sees no difference.
+void open_at_begin(RouterBank& bank, std::uint32_t per_router) {
+  const Cycle begin = bank.params().measure_begin;
+  const CongestionCounters& k = bank.core().congestion;
+  for (std::uint32_t i = 0; i < k.inputs(); ++i) {
+    const CongestionCounters::InputVc& a = k.input(i);
+    const CongestionCounters::InputVc z =
+        bank.counted_from_zero(i / per_router, static_cast<int>(i % per_router), begin);
+    ASSERT_EQ(a.vc_wait, z.vc_wait) << "input VC " << i;
+    ASSERT_EQ(a.credit_wait, z.credit_wait) << "input VC " << i;
+    ASSERT_EQ(a.held, z.held) << "input VC " << i;
+    ASSERT_EQ(a.occupancy, z.occupancy) << "input VC " << i;
+  }
+  RouterRows rows;
+  const auto id_of = [](std::uint32_t slot) { return std::uint64_t{slot}; };
+  bank.save(rows, begin, id_of);
+  std::uint64_t junk = 0x9E3779B97F4A7C15ULL;
+  for (auto* row : {&rows.cong_vc_wait, &rows.cong_credit_wait, &rows.cong_held,
+                    &rows.cong_occupancy, &rows.cong_flits}) {
+    for (std::uint64_t& x : *row)
+      x += (junk = junk * 6364136223846793005ULL + 1442695040888963407ULL);
+  }
+  bank.restore(rows, [](std::uint32_t, std::uint32_t, std::uint64_t id) {
+    return static_cast<std::uint32_t>(id);
+  });
+  bank.open_congestion();
+}
+
 // Brute force: at the end of each cycle of the window, per input VC, from the state the
 // stages left and the moves they made (routing delay >= 1, so a head that came to the front
 // in this cycle is not yet routed): a waiting head routed by now was refused a VC (or
@@ -263,7 +298,19 @@ TEST(Congestion, EveryCountMatchesABruteForceSumOverCycles) {
         return static_cast<std::uint32_t>(id);
       });
     };
+    const auto per_router = static_cast<std::uint32_t>((p.ports + 1) * k.vcs);
     for (Cycle t = 0; t < last; ++t) {
+      if (t == begin) open_at_begin(net.bank, per_router);
+      // Past the window: closed (the totals in the accumulators, nothing counts), through a
+      // checkpoint (which holds what counting on would: counting again), closed again.
+      if (t == end || t == end + 30) net.bank.close_congestion();
+      if (t == end + 20) {
+        RouterRows rows;
+        net.bank.save(rows, t, [](std::uint32_t slot) { return std::uint64_t{slot}; });
+        net.bank.restore(rows, [](std::uint32_t, std::uint32_t, std::uint64_t id) {
+          return static_cast<std::uint32_t>(id);
+        });
+      }
       net.sent.clear();
       net.step(t);
       if (t < begin || t >= end) {
@@ -288,7 +335,6 @@ TEST(Congestion, EveryCountMatchesABruteForceSumOverCycles) {
     }
     SCOPED_TRACE(testing::Message()
                  << k.spec << " " << k.routing << " va " << k.va << (k.per_vc ? " per-vc" : ""));
-    const auto per_router = static_cast<std::uint32_t>((p.ports + 1) * k.vcs);
     for (std::uint32_t i = 0; i < ivcs; ++i) {
       const VcCongestion c =
           net.bank.congestion(i / per_router, static_cast<int>(i % per_router), last);

@@ -27,6 +27,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analysis_report_test import screenshot  # noqa: E402
+
 SKIP = 77
 FAILURES = []
 WARMUP, MEASURE, WINDOW = 300, 3000, 100
@@ -191,13 +194,7 @@ def main():
         # The congestion sections are the page's end: a tall window shows them.
         size = (1200, 9000)
         png = os.path.join(out, "report.png")
-        r = subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--no-first-run", "--hide-scrollbars",
-             f"--user-data-dir={os.path.join(out, 'chromium-profile')}",
-             f"--window-size={size[0]},{size[1]}", f"--screenshot={png}",
-             "file://" + os.path.abspath(page)], capture_output=True, text=True, timeout=180)
+        r = screenshot(chromium, page, png, os.path.join(out, "chromium-profile"), size)
         if check(r.returncode == 0 and os.path.exists(png),
                  f"chromium exited {r.returncode}: {r.stderr[-2000:]}"):
             check_screenshot(png, size)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/enum_table_check.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -59,27 +60,12 @@ constexpr int value_count(NpbClass v) {
   return 0;
 }
 
-/// E's table against `count` enumerators 0..count-1 and the names `expected` (in the enum's
-/// order, written out from docs/workloads.md, not read from the table): every value has one
-/// row, reads back from its name, no two rows share a name, a name is matched exactly.
+/// E's table against `count` enumerators and the names `expected` (in the enum's order,
+/// written out from docs/workloads.md, not read from the table): support/enum_table_check.hpp.
 template <class E>
 void check_table(int count, const std::vector<std::string>& expected) {
   ASSERT_EQ(value_count(E{}), count);
-  const auto table = enum_names(E{});
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(count));
-  ASSERT_EQ(expected.size(), static_cast<std::size_t>(count));
-  std::set<std::string> names;
-  for (int i = 0; i < count; ++i) {
-    const E v = static_cast<E>(i);
-    const std::string name = enum_name(v);
-    EXPECT_EQ(name, expected[static_cast<std::size_t>(i)]);
-    EXPECT_TRUE(names.insert(name).second) << "two values spelled " << name;
-    ASSERT_TRUE(enum_value<E>(name).has_value()) << name;
-    EXPECT_EQ(*enum_value<E>(name), v) << name;
-    EXPECT_FALSE(std::string(enum_help(v)).empty()) << name;
-    EXPECT_NE(std::string(enum_help(v)), "?") << name;
-  }
-  EXPECT_STREQ(enum_name(static_cast<E>(count)), "?");
+  test::check_enum_table<E>(count, expected);
   EXPECT_FALSE(enum_value<E>("x").has_value());
 }
 

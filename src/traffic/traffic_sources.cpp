@@ -60,15 +60,21 @@ void TrafficSources::enlist(std::uint32_t local) {
 
 void TrafficSources::group_by_block(int shift) {
   require(shift >= 0 && shift <= 32, "group_by_block: the shift is 0 to 32 bits");
-  // Every pending instant is its node's next_time: re-enlisted under the new blocks.
-  std::vector<std::uint32_t> pending;
-  for (Calendar& c : due_) {
-    for (; !c.empty(); c.pop()) pending.push_back(c.top().local);
-  }
+  // Every pending instant moves to its node's block, heaped once per block (linear time;
+  // popping one calendar of every node and pushing each instant again took about 0.2 s per
+  // million nodes): the calendars' order is total, so the pops that follow are the same.
   group_shift_ = shift;
   const std::uint64_t nodes = sources_.size();
-  due_.assign(nodes == 0 ? 1 : static_cast<std::size_t>(((nodes - 1) >> shift) + 1), Calendar{});
-  for (std::uint32_t local : pending) enlist(local);
+  std::vector<std::vector<Due>> blocks(
+      nodes == 0 ? 1 : static_cast<std::size_t>(((nodes - 1) >> shift) + 1));
+  for (Calendar& c : due_) {
+    for (const Due& d : c.take_all()) {
+      blocks[static_cast<std::size_t>(static_cast<std::uint64_t>(d.local) >> shift)].push_back(d);
+    }
+  }
+  due_.clear();
+  due_.reserve(blocks.size());
+  for (std::vector<Due>& b : blocks) due_.emplace_back(std::move(b));
 }
 
 void TrafficSources::generate(std::uint32_t local, Cycle t) {

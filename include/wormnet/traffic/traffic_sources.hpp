@@ -221,7 +221,17 @@ class TrafficSources {
   std::uint64_t seed_;  ///< the streams' seed (RandomStream(seed_, node id))
   HugeVector<Source> sources_;
   HugeVector<SourceQueue> queues_;
-  using Calendar = std::priority_queue<Due, std::vector<Due>, std::greater<>>;
+  /// A heap of pending instants, earliest (cycle, then node) first: a total order, so the
+  /// order of pops does not depend on the order of pushes, and its items may be taken out
+  /// and heaped again elsewhere (group_by_block()).
+  struct Calendar : std::priority_queue<Due, std::vector<Due>, std::greater<>> {
+    Calendar() = default;
+    explicit Calendar(std::vector<Due> items)
+        : std::priority_queue<Due, std::vector<Due>, std::greater<>>(std::greater<>{},
+                                                                     std::move(items)) {}
+    /// Every pending instant, in no order; the calendar is left empty.
+    std::vector<Due> take_all() { return std::exchange(c, {}); }
+  };
   /// Pending generation instants, one calendar per block (see group_by_block()).
   std::vector<Calendar> due_ = std::vector<Calendar>(1);
   int group_shift_ = 32;  ///< block = local >> group_shift_ (one block by default)

@@ -125,54 +125,9 @@ void RankModel::enter_cycle(Cycle c) {
 
 // The observed walks are instantiated in rank_model_observed.cpp, the counted one in
 // rank_model_counted.cpp.
-extern template void RankModel::step_blocks<WalkPass::kAll, false, true, false>(std::size_t,
-                                                                                std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, true, true, false>(std::size_t,
-                                                                               std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, false, true, false>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, true, true, false>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true, false>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true, false>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, false, true, true>(std::size_t,
-                                                                               std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, true, true, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, false, true, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, true, true, true>(std::size_t,
-                                                                                   std::size_t,
-                                                                                   Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, false, true, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, true, true, true>(std::size_t,
-                                                                                   std::size_t,
-                                                                                   Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, false, false, true>(std::size_t,
-                                                                                std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kAll, true, false, true>(std::size_t,
-                                                                               std::size_t, Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, false, false, true>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<WalkPass::kInterior, true, false, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, false, false, true>(std::size_t,
-                                                                                     std::size_t,
-                                                                                     Cycle);
-extern template void RankModel::step_blocks<WalkPass::kBoundary, true, false, true>(std::size_t,
-                                                                                    std::size_t,
-                                                                                    Cycle);
+WORMNET_WALK_COPIES(extern template, true, false);
+WORMNET_WALK_COPIES(extern template, true, true);
+WORMNET_WALK_COPIES(extern template, false, true);
 
 // Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only), in the
 // walk's copy for the rank: of several blocks or one, observed or not, counted or not.

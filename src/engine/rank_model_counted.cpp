@@ -6,17 +6,6 @@
 
 namespace wormnet {
 
-template void RankModel::step_blocks<WalkPass::kAll, false, false, true>(std::size_t, std::size_t,
-                                                                         Cycle);
-template void RankModel::step_blocks<WalkPass::kAll, true, false, true>(std::size_t, std::size_t,
-                                                                        Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, false, false, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, true, false, true>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, false, false, true>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, true, false, true>(std::size_t,
-                                                                             std::size_t, Cycle);
+WORMNET_WALK_COPIES(template, false, true);
 
 }  // namespace wormnet

@@ -23,29 +23,7 @@ void RankModel::observe_credit(std::uint32_t o, Cycle t) const {
                                     static_cast<std::uint8_t>(bank_.vc_of(at.local_vc))});
 }
 
-template void RankModel::step_blocks<WalkPass::kAll, false, true, false>(std::size_t, std::size_t,
-                                                                         Cycle);
-template void RankModel::step_blocks<WalkPass::kAll, true, true, false>(std::size_t, std::size_t,
-                                                                        Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, false, true, false>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, true, true, false>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, false, true, false>(std::size_t,
-                                                                              std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, true, true, false>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kAll, false, true, true>(std::size_t, std::size_t,
-                                                                        Cycle);
-template void RankModel::step_blocks<WalkPass::kAll, true, true, true>(std::size_t, std::size_t,
-                                                                       Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, false, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kInterior, true, true, true>(std::size_t,
-                                                                            std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, false, true, true>(std::size_t,
-                                                                             std::size_t, Cycle);
-template void RankModel::step_blocks<WalkPass::kBoundary, true, true, true>(std::size_t,
-                                                                            std::size_t, Cycle);
+WORMNET_WALK_COPIES(template, true, false);
+WORMNET_WALK_COPIES(template, true, true);
 
 }  // namespace wormnet

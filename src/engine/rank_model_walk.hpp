@@ -203,3 +203,21 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
 }
 
 }  // namespace wormnet
+
+// The walk's six copies for one (observed, counted) pair: every pass, with and without blocks.
+// `kind` is `template` in the unit that compiles them and `extern template` where they are
+// only called (rank_model.cpp compiles the plain walk, rank_model_observed.cpp the observed
+// ones, rank_model_counted.cpp the counted one: each unit's inlining stays its own).
+#define WORMNET_WALK_COPIES(kind, kObserved, kCounted)                                             \
+  kind void RankModel::step_blocks<WalkPass::kAll, false, kObserved, kCounted>(                    \
+      std::size_t, std::size_t, Cycle);                                                            \
+  kind void RankModel::step_blocks<WalkPass::kAll, true, kObserved, kCounted>(std::size_t,         \
+                                                                              std::size_t, Cycle); \
+  kind void RankModel::step_blocks<WalkPass::kInterior, false, kObserved, kCounted>(               \
+      std::size_t, std::size_t, Cycle);                                                            \
+  kind void RankModel::step_blocks<WalkPass::kInterior, true, kObserved, kCounted>(                \
+      std::size_t, std::size_t, Cycle);                                                            \
+  kind void RankModel::step_blocks<WalkPass::kBoundary, false, kObserved, kCounted>(               \
+      std::size_t, std::size_t, Cycle);                                                            \
+  kind void RankModel::step_blocks<WalkPass::kBoundary, true, kObserved, kCounted>(                \
+      std::size_t, std::size_t, Cycle)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../../support/enum_table_check.hpp"
+#include "../../support/input_refusal.hpp"
 #include "wormnet/config/config_validation.hpp"
 #include "wormnet/core/error.hpp"
 
@@ -121,16 +122,7 @@ TEST(WorkloadConfig, GridDimensionsAreThoseOfTheStencilsAndTheSweep) {
   }
 }
 
-/// The InputError `f` throws; an empty one when it throws none.
-template <class F>
-InputError refusal(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return InputError("", "", "");
-}
+using test::refusal;
 
 TEST(WorkloadConfig, ParsesAGridOfTheMotifsDimensions) {
   EXPECT_EQ(parse_grid("3x4", 2), (std::vector<int>{3, 4}));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/input_refusal.hpp"
 #include "wormnet/core/error.hpp"
 #include "wormnet/topology/topology_factory.hpp"
 #include "wormnet/workload/motifs.hpp"
@@ -24,16 +25,7 @@ std::uint64_t network_messages(const MessageGraph& g) {
   return n;
 }
 
-/// The InputError `f` throws: its option, or "" when it throws none.
-template <class F>
-InputError refusal(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  return InputError("", "", "");
-}
+using test::refusal;
 
 TEST(WorkloadFactory, EveryKindNamesItsMotifOrSkeleton) {
   // The configuration's kinds (their names: config/workload_config.hpp) against the motifs and

@@ -226,9 +226,8 @@ const void* Communicator::native_handle() const {
 MpiSession::MpiSession(int* argc, char*** argv) {
   // A process that no launcher started is a one-rank job: it talks to no other process and
   // needs no network transport, while Open MPI's default point-to-point layer (UCX) probes
-  // the network devices at start-up: `wormnet --version` took 0.66-0.71 s, 0.45 s with the
-  // ob1 layer (10 runs each, a busy 2-core machine, 6 Dec 2026). The user's own
-  // OMPI_MCA_pml wins (no overwrite); launched ranks keep the default.
+  // the network devices at start-up (docs/scaling.md, "Strong scaling of the whole process").
+  // The user's own OMPI_MCA_pml wins (no overwrite); launched ranks keep the default.
   if (!started_by_launcher()) setenv("OMPI_MCA_pml", "ob1", 0);
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");

@@ -60,9 +60,9 @@ void TrafficSources::enlist(std::uint32_t local) {
 
 void TrafficSources::group_by_block(int shift) {
   require(shift >= 0 && shift <= 32, "group_by_block: the shift is 0 to 32 bits");
-  // Every pending instant moves to its node's block, heaped once per block (linear time;
-  // popping one calendar of every node and pushing each instant again took about 0.2 s per
-  // million nodes): the calendars' order is total, so the pops that follow are the same.
+  // Every pending instant moves to its node's block, heaped once per block (linear time,
+  // where popping and pushing every instant again was n log n): the calendars' order is
+  // total, so the pops that follow are the same.
   group_shift_ = shift;
   const std::uint64_t nodes = sources_.size();
   std::vector<std::vector<Due>> blocks(

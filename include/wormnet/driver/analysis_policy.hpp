@@ -15,10 +15,9 @@ inline constexpr std::uint64_t kReportLoadStates = 200'000'000;
 /// Below this many routing states the load analysis takes about a second or less on one
 /// core: always worth running for the report.
 inline constexpr std::uint64_t kCheapLoadStates = 2'000'000;
-/// What a routing state of the analysis costs, in router-cycles of the loop: measured 70
-/// (torus:216x216x216 on 2 ranks, load 0.002: 2.2 us per state and rank against 31 ns per
-/// router-cycle and rank) to 200 (torus:100x100x100 on one rank in its first cycles);
-/// docs/scaling.md, "Setup at ten million routers".
+/// What a routing state of the analysis costs, in router-cycles of the loop: a round figure
+/// between the ratios measured on large tori (docs/scaling.md, "Setup at ten million
+/// routers").
 inline constexpr std::uint64_t kRouterCyclesPerState = 100;
 /// The share of a run the report's analysis may cost, in percent.
 inline constexpr std::uint64_t kReportAnalysisPercent = 10;

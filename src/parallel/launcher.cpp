@@ -1,20 +1,48 @@
 #include "wormnet/parallel/launcher.hpp"
 
+#include <charconv>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 namespace wormnet {
 
-bool started_by_launcher() {
+namespace {
+
+/// The variable as a positive count, or nothing (unset, empty, not wholly a number, 0).
+std::optional<long> count_variable(EnvironmentLookup env, const char* name) {
+  const char* text = env(name);
+  if (text == nullptr) return std::nullopt;
+  const std::string_view s(text);
+  long value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (error != std::errc{} || end != s.data() + s.size() || value <= 0) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+const char* process_environment(const char* name) {
+  return std::getenv(name);
+}
+
+bool started_by_launcher(EnvironmentLookup env) {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE"}) {
-    if (std::getenv(name) != nullptr) return true;
+    if (env(name) != nullptr) return true;
   }
-  if (std::getenv("SLURM_PROCID") != nullptr && std::getenv("SLURM_STEP_ID") != nullptr) {
-    return true;
-  }
-  const char* ess = std::getenv("OMPI_MCA_ess");
+  if (env("SLURM_PROCID") != nullptr && env("SLURM_STEP_ID") != nullptr) return true;
+  const char* ess = env("OMPI_MCA_ess");
   const bool singleton = ess != nullptr && std::string_view(ess) == "singleton";
-  return std::getenv("PMIX_RANK") != nullptr && !singleton;
+  return env("PMIX_RANK") != nullptr && !singleton;
+}
+
+bool ranks_share_one_node(EnvironmentLookup env) {
+  if (!started_by_launcher(env)) return true;
+  const std::optional<long> size = count_variable(env, "OMPI_COMM_WORLD_SIZE");
+  const std::optional<long> local = count_variable(env, "OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (size && local) return *size == *local;
+  if (env("SLURM_STEP_ID") != nullptr) return count_variable(env, "SLURM_STEP_NUM_NODES") == 1L;
+  return false;
 }
 
 }  // namespace wormnet

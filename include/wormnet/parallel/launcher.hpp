@@ -1,13 +1,24 @@
-// Whether an MPI launcher started this process, from the variables launchers set for the
-// processes they start (before MPI_Init, so that the MPI session can be set up for it).
+// Whether an MPI launcher started this process, and whether all the job's ranks share this
+// machine, from the variables launchers set for the processes they start (before MPI_Init,
+// so that the MPI session can be set up for it).
 #pragma once
 
 namespace wormnet {
+
+/// A variable of the process's environment, or null (std::getenv; tests pass their own).
+using EnvironmentLookup = const char* (*)(const char* name);
+[[nodiscard]] const char* process_environment(const char* name);
 
 /// Open MPI's mpiexec (OMPI_COMM_WORLD_SIZE), MPICH's hydra (PMI_RANK, PMI_SIZE), SLURM's
 /// srun (SLURM_STEP_ID with SLURM_PROCID), other PMIx launchers (PMIX_RANK). False for a
 /// process started by itself (a singleton: one rank), even after MPI_Init, which sets
 /// PMIX_RANK with OMPI_MCA_ess=singleton.
-[[nodiscard]] bool started_by_launcher();
+[[nodiscard]] bool started_by_launcher(EnvironmentLookup env = process_environment);
+
+/// Every rank of the job runs on this machine: a singleton; Open MPI's mpiexec with as many
+/// ranks on this node as in the job (OMPI_COMM_WORLD_LOCAL_SIZE = OMPI_COMM_WORLD_SIZE); a
+/// SLURM job step on one node (SLURM_STEP_NUM_NODES = 1). False when unsure (another launcher,
+/// a variable missing or not a number): the ranks may then need a network.
+[[nodiscard]] bool ranks_share_one_node(EnvironmentLookup env = process_environment);
 
 }  // namespace wormnet

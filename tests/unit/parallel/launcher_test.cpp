@@ -1,0 +1,77 @@
+// Which launcher started the process and whether its ranks share one machine, from
+// environments written out by hand (what Open MPI's mpiexec, SLURM's srun and MPICH's hydra
+// set for the processes they start).
+#include "wormnet/parallel/launcher.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace wormnet {
+namespace {
+
+// The environment a test looks up (a plain function pointer cannot capture one).
+std::map<std::string, std::string> g_environment;  // NOLINT: test fixture state only
+
+const char* lookup(const char* name) {
+  const auto it = g_environment.find(name);
+  return it == g_environment.end() ? nullptr : it->second.c_str();
+}
+
+class Launcher : public ::testing::Test {
+ protected:
+  void SetUp() override { g_environment.clear(); }
+  static void set(std::map<std::string, std::string> variables) {
+    g_environment = std::move(variables);
+  }
+};
+
+TEST_F(Launcher, AProcessStartedAloneIsASingletonOnOneNode) {
+  EXPECT_FALSE(started_by_launcher(lookup));
+  EXPECT_TRUE(ranks_share_one_node(lookup));
+  // Open MPI sets these in a singleton's own MPI_Init: still no launcher.
+  set({{"PMIX_RANK", "0"}, {"OMPI_MCA_ess", "singleton"}});
+  EXPECT_FALSE(started_by_launcher(lookup));
+  EXPECT_TRUE(ranks_share_one_node(lookup));
+}
+
+TEST_F(Launcher, OpenMpisRanksShareTheNodeWhenAllAreLocal) {
+  set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}});
+  EXPECT_TRUE(started_by_launcher(lookup));
+  EXPECT_TRUE(ranks_share_one_node(lookup));
+  set({{"OMPI_COMM_WORLD_SIZE", "64"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "32"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  // Without the local size, or with text that is not a count, nothing is known.
+  set({{"OMPI_COMM_WORLD_SIZE", "2"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2x"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  set({{"OMPI_COMM_WORLD_SIZE", "0"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "0"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+}
+
+TEST_F(Launcher, ASlurmStepSharesANodeWhenItHasOne) {
+  set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});
+  EXPECT_TRUE(started_by_launcher(lookup));
+  EXPECT_TRUE(ranks_share_one_node(lookup));
+  set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}, {"SLURM_STEP_NUM_NODES", "4"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}});
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  // A batch script's own shell (SLURM_PROCID without a step) started no rank.
+  set({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});
+  EXPECT_FALSE(started_by_launcher(lookup));
+}
+
+TEST_F(Launcher, OtherLaunchersAreNotAssumedLocal) {
+  set({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}});
+  EXPECT_TRUE(started_by_launcher(lookup));
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+  set({{"PMIX_RANK", "3"}});
+  EXPECT_TRUE(started_by_launcher(lookup));
+  EXPECT_FALSE(ranks_share_one_node(lookup));
+}
+
+}  // namespace
+}  // namespace wormnet

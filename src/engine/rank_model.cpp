@@ -293,6 +293,13 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_win
   return out;
 }
 
+std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_blocked() {
+  require(level(), "take_channel_blocked() while the walk's layers are not level");
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
+  bank_.take_channel_blocked(topo_, now_, out);
+  return out;
+}
+
 RankStateView RankModel::state() const {
   require(level(), "the rank's state read while the walk's layers are not level");
   return RankStateView(topo_, bank_, packets_, sources_, links_, wheel_, counters_, active_, now_);

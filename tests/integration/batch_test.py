@@ -716,12 +716,12 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
 
     def test_checkpoint_of_the_previous_layout_is_refused(self):
-        # Layout version 6 added the flits of the statistics window under way (--congestion
-        # series); a version-5 checkpoint holds none, so a restart could not continue the
-        # channel series: refused by version.
-        copy = self.damaged_copy("layout5.ck", lambda f: f.attrs.__setitem__(
-            "checkpoint_version", np.int64(5)))
-        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 5", "reads 6")
+        # Layout version 7 added each input VC's blocked time at the last window's end
+        # (--congestion series); a version-6 checkpoint holds none, so a restart could not
+        # continue the blocked-time series: refused by version.
+        copy = self.damaged_copy("layout6.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(6)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 6", "reads 7")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

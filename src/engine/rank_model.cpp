@@ -27,6 +27,7 @@ RouterParams router_params(const SimConfig& config, const RunPlan& plan, const T
   p.ring_tie = n.ring_tie;
   p.tie_key = mix64(config.measure.seed ^ 0x7469652D64726177ULL);
   p.congestion = config.measure.congestion != CongestionMode::kOff;
+  p.congestion_series = config.measure.congestion == CongestionMode::kSeries;
   p.measure_begin = plan.window.begin;
   p.measure_end = plan.window.end();
   return p;

@@ -35,6 +35,7 @@ VcCongestion RouterBank::congestion(std::uint32_t r, int local_vc, Cycle T) cons
 
 void RouterBank::take_channel_blocked(const Topology& topo, Cycle T,
                                       std::vector<std::pair<std::uint32_t, std::uint64_t>>& out) {
+  require(params().congestion_series, "take_channel_blocked() without --congestion series");
   CongestionCounters& k = core_.congestion;
   const int ports = params().ports;
   const int vcs = params().vcs;

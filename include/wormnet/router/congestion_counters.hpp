@@ -65,9 +65,10 @@ class CongestionCounters {
   /// Off: nothing is allocated and no event is counted.
   CongestionCounters() = default;
   /// On, for `input_vcs` input VCs and `output_vcs` output VCs, counting [begin, end).
-  /// `routing_delay`, `vc_alloc_delay`: the router's (the walk's clips, set_cycle()).
+  /// `routing_delay`, `vc_alloc_delay`: the router's (the walk's clips, set_cycle());
+  /// `series`: keep blocked_mark() (`--congestion series`).
   CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end,
-                     Cycle routing_delay = 1, Cycle vc_alloc_delay = 1)
+                     Cycle routing_delay = 1, Cycle vc_alloc_delay = 1, bool series = false)
       : on_(true),
         begin_(begin),
         end_(end),
@@ -75,7 +76,7 @@ class CongestionCounters {
         vc_alloc_delay_(vc_alloc_delay),
         in_(input_vcs),
         out_(output_vcs),
-        blocked_mark_(input_vcs) {}
+        blocked_mark_(series ? input_vcs : 0) {}
 
   [[nodiscard]] bool on() const { return on_; }
   /// On and not closed: events count. Closed (RouterBank::close_congestion(), `totals` past
@@ -219,9 +220,14 @@ class CongestionCounters {
   /// window_output(o), and zero it (a statistics window ends).
   std::uint64_t take_window(std::uint32_t o) { return std::exchange(out_[o].window, 0); }
   /// Input VC i's blocked time (vc_wait + held, modulo 2^64) read at the last statistics
-  /// window's end (--congestion series; 0 before the first).
-  [[nodiscard]] std::uint64_t blocked_mark(std::uint32_t i) const { return blocked_mark_[i]; }
-  void set_blocked_mark(std::uint32_t i, std::uint64_t v) { blocked_mark_[i] = v; }
+  /// window's end (--congestion series; 0 before the first, and always without series).
+  [[nodiscard]] std::uint64_t blocked_mark(std::uint32_t i) const {
+    return blocked_mark_.empty() ? 0 : blocked_mark_[i];
+  }
+  /// Only with series (a restore sets 0 where there is none).
+  void set_blocked_mark(std::uint32_t i, std::uint64_t v) {
+    if (!blocked_mark_.empty()) blocked_mark_[i] = v;
+  }
   [[nodiscard]] std::size_t inputs() const { return in_.size(); }
   [[nodiscard]] std::size_t outputs() const { return out_.size(); }
   /// Zero counts (a restore fills them after).

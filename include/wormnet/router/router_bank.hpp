@@ -314,7 +314,7 @@ class RouterBank {
   /// simulated the cycles before T), appended to `out` as (global channel id of `topo`,
   /// cycles), router by router and input port by input port; each VC's reading at T is kept
   /// for the next call (CongestionCounters::blocked_mark()). O(input VCs); only with
-  /// params().congestion.
+  /// params().congestion_series.
   void take_channel_blocked(const Topology& topo, Cycle T,
                             std::vector<std::pair<std::uint32_t, std::uint64_t>>& out);
 

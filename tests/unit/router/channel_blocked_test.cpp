@@ -26,6 +26,7 @@ RouterParams counting(int vcs, int depth, Cycle begin, Cycle end) {
   p.vcs = vcs;
   p.depth = depth;
   p.congestion = true;
+  p.congestion_series = true;
   p.measure_begin = begin;
   p.measure_end = end;
   return p;

@@ -76,6 +76,18 @@ def series_windows(source, point) -> tuple:
     return s["flits"], s["cycle_end"]
 
 
+def series_blocked(source, point) -> np.ndarray:
+    """blocked (C, W) of the Point `point`'s channel series: the cycles each channel's input
+    VCs waited (vc + credit + switch waits, summed over its VCs) in each statistics window's
+    part inside the measurement window (0 outside it). ResultFileError (one line) when the
+    run did not record it (no --congestion series, or a file from before the blocked series)."""
+    s = point.channel_series
+    if s is None or "blocked" not in s:
+        raise ResultFileError(f"{source.path}: point {point.index} has no blocked-time series "
+                              "(rerun with --congestion series)")
+    return s["blocked"]
+
+
 def window_phase(sweep: Sweep, start: int, end: int) -> str:
     """Where the window [start, end) lies: warm-up, measurement, drain, or across two."""
     begin, stop = measurement_bounds(sweep)

@@ -43,18 +43,23 @@ def channel_series_frame(path: str, index: int = 0, quantity: str = "flits"):
     (/points/NNN/channel_series, `--congestion series`): one row per statistics window of the
     whole run (warm-up, measurement, drain), indexed by `cycle_end` (the first cycle after the
     window), one column per channel id; `quantity` "flits" (that crossed the channel in the
-    window) or "utilization" (those flits / the window's cycles). KeyError when the run did
+    window), "utilization" (those flits / the window's cycles) or "blocked" (the cycles the
+    channel's input VCs waited for a VC, a credit or the switch, summed over its VCs, in the
+    window's part inside the measurement window: 0 outside it). KeyError when the run did
     not record it."""
     import pandas as pd
 
-    if quantity not in ("flits", "utilization"):
-        raise ValueError(f"quantity {quantity!r}: flits or utilization")
+    if quantity not in ("flits", "utilization", "blocked"):
+        raise ValueError(f"quantity {quantity!r}: flits, utilization or blocked")
     with h5py.File(path, "r") as f:
         name = f"points/{index:03d}/channel_series"
         if name not in f:
             raise KeyError(f"{path}: point {index} has no channel series "
                            "(run with --congestion series)")
-        flits = f[name]["flits"][()]
+        if quantity == "blocked" and "blocked" not in f[name]:
+            raise KeyError(f"{path}: point {index} has no blocked-time series "
+                           "(rerun with --congestion series)")
+        flits = f[name]["blocked" if quantity == "blocked" else "flits"][()]
         ends = f[name]["cycle_end"][()]
     values = flits.T.astype(float if quantity == "utilization" else np.int64)
     if quantity == "utilization":

@@ -364,24 +364,29 @@ def series_panels(source, windows=None, point: int | None = None, quantity: str 
     """The channel view over time (`--congestion series`): a panel per statistics window of
     `windows` (indices into the point's windows; None: `count` of them spread over the run,
     series_windows_drawn), each channel coloured by the flits it carried in that window
-    (`quantity` "flits") or those per cycle ("utilization"), one colour scale over the
+    (`quantity` "flits"), those per cycle ("utilization") or the cycles its input VCs waited
+    in the window's part inside the measurement window ("blocked"), one colour scale over the
     panels, each titled with its cycles and where they lie (warm-up, measurement, drain).
     Returns (figure, [Heatmap per window], each with .window its index);
     ResultFileError (one line) when the point has no series."""
-    from .channels import series_windows, window_phase
+    from .channels import series_blocked, series_windows, window_phase
 
-    if quantity not in ("flits", "utilization"):
-        raise ValueError(f"quantity {quantity!r}: flits or utilization")
+    if quantity not in ("flits", "utilization", "blocked"):
+        raise ValueError(f"quantity {quantity!r}: flits, utilization or blocked")
     p = source.point(default_point(source) if point is None else point)
     flits, ends = series_windows(source, p)
+    if quantity == "blocked":
+        flits = series_blocked(source, p)
     if windows is None:
         windows = series_windows_drawn(ends, count)
     for w in windows:
         if not 0 <= w < len(ends):
             raise ValueError(f"window {w}: point {p.index} has {len(ends)} statistics windows "
                              f"(0..{len(ends) - 1})")
-    label = ("flits through the channel in the window" if quantity == "flits"
-             else "channel utilization (flits/cycle in the window)")
+    label = {"flits": "flits through the channel in the window",
+             "utilization": "channel utilization (flits/cycle in the window)",
+             "blocked": "blocked cycles in the window (VC + credit + switch waits, summed "
+                        "over the VCs)"}[quantity]
     entries = []
     for w in windows:
         start = int(ends[w - 1]) if w > 0 else 0

@@ -21,7 +21,7 @@ from . import heatmap as hm  # noqa: E402
 from . import plots  # noqa: E402
 from .channels import QUANTITIES, congestion_values, default_point  # noqa: E402
 from .layouts import LayoutError, layout  # noqa: E402
-from .results import Sweep, describe_saturation  # noqa: E402
+from .results import ResultFileError, Sweep, describe_saturation  # noqa: E402
 from .steady import point_steadiness  # noqa: E402
 
 #: At most this many points get a time-series panel (evenly spread, first and last kept).
@@ -322,35 +322,56 @@ def section_waits(s: Sweep, point: int | None) -> str:
 
 def section_series(s: Sweep, point: int | None) -> str:
     """The channels over time at a load point (`--congestion series`): small multiples of the
-    per-window utilization over the warm-up, measurement and drain, and a table of each
-    window's cycles, phase, flits over all channels and busiest channel."""
-    from .channels import series_windows, window_phase
+    per-window utilization over the warm-up, measurement and drain, and of the per-window
+    blocked cycles, and a table of each window's cycles, phase, flits over all channels and
+    busiest channel, blocked cycles over all channels and most blocked channel."""
+    from .channels import series_blocked, series_windows, window_phase
 
     index = default_point(s) if point is None else point
     p = s.point(index)
     out = ['<h3 id="series">The channels over time</h3>']
     flits, ends = series_windows(s, p)
+    try:
+        blocked = series_blocked(s, p)
+    except ResultFileError:  # a file from before the blocked-time series
+        blocked = None
     drawn = hm.series_windows_drawn(ends)
     out.append(f'<p class="meta">Point {index}: {len(ends)} statistics windows, each channel\'s '
                "flits per window (<code>--congestion series</code>); the panels show "
                f"{len(drawn)} of them spread over the run on one colour scale, utilization = "
-               "flits / cycles of the window.</p>")
+               "flits / cycles of the window; blocked = the cycles a channel's input VCs "
+               "waited for a VC, a credit or the switch (summed over its VCs), counted inside "
+               "the measurement window only (0 in the warm-up and the drain).</p>")
     rows = []
     for w in range(len(ends)):
         start = int(ends[w - 1]) if w > 0 else 0
         end = int(ends[w])
         column = flits[:, w]
         busiest = int(np.argmax(column))
-        rows.append((w, f"{start}\u2013{end}", window_phase(s, start, end), int(column.sum()),
-                     s.network.channel_label(busiest), int(column[busiest])))
+        row = (w, f"{start}\u2013{end}", window_phase(s, start, end), int(column.sum()),
+               s.network.channel_label(busiest), int(column[busiest]))
+        if blocked is not None:
+            waits = blocked[:, w]
+            most = int(np.argmax(waits))
+            row += ((int(waits.sum()), s.network.channel_label(most), int(waits[most]))
+                    if waits[most] > 0 else (0, "\u2013", 0))
+        rows.append(row)
     if len(rows) > SERIES_ROWS:  # the first and last windows, and those drawn
         keep = set(range(3)) | set(range(len(rows) - 3, len(rows))) | set(drawn)
         rows = [r for r in rows if r[0] in keep]
-    out.append(_table(["window", "cycles", "phase", "flits (all channels)", "busiest channel",
-                       "its flits"], rows, numeric={0, 3, 5}))
+    head = ["window", "cycles", "phase", "flits (all channels)", "busiest channel", "its flits"]
+    numeric = {0, 3, 5}
+    if blocked is not None:
+        head += ["blocked (cycles, all channels)", "most blocked channel", "its blocked cycles"]
+        numeric |= {6, 8}
+    out.append(_table(head, rows, numeric=numeric))
     try:
         fig, _ = hm.series_panels(s, drawn, index, ncols=3, top=3, panel_width=4.2)
         out.append(_img(fig, "the channels over time"))
+        if blocked is not None:
+            fig, _ = hm.series_panels(s, drawn, index, quantity="blocked", ncols=3, top=3,
+                                      panel_width=4.2)
+            out.append(_img(fig, "the channels' blocked cycles over time"))
     except LayoutError as e:
         out.append(f"<p>no drawing: {_e(e)}</p>")
     return "\n".join(out)

@@ -54,9 +54,10 @@ class Point:
     #: None when the run did not count them.
     congestion: dict | None = None
     #: The channel view over time (/points/NNN/channel_series, `--congestion series`):
-    #: "flits" (C, W), the flits each channel carried in each statistics window, and
-    #: "cycle_end" (W,), the first cycle after each window; None when the run did not record
-    #: it.
+    #: "flits" (C, W), the flits each channel carried in each statistics window, "blocked"
+    #: (C, W), the cycles its input VCs waited in the window's part inside the measurement
+    #: window, and "cycle_end" (W,), the first cycle after each window; None when the run did
+    #: not record it.
     channel_series: dict | None = None
 
     def timeseries_frame(self):

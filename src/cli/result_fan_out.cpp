@@ -12,8 +12,9 @@ void ResultFanOut::window(const WindowRow& row) {
 }
 
 void ResultFanOut::channel_window(
-    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
-  if (writer_ != nullptr) writer_->channel_window(cycle_end, channel_flits);
+    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits,
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_blocked) {
+  if (writer_ != nullptr) writer_->channel_window(cycle_end, channel_flits, channel_blocked);
 }
 
 void ResultFanOut::congestion(const ChannelCongestion& mine) {

@@ -22,8 +22,8 @@ class ResultFanOut final : public ResultSink {
   /// The window's accepted traffic and latency to the progress line, the row to the file.
   void window(const WindowRow& row) override;
   void channel_window(
-      Cycle cycle_end,
-      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
+      Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_blocked) override;
   void congestion(const ChannelCongestion& mine) override;
   /// Ends the live progress bar before the file's end of the point (and the summary).
   void end_point(

@@ -148,7 +148,8 @@ void add_sim_options(CLI::App& app, SimOptions& o, bool single_load) {
                  "where packets wait: totals (per channel and VC over the measurement window: "
                  "cycles waiting for a VC, a credit, the switch; mean buffer occupancy; "
                  "flits per VC), series (totals, and the flits each channel carried in every "
-                 "statistics window of the run) or off")
+                 "statistics window of the run, and the cycles its VCs waited in each, inside "
+                 "the measurement window) or off")
       ->transform(choice_of<CongestionMode>())
       ->default_str(enum_name(m.congestion))
       ->group("Measurement");

@@ -70,7 +70,11 @@ void PointRun::flush_window(Cycle now) {
   // The channel view over time: nothing is counted, nor taken, without it.
   const bool series = context_.config.measure.congestion == CongestionMode::kSeries;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> channels;
-  if (series) channels = model_.take_channel_window();
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> blocked;
+  if (series) {
+    channels = model_.take_channel_window();
+    blocked = model_.take_channel_blocked();
+  }
   auto a = w.to_array();
   // O(1): the per-window reductions stay small on a large rank (RankStateView::gauges()).
   const FlitGauges g = model_.state().gauges();
@@ -86,7 +90,7 @@ void PointRun::flush_window(Cycle now) {
   row.messages_at_sources = snap[2];
   loop_.flit_hops += row.counters.flit_hops;
   loop_.window_start = now;
-  if (series && row.cycles > 0) sink_.channel_window(now, channels);
+  if (series && row.cycles > 0) sink_.channel_window(now, channels, blocked);
   if (row.cycles > 0) sink_.window(row);
   if (row.cycles > 0) check_early_stop(row);
 }

@@ -27,6 +27,7 @@ RouterParams router_params(const SimConfig& config, const RunPlan& plan, const T
   p.ring_tie = n.ring_tie;
   p.tie_key = mix64(config.measure.seed ^ 0x7469652D64726177ULL);
   p.congestion = config.measure.congestion != CongestionMode::kOff;
+  p.congestion_series = config.measure.congestion == CongestionMode::kSeries;
   p.measure_begin = plan.window.begin;
   p.measure_end = plan.window.end();
   return p;
@@ -290,6 +291,13 @@ std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_win
   require(level(), "take_channel_window() while the walk's layers are not level");
   std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
   bank_.take_channel_window(topo_, out);
+  return out;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint64_t>> RankModel::take_channel_blocked() {
+  require(level(), "take_channel_blocked() while the walk's layers are not level");
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
+  bank_.take_channel_blocked(topo_, now_, out);
   return out;
 }
 

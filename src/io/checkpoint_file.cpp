@@ -28,7 +28,9 @@ namespace {
 /// continue those counts.
 /// 6: routers/congestion_window_flits (the flits of the statistics window under way,
 /// --congestion series): a restart from 5 could not continue the channel series.
-constexpr std::int64_t kCheckpointVersion = 6;
+/// 7: routers/congestion_blocked_mark (each input VC's blocked time at the last window's end,
+/// --congestion series): a restart from 6 could not continue the blocked-time series.
+constexpr std::int64_t kCheckpointVersion = 7;
 
 namespace names = schema::checkpoint;
 namespace layout = checkpoint_layout;

@@ -123,7 +123,8 @@ auto router_unit_fields(R& u) {
                     RouterField{names::kCongHeld, u.cong_held, W::kPortVcs},
                     RouterField{names::kCongOccupancy, u.cong_occupancy, W::kPortVcs},
                     RouterField{names::kCongFlits, u.cong_flits, W::kPortVcs},
-                    RouterField{names::kCongWindowFlits, u.cong_window_flits, W::kPortVcs}};
+                    RouterField{names::kCongWindowFlits, u.cong_window_flits, W::kPortVcs},
+                    RouterField{names::kCongBlockedMark, u.cong_blocked_mark, W::kPortVcs}};
 }
 
 /// The sources' per-router fields (TrafficSources::Rows).

@@ -56,6 +56,7 @@ inline constexpr std::string_view kCongHeld = "congestion_held";
 inline constexpr std::string_view kCongOccupancy = "congestion_occupancy";
 inline constexpr std::string_view kCongFlits = "congestion_flits";
 inline constexpr std::string_view kCongWindowFlits = "congestion_window_flits";
+inline constexpr std::string_view kCongBlockedMark = "congestion_blocked_mark";
 inline constexpr std::string_view kSourceCounter = "source_counter";
 inline constexpr std::string_view kSourceNextTime = "source_next_time";
 inline constexpr std::string_view kSourceSequence = "source_sequence";

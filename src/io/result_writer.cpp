@@ -32,6 +32,8 @@ std::vector<IndexRun> runs_of(const std::vector<std::uint32_t>& ids) {
 
 /// The windows of the channel series while the point runs (ResultWriter::channel_window()).
 constexpr std::string_view kSeriesWindows = "channel_series_windows";
+/// Their blocked cycles, a dataset per window named alike.
+constexpr std::string_view kBlockedWindows = "channel_series_blocked_windows";
 
 std::string series_window_name(std::uint64_t index) {
   char buf[32];
@@ -434,8 +436,9 @@ void ResultWriter::begin_point_unguarded(int index, double offered_load) {
                              "deadlock", "congestion", "channel_series"}) {
       point_->remove(name);
     }
-    if (point_->has_group(kSeriesWindows)) {  // the channel series' windows after it
-      const H5Group w = point_->open_group(kSeriesWindows);
+    for (const std::string_view group : {kSeriesWindows, kBlockedWindows}) {
+      if (!point_->has_group(group)) continue;  // the channel series' windows after it
+      const H5Group w = point_->open_group(group);
       for (const std::string& name : w.member_names()) {
         if (std::stoull(name) >= *resume_rows_) w.remove(name);
       }
@@ -496,22 +499,30 @@ void ResultWriter::window_unguarded(const WindowRow& row) {
 }
 
 void ResultWriter::channel_window(
-    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) {
+    Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits,
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_blocked) {
   guarded([&] {
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> mine = channel_flits;
-    std::sort(mine.begin(), mine.end());
-    std::vector<std::uint32_t> ids;
-    std::vector<std::uint64_t> flits;
-    for (const auto& [c, f] : mine) {
-      ids.push_back(c);
-      flits.push_back(f);
-    }
-    // Named by the row the window gets in the time series (appended just after).
-    const H5Group w = point_->require_group(kSeriesWindows);
+    // Named by the row the window gets in the time series (appended just after). The flits
+    // come from the channels' sending ranks, the blocked cycles from their receiving ones:
+    // each dataset is whole once every rank wrote its rows.
     const std::string name = series_window_name(series_->rows());
-    w.write_distributed<std::uint64_t>(
-        name, RowDistribution(run_.topology->num_channels(), runs_of(ids)), flits);
-    w.open_dataset(name).set_attribute("cycle_end", static_cast<std::int64_t>(cycle_end));
+    const auto write = [&](std::string_view group,
+                           const std::vector<std::pair<std::uint32_t, std::uint64_t>>& values) {
+      std::vector<std::pair<std::uint32_t, std::uint64_t>> mine = values;
+      std::sort(mine.begin(), mine.end());
+      std::vector<std::uint32_t> ids;
+      std::vector<std::uint64_t> counts;
+      for (const auto& [c, n] : mine) {
+        ids.push_back(c);
+        counts.push_back(n);
+      }
+      const H5Group w = point_->require_group(group);
+      w.write_distributed<std::uint64_t>(
+          name, RowDistribution(run_.topology->num_channels(), runs_of(ids)), counts);
+      w.open_dataset(name).set_attribute("cycle_end", static_cast<std::int64_t>(cycle_end));
+    };
+    write(kSeriesWindows, channel_flits);
+    write(kBlockedWindows, channel_blocked);
   });
 }
 
@@ -520,28 +531,42 @@ void ResultWriter::write_channel_series(const H5Group& point, const RowDistribut
   const H5Group pending = point.open_group(kSeriesWindows);
   const std::vector<std::string> names = pending.member_names();  // in window order
   const std::size_t windows = names.size();
-  std::vector<std::uint64_t> local(local_channels * windows);
   std::vector<std::int64_t> ends;
-  for (std::size_t w = 0; w < windows; ++w) {
-    const H5DataSet d = pending.open_dataset(names[w]);
-    const std::vector<std::uint64_t> column = d.read_rows<std::uint64_t>(rows);
-    for (std::size_t k = 0; k < local_channels; ++k) local[k * windows + w] = column[k];
-    ends.push_back(d.attribute<std::int64_t>("cycle_end"));
-  }
+  // [channel, window] of one pending group, this rank's rows.
+  const auto gather = [&](const H5Group& from, bool read_ends) {
+    std::vector<std::uint64_t> local(local_channels * windows);
+    for (std::size_t w = 0; w < windows; ++w) {
+      const H5DataSet d = from.open_dataset(names[w]);
+      const std::vector<std::uint64_t> column = d.read_rows<std::uint64_t>(rows);
+      for (std::size_t k = 0; k < local_channels; ++k) local[k * windows + w] = column[k];
+      if (read_ends) ends.push_back(d.attribute<std::int64_t>("cycle_end"));
+    }
+    return local;
+  };
+  const std::vector<std::uint64_t> flits = gather(pending, true);
+  const std::vector<std::uint64_t> blocked = gather(point.open_group(kBlockedWindows), false);
   const H5Group g = point.create_group("channel_series");
   g.set_attribute("windows", static_cast<std::uint64_t>(windows));
-  g.write_distributed<std::uint64_t>("flits", rows, local, Shape{windows});
+  g.write_distributed<std::uint64_t>("flits", rows, flits, Shape{windows});
   g.open_dataset("flits").set_attribute(schema::kUnitAttr, std::string_view("flits"));
   g.open_dataset("flits").set_attribute(
       schema::kDescriptionAttr,
       std::string_view("[channel, window]: flits that crossed the channel in the statistics "
                        "window (the rows of timeseries, one to one)"));
+  g.write_distributed<std::uint64_t>("blocked", rows, blocked, Shape{windows});
+  g.open_dataset("blocked").set_attribute(schema::kUnitAttr, std::string_view("cycles"));
+  g.open_dataset("blocked").set_attribute(
+      schema::kDescriptionAttr,
+      std::string_view("[channel, window]: cycles the channel's input VCs at its downstream "
+                       "router waited (vc_wait + credit_wait + switch_wait, summed over its "
+                       "VCs: VC-cycles) in the window's cycles inside the measurement window"));
   g.write_dataset<std::int64_t>("cycle_end", ends);
   g.open_dataset("cycle_end").set_attribute(schema::kUnitAttr, std::string_view("cycles"));
   g.open_dataset("cycle_end")
       .set_attribute(schema::kDescriptionAttr,
                      std::string_view("first cycle after each window (timeseries' cycle_end)"));
   point.remove(kSeriesWindows);
+  point.remove(kBlockedWindows);
 }
 
 void ResultWriter::write_congestion(const H5Group& point, const ChannelCongestion& mine,

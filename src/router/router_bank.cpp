@@ -33,6 +33,35 @@ VcCongestion RouterBank::congestion(std::uint32_t r, int local_vc, Cycle T) cons
                       a.occupancy + open.occupancy};
 }
 
+void RouterBank::take_channel_blocked(const Topology& topo, Cycle T,
+                                      std::vector<std::pair<std::uint32_t, std::uint64_t>>& out) {
+  require(params().congestion_series, "take_channel_blocked() without --congestion series");
+  CongestionCounters& k = core_.congestion;
+  const int ports = params().ports;
+  const int vcs = params().vcs;
+  for (std::uint32_t r = 0; r < routers(); ++r) {
+    const NodeId node(nodes()[r]);
+    for (int p = 0; p < ports; ++p) {
+      // Input port p receives the channel of the neighbour's facing port.
+      const NodeId from = topo.neighbor(node, static_cast<PortId>(p));
+      if (!from.valid()) continue;
+      const ChannelId c = topo.channel(from, static_cast<PortId>(Topology::reverse_port(p)));
+      if (!c.valid()) continue;
+      std::uint64_t blocked = 0;
+      for (int v = 0; v < vcs; ++v) {
+        // vc_wait + credit_wait + switch_wait = vc_wait + held (modulo 2^64, exact as a
+        // difference of two readings).
+        const VcCongestion now = congestion(r, p * vcs + v, T);
+        const std::uint64_t reading = now.vc_wait + now.credit_wait + now.switch_wait;
+        const std::uint32_t i = core_.inputs.index(r, p * vcs + v);
+        blocked += reading - k.blocked_mark(i);
+        k.set_blocked_mark(i, reading);
+      }
+      out.emplace_back(c.value(), blocked);
+    }
+  }
+}
+
 CongestionCounters::InputVc RouterBank::counted_from_zero(std::uint32_t r, int local_vc,
                                                           Cycle T) const {
   // Counted from cycle 0, the accumulators plus the open stays at T give the totals over
@@ -104,6 +133,7 @@ void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) cons
     rows.cong_occupancy.push_back(a.occupancy);
     rows.cong_flits.push_back(k.on() && !before ? k.output(i) : 0);
     rows.cong_window_flits.push_back(k.on() ? k.window_output(i) : 0);
+    rows.cong_blocked_mark.push_back(k.on() ? k.blocked_mark(i) : 0);
   }
 }
 
@@ -121,6 +151,7 @@ void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
                                              rows.cong_held[i], rows.cong_occupancy[i]};
     k.set_output(i, rows.cong_flits[i]);
     k.set_window_output(i, rows.cong_window_flits[i]);
+    k.set_blocked_mark(i, rows.cong_blocked_mark[i]);
   }
   SwitchStage::rebuild_masks(core_);  // from the stages and credits just restored
 }

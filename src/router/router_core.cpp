@@ -53,9 +53,10 @@ void RouterCore::clear() {
   outputs = OutputUnit(n, params.ports + 1, params.vcs, params.depth);
   if (params.congestion) {
     // Input and output VCs are numbered alike (router x (P + 1) x V): one count of each.
-    congestion = CongestionCounters(
-        inputs.vcs_per_router() * std::size_t{n}, outputs.vcs_per_router() * std::size_t{n},
-        params.measure_begin, params.measure_end, params.routing_delay, params.vc_alloc_delay);
+    congestion = CongestionCounters(inputs.vcs_per_router() * std::size_t{n},
+                                    outputs.vcs_per_router() * std::size_t{n}, params.measure_begin,
+                                    params.measure_end, params.routing_delay, params.vc_alloc_delay,
+                                    params.congestion_series);
   }
   // The ejection channel never runs out of credits (a terminal sinks a flit a cycle).
   for (std::uint32_t r = 0; r < n; ++r) {

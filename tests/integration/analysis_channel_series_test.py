@@ -9,7 +9,10 @@
   in 7..12, 2->3 in 12..17, and no other channel carries any;
 - a duato run on torus:4x4: channel_series_frame's rows sum to the time series' flit hops,
   the rows of the measurement window to channel_flits per channel; its utilization times
-  the window's cycles gives the flits back;
+  the window's cycles gives the flits back; channel_series_frame(quantity="blocked") is
+  channel_series/blocked by window, its rows sum, channel by channel, to the measurement's
+  vc + credit + switch waits over the channel's VCs (/points/NNN/congestion), and the rows
+  of the warm-up and the drain are 0;
 - heatmap.series_panels: six windows spread over the run (the first and the last), each
   panel's values the window's flits per cycle read with h5py, one colour scale over them,
   titled with the window's phase (warm-up first, drain last);
@@ -84,7 +87,16 @@ def main():
         ends = p["timeseries/cycle_end"][()]
         channel_flits = p["channel_flits"][()]
         raw = p["channel_series/flits"][()]
+        raw_blocked = p["channel_series/blocked"][()]
+        waits = sum(p["congestion"][k][()].sum(axis=1)
+                    for k in ("vc_wait", "credit_wait", "switch_wait"))
     cycles = np.diff(ends, prepend=0)
+    blocked = wa.channel_series_frame(torus, quantity="blocked")
+    check(np.array_equal(blocked.to_numpy(), raw_blocked.T), "the blocked frame is the series")
+    check(np.array_equal(blocked.sum(axis=0).to_numpy(), waits) and waits.sum() > 0,
+          "the blocked rows sum to each channel's waits over the measurement window")
+    check(not blocked[(ends <= 200) | (ends > 1200)].to_numpy().any(),
+          "no blocked cycle in the warm-up and the drain")
     check(np.array_equal(flits.index.to_numpy(), ends), "one row per window of the time series")
     check(np.array_equal(flits.sum(axis=1).to_numpy(), hops), "rows sum to the flit hops")
     inside = (ends > 200) & (ends <= 1200)
@@ -108,6 +120,9 @@ def main():
     fig, drawn = heatmap.series_panels(sweep, windows=[2, 5], quantity="flits")
     check([d.window for d in drawn] == [2, 5] and
           all(np.array_equal(d.values, raw[:, d.window]) for d in drawn), "chosen windows")
+    fig, drawn = heatmap.series_panels(sweep, windows=[2, 5], quantity="blocked")
+    check(all(np.array_equal(d.values, raw_blocked[:, d.window]) for d in drawn),
+          "the blocked panels: each window's blocked cycles")
 
     # heatmap.py --quantity over-time: the panels of the windows asked for; bad windows are
     # one line, exit 2.

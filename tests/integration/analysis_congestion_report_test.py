@@ -7,7 +7,11 @@
 - "escape against adaptive VCs" gives the escape and adaptive flits of the point;
 - "the channels over time" lists each window's flits over all channels as the series holds
   them, and the series is coherent with the totals: summed over the windows of the
-  measurement it is, channel by channel, the measurement's flits per channel and VC;
+  measurement it is, channel by channel, the measurement's flits per channel and VC; its
+  blocked cycles (channel_series/blocked) summed over the windows are, channel by channel,
+  the measurement's vc + credit + switch waits over the channel's VCs, and 0 in the windows
+  of the warm-up and the drain; each window's row gives the blocked cycles over all
+  channels, the most blocked channel and its cycles as h5py reads them;
 - every figure is a PNG that decodes; rendered by headless chromium (--browser-only; exit 77
   without chromium) the page is the size asked for, not blank, and shows the heatmaps'
   colours (the orange and dark red of their colour map).
@@ -105,7 +109,7 @@ def check_page(page, h5, analysis):
     for src in p.images:
         with Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))) as im:
             im.load()
-    check(len(p.images) >= 8, f"{len(p.images)} figures")
+    check(len(p.images) >= 9, f"{len(p.images)} figures")
     net = wa.load(h5).network
     with h5py.File(h5, "r") as f:
         c = f["points/000/congestion"]
@@ -116,12 +120,19 @@ def check_page(page, h5, analysis):
         vc_flits = c["vc_flits"][()]
         s = f["points/000/channel_series"]
         flits, end = s["flits"][()], s["cycle_end"][()]
+        series_blocked = s["blocked"][()]
     start = np.concatenate([[0], end[:-1]])
+    # The blocked series against the totals: over the windows, each channel's waits.
+    check(series_blocked.shape == flits.shape, f"blocked series {series_blocked.shape}")
+    check(np.array_equal(series_blocked.sum(axis=1), blocked),
+          "the blocked series summed over the windows is each channel's waits")
+    check(blocked.sum() > 0, "the run is congested (a blocked cycle somewhere)")
     # The series against the totals: the measurement's windows sum to its flits per channel.
     inside = (start >= WARMUP) & (end <= WARMUP + MEASURE)
     check(inside.sum() == MEASURE // WINDOW, f"{inside.sum()} measurement windows")
     check(np.array_equal(flits[:, inside].sum(axis=1), vc_flits.sum(axis=1)),
           "the series summed over the measurement is the flits per channel")
+    check(not series_blocked[:, ~inside].any(), "no blocked cycle outside the measurement")
     check(vc_flits.sum() == escape + adaptive, "every flit is on an escape or an adaptive VC")
     # Where packets wait: the first row is the busiest channel, with its three sums.
     waits_table = p.table("vc wait (cycles)")
@@ -148,6 +159,11 @@ def check_page(page, h5, analysis):
         check(r[1] == f"{start[w]}\u2013{end[w]}", f"window {w} cycles {r[1]}")
         check(int(r[3]) == int(flits[:, w].sum()), f"window {w}: {r[3]} flits")
         check(int(r[5]) == int(flits[:, w].max()), f"window {w}: busiest {r[5]}")
+        col = series_blocked[:, w]
+        most = int(np.argmax(col))
+        check(int(r[6]) == int(col.sum()), f"window {w}: {r[6]} blocked cycles")
+        expect = (net.channel_label(most), int(col[most])) if col[most] > 0 else ("\u2013", 0)
+        check((r[7], int(r[8])) == expect, f"window {w}: most blocked {r[7:9]}, {expect}")
 
 
 def check_screenshot(png, size):

@@ -187,9 +187,10 @@ class CheckpointRestart(Identical):
             self.assertLessEqual(int(waits.max()), window)
 
     def test_channel_series_restarts_on_another_rank_count(self):
-        # The flits of the window under way are part of the checkpoint (layout 6) and the
-        # windows before it are kept in the file: a run stopped mid-window (1750, 850) and
-        # restarted on another rank count writes the uninterrupted run's file.
+        # The flits of the window under way and each input VC's blocked time at the last
+        # window's end are part of the checkpoint (layout 7) and the windows before it are
+        # kept in the file: a run stopped mid-window (1750, 850) and restarted on another rank
+        # count writes the uninterrupted run's file, blocked-time series included.
         r = wormnet([*SERIES, "-q", "-o", path("series_full.h5")], ranks=2)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.stop_and_restart(1, 3, 1750, "cs13", base=SERIES, full="series_full.h5")
@@ -215,6 +216,16 @@ class CheckpointRestart(Identical):
             # The warm-up and the drain carried flits too, which the totals leave out.
             self.assertGreater(int(flits[:, ~measuring].sum()), 0)
             self.assertNotIn("channel_series_windows", p)
+            # The blocked cycles per window, summed over the windows, are each channel's
+            # waits over the measurement (none counted outside it).
+            blocked = g["blocked"][:]
+            waits = sum(p["congestion"][k][:].sum(axis=1)
+                        for k in ("vc_wait", "credit_wait", "switch_wait"))
+            self.assertEqual(blocked.shape, flits.shape)
+            self.assertGreater(int(waits.sum()), 0)
+            self.assertTrue(np.array_equal(blocked[:, measuring].sum(axis=1), waits))
+            self.assertEqual(int(blocked[:, ~measuring].sum()), 0)
+            self.assertNotIn("channel_series_blocked_windows", p)
 
     def test_honeycomb_restarts_on_three_and_four_ranks(self):
         # Issue 11: stripes of H_4 over 3 or 4 ranks cut packets that leave a rank and come
@@ -705,12 +716,12 @@ class Refusals(unittest.TestCase):
         self.one_line([*RUN, "--restart", copy], "--restart", "25 routers", "this network 24")
 
     def test_checkpoint_of_the_previous_layout_is_refused(self):
-        # Layout version 6 added the flits of the statistics window under way (--congestion
-        # series); a version-5 checkpoint holds none, so a restart could not continue the
-        # channel series: refused by version.
-        copy = self.damaged_copy("layout5.ck", lambda f: f.attrs.__setitem__(
-            "checkpoint_version", np.int64(5)))
-        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 5", "reads 6")
+        # Layout version 7 added each input VC's blocked time at the last window's end
+        # (--congestion series); a version-6 checkpoint holds none, so a restart could not
+        # continue the blocked-time series: refused by version.
+        copy = self.damaged_copy("layout6.ck", lambda f: f.attrs.__setitem__(
+            "checkpoint_version", np.int64(6)))
+        self.one_line([*RUN, "--restart", copy], "--restart", "layout version 6", "reads 7")
 
     def test_restart_of_a_finished_run_is_refused(self):
         # A periodic checkpoint of a run that then finished: the complete results file is not

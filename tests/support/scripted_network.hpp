@@ -110,6 +110,7 @@ inline ModelSnapshot merge_snapshots(const std::vector<ModelSnapshot>& parts,
   rows(&ModelSnapshot::router, &R::cong_occupancy, pv);
   rows(&ModelSnapshot::router, &R::cong_flits, pv);
   rows(&ModelSnapshot::router, &R::cong_window_flits, pv);
+  rows(&ModelSnapshot::router, &R::cong_blocked_mark, pv);
   rows(&ModelSnapshot::sources, &S::counter, 1);
   rows(&ModelSnapshot::sources, &S::next_time, 1);
   rows(&ModelSnapshot::sources, &S::sequence, 1);

@@ -75,6 +75,10 @@ class RankModel {
   /// flits) (--congestion series); each resets what it returns. The layers must be level.
   TrafficCounters take_window();
   std::vector<std::pair<std::uint32_t, std::uint64_t>> take_channel_window();
+  /// The cycles each receiving channel's input VCs were blocked since the last call, inside
+  /// the measurement window, as (global channel id, cycles) (--congestion series;
+  /// RouterBank::take_channel_blocked()). The layers must be level.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> take_channel_blocked();
   /// The questions about the rank's state (counts, stuck VCs, snapshot); layers level.
   [[nodiscard]] RankStateView state() const;
   /// The state of a checkpoint `all` (any partition's snapshots, merged) on this rank; its

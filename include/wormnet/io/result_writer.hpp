@@ -108,12 +108,13 @@ class ResultWriter final : public ResultSink {
 
   void begin_point(int index, double offered_load) override;
   void window(const WindowRow& row) override;
-  /// --congestion series: the window's flits per channel, written at once (group
-  /// channel_series_windows, one dataset per window, so that a restart keeps those before
-  /// its checkpoint); end_point() gathers them into group channel_series. Collective.
+  /// --congestion series: the window's flits and blocked cycles per channel, written at once
+  /// (groups channel_series_windows and channel_series_blocked_windows, one dataset per
+  /// window, so that a restart keeps those before its checkpoint); end_point() gathers them
+  /// into group channel_series. Collective.
   void channel_window(
-      Cycle cycle_end,
-      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits) override;
+      Cycle cycle_end, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_flits,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& channel_blocked) override;
   /// Kept for the point's end_point(), which writes group `congestion`.
   void congestion(const ChannelCongestion& mine) override { congestion_ = mine; }
   void end_point(

@@ -34,7 +34,12 @@
 // (RouterBank::open_congestion(), close_congestion(); closed, counting() is false).
 // Per output VC also the flits it sent since the last statistics window (`--congestion
 // series`, the channel view over time; counted whenever the counters are on, whatever the
-// cycle): take_window() reads and zeroes them at each window's end.
+// cycle): take_window() reads and zeroes them at each window's end. And per input VC its
+// blocked time at the last window's end (vc_wait + held, i.e. vc_wait + credit_wait +
+// switch_wait read at that cycle, the open stays included: RouterBank::take_channel_blocked()):
+// a window's blocked time is the reading at its end minus this mark, so the series needs one
+// reading per VC and window, nothing per cycle or event. The clip is the measurement window's,
+// so windows before it read 0 and those after it too.
 #pragma once
 
 #include <algorithm>
@@ -60,16 +65,18 @@ class CongestionCounters {
   /// Off: nothing is allocated and no event is counted.
   CongestionCounters() = default;
   /// On, for `input_vcs` input VCs and `output_vcs` output VCs, counting [begin, end).
-  /// `routing_delay`, `vc_alloc_delay`: the router's (the walk's clips, set_cycle()).
+  /// `routing_delay`, `vc_alloc_delay`: the router's (the walk's clips, set_cycle());
+  /// `series`: keep blocked_mark() (`--congestion series`).
   CongestionCounters(std::size_t input_vcs, std::size_t output_vcs, Cycle begin, Cycle end,
-                     Cycle routing_delay = 1, Cycle vc_alloc_delay = 1)
+                     Cycle routing_delay = 1, Cycle vc_alloc_delay = 1, bool series = false)
       : on_(true),
         begin_(begin),
         end_(end),
         routing_delay_(routing_delay),
         vc_alloc_delay_(vc_alloc_delay),
         in_(input_vcs),
-        out_(output_vcs) {}
+        out_(output_vcs),
+        blocked_mark_(series ? input_vcs : 0) {}
 
   [[nodiscard]] bool on() const { return on_; }
   /// On and not closed: events count. Closed (RouterBank::close_congestion(), `totals` past
@@ -212,15 +219,26 @@ class CongestionCounters {
   void set_window_output(std::uint32_t o, std::uint64_t flits) { out_[o].window = flits; }
   /// window_output(o), and zero it (a statistics window ends).
   std::uint64_t take_window(std::uint32_t o) { return std::exchange(out_[o].window, 0); }
+  /// Input VC i's blocked time (vc_wait + held, modulo 2^64) read at the last statistics
+  /// window's end (--congestion series; 0 before the first, and always without series).
+  [[nodiscard]] std::uint64_t blocked_mark(std::uint32_t i) const {
+    return blocked_mark_.empty() ? 0 : blocked_mark_[i];
+  }
+  /// Only with series (a restore sets 0 where there is none).
+  void set_blocked_mark(std::uint32_t i, std::uint64_t v) {
+    if (!blocked_mark_.empty()) blocked_mark_[i] = v;
+  }
   [[nodiscard]] std::size_t inputs() const { return in_.size(); }
   [[nodiscard]] std::size_t outputs() const { return out_.size(); }
   /// Zero counts (a restore fills them after).
   void clear() {
     std::fill(in_.begin(), in_.end(), InputVc{});
     std::fill(out_.begin(), out_.end(), OutputVc{});
+    std::fill(blocked_mark_.begin(), blocked_mark_.end(), 0);
   }
   [[nodiscard]] std::size_t bytes() const {
-    return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(OutputVc);
+    return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(OutputVc) +
+           blocked_mark_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
@@ -247,6 +265,7 @@ class CongestionCounters {
   Cycle t_ = 0;  ///< the cycle set (set_cycle())
   std::vector<InputVc> in_;
   std::vector<OutputVc> out_;
+  std::vector<std::uint64_t> blocked_mark_;  ///< per input VC: blocked_mark()
 };
 
 /// An input VC's totals over the window (CongestionCounters closed at the end).

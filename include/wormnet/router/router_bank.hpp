@@ -308,6 +308,16 @@ class RouterBank {
     }
   }
 
+  /// The cycles each network channel's input VCs (at this rank's routers, the channel's
+  /// downstream end) waited since the last call: vc_wait + credit_wait + switch_wait summed
+  /// over the channel's VCs, of the measurement window's cycles before T (every layer has
+  /// simulated the cycles before T), appended to `out` as (global channel id of `topo`,
+  /// cycles), router by router and input port by input port; each VC's reading at T is kept
+  /// for the next call (CongestionCounters::blocked_mark()). O(input VCs); only with
+  /// params().congestion_series.
+  void take_channel_blocked(const Topology& topo, Cycle T,
+                            std::vector<std::pair<std::uint32_t, std::uint64_t>>& out);
+
   /// Read-only view of the units, for tests.
   [[nodiscard]] const RouterCore& core() const { return core_; }
 

@@ -31,6 +31,9 @@ struct RouterParams {
   /// `--congestion totals`: count where packets wait (CongestionCounters) over the
   /// measurement window [measure_begin, measure_end); off, nothing is allocated.
   bool congestion = false;
+  /// `--congestion series`: besides, each input VC's blocked time at the last statistics
+  /// window's end (CongestionCounters::blocked_mark(); not allocated without it).
+  bool congestion_series = false;
   Cycle measure_begin = 0;
   Cycle measure_end = 0;
 };

@@ -41,6 +41,8 @@ struct RouterRows {
   std::vector<std::uint64_t> cong_occupancy;
   std::vector<std::uint64_t> cong_flits;         ///< per output VC
   std::vector<std::uint64_t> cong_window_flits;  ///< per output VC, since the last window
+  /// Per input VC: its blocked time at the last window's end (CongestionCounters::blocked_mark).
+  std::vector<std::uint64_t> cong_blocked_mark;
   // Per router x (P + 1) ports (SwitchStage).
   std::vector<std::uint8_t> sa_last_vc;
   std::vector<std::uint8_t> sa_last_port;

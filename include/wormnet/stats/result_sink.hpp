@@ -31,11 +31,14 @@ class ResultSink {
   virtual void begin_point(int /*index*/, double /*offered_load*/) {}
   virtual void window(const WindowRow& /*row*/) {}
   /// The flits each of this rank's channels carried in the statistics window ending at
-  /// `cycle_end` (--congestion series): (global channel id, flits), called just before
-  /// window() for the same window.
+  /// `cycle_end` (--congestion series): (global channel id, flits), its sending channels; and
+  /// the cycles the input VCs of its receiving channels were blocked in the window's part
+  /// inside the measurement window: (global channel id, cycles). Called just before window()
+  /// for the same window.
   virtual void channel_window(
       Cycle /*cycle_end*/,
-      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& /*channel_flits*/) {}
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& /*channel_flits*/,
+      const std::vector<std::pair<std::uint32_t, std::uint64_t>>& /*channel_blocked*/) {}
   /// Where packets waited during the point's measurement window (--congestion), this rank's
   /// channels; called just before end_point(), only when the run counts it.
   virtual void congestion(const ChannelCongestion& /*mine*/) {}

@@ -32,8 +32,8 @@ RankLinks::RankLinks(const Topology& topo, const Partition& partition, int rank,
       }
     }
   }
-  // The map of every node of the network gives way to the runs when they are few (its
-  // 4 bytes a node, counted on every rank, were 1 % of a router's state on one rank).
+  // The map of every node of the network (4 bytes a node, on every rank) gives way to the
+  // runs when they are few.
   std::vector<Run> runs;
   for (std::uint32_t r = 0; r < routers && runs.size() <= kMostRuns; ++r) {
     if (runs.empty() || nodes[r] != runs.back().global + runs.back().count ||

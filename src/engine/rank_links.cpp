@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include "wormnet/core/error.hpp"
 
@@ -31,6 +32,22 @@ RankLinks::RankLinks(const Topology& topo, const Partition& partition, int rank,
       }
     }
   }
+  // The map of every node of the network (4 bytes a node, on every rank) gives way to the
+  // runs when they are few.
+  std::vector<Run> runs;
+  for (std::uint32_t r = 0; r < routers && runs.size() <= kMostRuns; ++r) {
+    if (runs.empty() || nodes[r] != runs.back().global + runs.back().count ||
+        r != runs.back().local + runs.back().count) {
+      runs.push_back(Run{nodes[r], r, 0});
+    }
+    ++runs.back().count;
+  }
+  if (runs.size() <= kMostRuns) {
+    std::sort(runs.begin(), runs.end(),
+              [](const Run& a, const Run& b) { return a.global < b.global; });
+    runs_ = std::move(runs);
+    local_of_ = HugeVector<std::uint32_t>();
+  }
   std::sort(neighbor_ranks_.begin(), neighbor_ranks_.end());
   neighbor_ranks_.erase(std::unique(neighbor_ranks_.begin(), neighbor_ranks_.end()),
                         neighbor_ranks_.end());
@@ -52,8 +69,8 @@ Outbox& RankLinks::outbox(std::uint32_t i, Cycle arrival, const char* what) {
 }
 
 std::size_t RankLinks::bytes() const {
-  return local_of_.capacity() * 4 + link_.capacity() * 4 + remote_.capacity() * sizeof(RemoteEnd) +
-         inbound_.size() * 32;
+  return local_of_.capacity() * 4 + runs_.capacity() * sizeof(Run) + link_.capacity() * 4 +
+         remote_.capacity() * sizeof(RemoteEnd) + inbound_.size() * 32;
 }
 
 }  // namespace wormnet

@@ -102,7 +102,11 @@ void RouterBank::close_congestion() {
 
 void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const {
   core_.inputs.save(rows, now, id_of);
-  core_.outputs.save(rows, id_of);
+  core_.outputs.save(rows);
+  for (std::uint32_t o = 0; o < core_.outputs.size(); ++o) {
+    const bool owned = core_.outputs.owner(o) != OutputUnit::kFree;
+    rows.ovc_packet.push_back(owned ? id_of(core_.owner_packet(o)) : RouterRows::kNoPacket);
+  }
   VcAllocationStage::save(core_, rows);
   switch_.save(rows, routers(), params().ports + 1);
   InjectionStage::save(core_, rows, id_of);
@@ -140,7 +144,18 @@ void RouterBank::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) cons
 void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
   core_.clear();
   core_.inputs.restore(rows, slot_of);
-  core_.outputs.restore(rows, slot_of);
+  core_.outputs.restore(rows);
+  // An owner whose buffer is empty is given its packet as the last flit it sent (the rows
+  // list only buffered flits; RouterCore::owner_packet finds it there).
+  for (std::uint32_t o = 0; o < core_.outputs.size(); ++o) {
+    const std::uint8_t owner = core_.outputs.owner(o);
+    if (owner == OutputUnit::kFree) continue;
+    const std::uint32_t r = core_.outputs.router_of(o);
+    const std::uint32_t i = core_.inputs.index(r, owner);
+    if (core_.inputs.state(i).count == 0) {
+      core_.inputs.set_sent_packet(i, slot_of(r, owner, rows.ovc_packet[o]));
+    }
+  }
   VcAllocationStage::restore(core_, rows);
   switch_.restore(rows, routers(), params().ports + 1);
   InjectionStage::restore(core_, rows, slot_of);

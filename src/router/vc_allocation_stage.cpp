@@ -133,7 +133,6 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     if (c.params.vc_alloc_delay > 1) c.inputs.settle(r, bit);
     granted_vcs |= bit;
     c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);
-    c.outputs.set_owner_packet(c.outputs.index(r, ol), c.inputs.front(i).packet());
     Packet& p = c.packets[c.inputs.front(i).packet()];
     p.state = next_state[k];
     if (s.out_port != ports) ++p.hops;

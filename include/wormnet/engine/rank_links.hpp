@@ -5,6 +5,7 @@
 // tail not yet). It never sees a flit's path inside a router.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -84,8 +85,19 @@ class RankLinks {
   /// Hint for what target(k) reads.
   void prefetch(std::size_t k) const { wormnet::prefetch(&link_[k]); }
   /// The local index of global router `node`, or kNoLink when another rank owns it.
-  [[nodiscard]] std::uint32_t local(std::uint32_t node) const { return local_of_[node]; }
-  [[nodiscard]] bool mine(std::uint32_t node) const { return local_of_[node] != kNoLink; }
+  [[nodiscard]] std::uint32_t local(std::uint32_t node) const {
+    if (!local_of_.empty()) return local_of_[node];
+    const auto after =
+        std::upper_bound(runs_.begin(), runs_.end(), node,
+                         [](std::uint32_t n, const Run& run) { return n < run.global; });
+    if (after == runs_.begin()) return kNoLink;
+    const Run& run = *(after - 1);
+    return node - run.global < run.count ? run.local + (node - run.global) : kNoLink;
+  }
+  [[nodiscard]] bool mine(std::uint32_t node) const { return local(node) != kNoLink; }
+  /// The runs local() searches instead of a map of every node of the network, at most this
+  /// many: a rank of one block (one rank, or a slab) has one; more fall back to the map.
+  static constexpr std::size_t kMostRuns = 64;
 
   /// Routers with a link to another rank: bit r % 64 of word r / 64, and the words that
   /// hold any.
@@ -130,8 +142,18 @@ class RankLinks {
   [[nodiscard]] std::size_t bytes() const;
 
  private:
-  int port_shift_ = 0;                  ///< log2 of the slots per router (>= P)
-  HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote)
+  int port_shift_ = 0;  ///< log2 of the slots per router (>= P)
+  /// Global ids global..global + count - 1 are local indexes local..local + count - 1.
+  struct Run {
+    std::uint32_t global;
+    std::uint32_t local;
+    std::uint32_t count;
+  };
+  /// The rank's routers as runs of consecutive global ids and local indexes, by global id
+  /// (at most kMostRuns; 12 bytes each instead of 4 bytes for each node of the network on
+  /// every rank), or, when they are more, none and local_of_.
+  std::vector<Run> runs_;
+  HugeVector<std::uint32_t> local_of_;  ///< global id -> local index (kNoLink if remote), or empty
   HugeVector<std::uint32_t> link_;      ///< [slot()]: local neighbour, remote, kNoLink
   std::vector<RemoteEnd> remote_;
   std::vector<int> neighbor_ranks_;

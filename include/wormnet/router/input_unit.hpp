@@ -103,6 +103,23 @@ class InputUnit {
     return flit(i, pos >= depth_ ? pos - depth_ : pos);
   }
   [[nodiscard]] bool full(std::uint32_t i) const { return state(i).count >= depth_; }
+  /// The packet slot of the packet that input VC i sends through the output VC it holds
+  /// (kActive): its front flit's, or with none buffered, the last flit popped's, which stays
+  /// in the ring until a push fills it (only when count reaches depth - 1, so with a flit at
+  /// the front). The head was at the front at the grant and no tail has left since, so both
+  /// are the holding packet's (OutputUnit keeps no copy of it).
+  [[nodiscard]] std::uint32_t sending_packet(std::uint32_t i) const {
+    const InputVcState& s = state(i);
+    const std::uint32_t pos = s.count != 0 ? s.head : (s.head != 0 ? s.head : depth_) - 1U;
+    return flit(i, pos).packet();
+  }
+  /// Puts packet slot `packet` where sending_packet(i) finds it in an empty input VC i (a
+  /// restart, whose rows list only the buffered flits).
+  void set_sent_packet(std::uint32_t i, std::uint32_t packet) {
+    InputVcState& s = state(i);
+    require(s.count == 0, "only an empty input VC is given its last sent packet");
+    flit(i, (s.head != 0 ? s.head : depth_) - 1U) = Flit::with_kind(packet, 0);
+  }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
   [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const {
     return headers_[router].nonempty;

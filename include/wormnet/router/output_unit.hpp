@@ -1,6 +1,7 @@
 // Output units of all routers of a rank: per output port and VC the credits (free flit
 // slots in the downstream input buffer) and the input VC that owns it from head to tail
-// (wormhole). Output port P (the last) is the ejection channel: unlimited credits.
+// (wormhole). Output port P (the last) is the ejection channel: unlimited credits. The
+// owner's packet is not stored: its owning input VC holds it (RouterCore::owner_packet).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ class OutputUnit {
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
         router_magic_(~std::uint64_t{0} / vcs_per_router_ + 1),
         vcs_(static_cast<std::size_t>(routers) * vcs_per_router_,
-             OutputVc{0, static_cast<std::uint16_t>(depth), kFree, 63}) {
+             OutputVc{static_cast<std::uint16_t>(depth), kFree, 63}) {
     // ceil(2^64 / 1) does not fit router_magic_; a router has a network port and the
     // ejection port, so never fewer than 2 output VCs.
     require(vcs_per_router_ >= 2, "an output unit needs at least 2 output VCs per router");
@@ -78,27 +79,26 @@ class OutputUnit {
   /// (63 before any grant).
   [[nodiscard]] std::uint8_t& last_grant(std::uint32_t o) { return vcs_[o].last_grant; }
   [[nodiscard]] std::uint8_t last_grant(std::uint32_t o) const { return vcs_[o].last_grant; }
-  /// Packet slot of the owner (valid while owned): who streams over the link, for checkpoints.
-  [[nodiscard]] std::uint32_t owner_packet(std::uint32_t o) const { return vcs_[o].owner_packet; }
-  void set_owner_packet(std::uint32_t o, std::uint32_t slot) { vcs_[o].owner_packet = slot; }
   [[nodiscard]] std::size_t bytes() const { return vcs_.capacity() * sizeof(OutputVc); }
   /// Output VCs of the rank (routers x (P + 1) x V).
   [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(vcs_.size()); }
-  /// Appends every output VC's credits, owner and owner's packet (its id by id_of) to `rows`.
-  void save(RouterRows& rows, const PacketIdOf& id_of) const;
-  /// Sets every output VC from `rows` (row r is router r); slot_of gives an owner's packet
-  /// slot, as found at the owning input VC.
-  void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
+  /// Appends every output VC's credits and owner to `rows` (its owner's packet: RouterBank).
+  void save(RouterRows& rows) const;
+  /// Sets every output VC's credits and owner from `rows` (row r is router r).
+  void restore(const RouterRows& rows);
 
  private:
   /// One output VC: what the VC and switch stages read and write of it share a line (on a
-  /// rank of a million routers, four separate arrays cost four misses).
+  /// rank of a million routers, four separate arrays cost four misses). 4 bytes: its
+  /// owner's packet slot, which only checkpoints and RouterBank::for_each_stream read, is
+  /// found at the owning input VC instead (56 bytes less per 3-D torus router).
   struct OutputVc {
-    std::uint32_t owner_packet = 0;
     std::uint16_t credits = 0;
     std::uint8_t owner = kFree;
     std::uint8_t last_grant = 63;
   };
+
+  static_assert(sizeof(OutputVc) == 4);
 
   std::uint32_t vcs_per_router_ = 0;
   std::uint64_t router_magic_ = 0;  ///< ceil(2^64 / vcs_per_router_), for router_of()

@@ -248,10 +248,10 @@ class RouterBank {
       for (std::uint32_t lv = 0; lv < network_vcs; ++lv) {
         const std::uint32_t o = out.index(r, static_cast<int>(lv));
         if (out.owner(o) == OutputUnit::kFree) continue;
+        // The owner's front flit, if any, is its packet's (RouterCore::owner_packet).
         const std::uint32_t owner = in.index(r, out.owner(o));
-        const bool head_waiting = in.state(owner).count > 0 && in.front(owner).head() &&
-                                  in.front(owner).packet() == out.owner_packet(o);
-        if (!head_waiting) f(r, port_of(lv), vc_of(lv), out.owner_packet(o));
+        const bool head_waiting = in.state(owner).count > 0 && in.front(owner).head();
+        if (!head_waiting) f(r, port_of(lv), vc_of(lv), core_.owner_packet(o));
       }
     }
   }

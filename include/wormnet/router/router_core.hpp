@@ -100,6 +100,10 @@ struct RouterCore {
     if (inputs.parked(r) != 0) [[unlikely]]
       inputs.unpark(r, t);
   }
+  /// The packet slot of output VC o's owner (o owned): found at the owning input VC.
+  [[nodiscard]] std::uint32_t owner_packet(std::uint32_t o) const {
+    return inputs.sending_packet(inputs.index(outputs.router_of(o), outputs.owner(o)));
+  }
   /// The routing's options for the front packet p of input VC (in_port, vc) of router r.
   void routing_options(std::uint32_t r, int in_port, int vc, const Packet& p,
                        RouteOptions& out) const;

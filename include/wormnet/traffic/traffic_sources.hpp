@@ -184,13 +184,18 @@ class TrafficSources {
                const std::function<std::optional<std::uint32_t>(std::uint32_t)>& local_of);
 
  private:
-  struct Due {
+  /// A pending instant: node `local`'s next message at `cycle`. Packed, 12 bytes instead of
+  /// 16 (one per generating node): the 64-bit cycle at byte 0 of a 12-byte entry is read
+  /// unaligned, one load on x86, where two 32-bit halves put together cost 0.6 % more
+  /// instructions on torus:8x8x8 at 0.1 (the heap compares cycles at every push and pop).
+  struct [[gnu::packed]] Due {
     Cycle cycle;
     std::uint32_t local;
     bool operator>(const Due& o) const {
       return cycle != o.cycle ? cycle > o.cycle : local > o.local;
     }
   };
+  static_assert(sizeof(Due) == 12);
   /// A node's generator: its random stream's position (the stream's key follows from the
   /// seed and the node id, and is derived at each draw instead of stored: 8 bytes a node
   /// less, for a few instructions a message), its next instant and its message count.

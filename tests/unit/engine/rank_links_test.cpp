@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "wormnet/topology/topology_factory.hpp"
@@ -43,6 +44,38 @@ TEST(RankLinks, ARingCutInThreeFromItsFirstPart) {
   EXPECT_FALSE(links.mine(5));
   EXPECT_EQ(links.local(5), RankLinks::kNoLink);
   EXPECT_EQ(links.outboxes().size(), 3U);
+}
+
+// local() against each node's position in its part's list, brute force, for parts of a
+// ring of 300 that are one block, a few blocks, or RankLinks::kMostRuns and more single
+// nodes (where the map of every node replaces the runs).
+TEST(RankLinks, LocalIndexesAreThePositionsInThePartsList) {
+  const auto topo = make_topology("torus:300");
+  const auto check = [&](const std::vector<std::uint16_t>& owner, int parts) {
+    const Partition partition(owner, parts, "by hand");
+    for (int part = 0; part < parts; ++part) {
+      const std::vector<std::uint32_t> nodes = partition.nodes_of(part);
+      const RankLinks links(*topo, partition, part, nodes);
+      for (std::uint32_t n = 0; n < owner.size(); ++n) {
+        const auto at = std::find(nodes.begin(), nodes.end(), n);
+        const std::uint32_t expected =
+            at != nodes.end() ? static_cast<std::uint32_t>(at - nodes.begin()) : RankLinks::kNoLink;
+        ASSERT_EQ(links.local(n), expected) << part << " " << n;
+        ASSERT_EQ(links.mine(n), at != nodes.end()) << part << " " << n;
+      }
+    }
+  };
+  std::vector<std::uint16_t> owner(300);
+  for (std::size_t n = 0; n < owner.size(); ++n) owner[n] = n < 100 ? 0 : n < 210 ? 1 : 2;
+  check(owner, 3);  // one run each
+  for (std::size_t n = 0; n < owner.size(); ++n) owner[n] = (n / 7) % 2 == 0 ? 0 : 1;
+  check(owner, 2);  // 22 and 21 runs of 7 (and 6) nodes
+  for (std::size_t n = 0; n < owner.size(); ++n) owner[n] = static_cast<std::uint16_t>(n % 2);
+  static_assert(150 > RankLinks::kMostRuns);
+  check(owner, 2);  // 150 runs each: the map
+  owner.assign(300, 0);
+  owner[299] = 1;
+  check(owner, 2);  // one run and a single node
 }
 
 TEST(RankLinks, SendsKeepTheLookaheadAndStreamsRememberTheirPacket) {

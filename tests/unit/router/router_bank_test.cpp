@@ -629,6 +629,77 @@ TEST(RouterBank, ABankRestoredFromSavedRowsMovesAsTheOriginal) {
   EXPECT_GT(after, 0);
 }
 
+// An output VC's owner packet is not stored with it: it is found at the owning input VC, its
+// front flit's, or with the buffer emptied, the last flit popped's. A 7-flit packet (slot 1:
+// slot 0, every empty ring's, would pass by chance) from X- to X+ (4-flit buffers, zero
+// delays) arrives 3 flits at cycle 0, which leave at 0, 1 and 2, then 4 at cycle 5 (the ring
+// wraps, and the 4th fills the slot of the last flit popped), which leave at 5 to 8; X+
+// streams it from the head's move at 0 until the tail's at 8. A bank restored from rows
+// saved while the buffer is empty (at 4) finds the packet too, and moves as the original.
+TEST(RouterBank, AnOwnerPacketIsFoundAtItsInputVcEmptiedAndRestored) {
+  OneRouter a("mesh:2x2", "xy", ideal(4));
+  OneRouter b("mesh:2x2", "xy", ideal(4));
+  Packet other;
+  other.id = 9;
+  a.packets.allocate(other);
+  Packet pk;
+  pk.id = 1;
+  pk.dest = 1;
+  pk.length = 7;
+  const std::uint32_t slot = a.packets.allocate(pk);
+  ASSERT_EQ(slot, 1U);
+  const auto flit = [&](int k) { return Flit(slot, k == 0, k == 6); };
+  for (int k = 0; k < 3; ++k) a.bank.deposit(0, kXMinus, flit(k), 0);
+  const std::uint32_t o = a.bank.output_vc(0, kXPlus);
+  const auto streams = [](const OneRouter& r) {
+    std::vector<std::tuple<int, int, std::uint32_t>> seen;
+    r.bank.for_each_stream([&](std::uint32_t, int port, int vc, std::uint32_t packet) {
+      seen.emplace_back(port, vc, packet);
+    });
+    return seen;
+  };
+  const std::vector<std::tuple<int, int, std::uint32_t>> streaming{{kXPlus, 0, slot}};
+  EXPECT_TRUE(streams(a).empty());  // its head waits at the front: nothing on the link yet
+  int moved = 0;
+  for (Cycle t = 0; t < 12; ++t) {
+    if (t == 4) {
+      ASSERT_EQ(a.bank.core().inputs.state(a.bank.core().inputs.index(0, kXMinus)).count, 0);
+      RouterRows rows;
+      a.bank.save(rows, t, [](std::uint32_t s) { return std::uint64_t{s}; });
+      EXPECT_EQ(rows.ovc_packet[o], slot);
+      b.packets = a.packets;
+      b.bank.restore(rows, [](std::uint32_t, std::uint32_t, std::uint64_t id) {
+        return static_cast<std::uint32_t>(id);
+      });
+    }
+    if (t == 5) {
+      for (int k = 3; k < 7; ++k) {
+        a.bank.deposit(0, kXMinus, flit(k), t);
+        b.bank.deposit(0, kXMinus, flit(k), t);
+      }
+    }
+    const int n = a.step(t).count();
+    moved += n;
+    if (t >= 4) {
+      ASSERT_EQ(b.step(t).count(), n) << t;
+    }
+    for (int k = 0; k < n; ++k) {  // downstream passes each flit on at once
+      a.bank.return_credit(o, t);
+      if (t >= 4) b.bank.return_credit(o, t);
+    }
+    const bool owned = t < 8;  // the tail moves at 8
+    EXPECT_EQ(a.bank.core().outputs.owner(o) != OutputUnit::kFree, owned) << t;
+    if (!owned) continue;
+    EXPECT_EQ(a.bank.core().owner_packet(o), slot) << t;
+    EXPECT_EQ(streams(a), streaming) << t;
+    if (t >= 4) {
+      EXPECT_EQ(b.bank.core().owner_packet(o), slot) << t;
+      EXPECT_EQ(streams(b), streaming) << t;
+    }
+  }
+  EXPECT_EQ(moved, 7);
+}
+
 // The VC allocator's round-robin pointers are saved and restored with the bank: output VC X+
 // that last granted input VC 1 (port X-) grants input VC 3 (port Y-) first when both ask at
 // once, where a pointer that knows no grant (63) would grant X- first. The bank restored from

@@ -150,7 +150,7 @@ TEST(VcAllocationStage, GrantsRoundRobinAndParksTheHeadsRefusedForOwnedVcs) {
   EXPECT_EQ(granted, std::uint64_t{1} << kXMinus);
   const std::uint32_t o = core.outputs.index(0, kXPlus);
   EXPECT_EQ(core.outputs.owner(o), kXMinus);
-  EXPECT_EQ(core.outputs.owner_packet(o), x);
+  EXPECT_EQ(core.owner_packet(o), x);
   EXPECT_EQ(core.outputs.last_grant(o), kXMinus);
   const InputVcState& s = core.inputs.state(core.inputs.index(0, kXMinus));
   EXPECT_EQ(s.stage, VcStage::kActive);

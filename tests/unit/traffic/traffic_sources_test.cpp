@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "wormnet/topology/torus.hpp"
 
@@ -104,6 +106,45 @@ TEST(TrafficSources, BlocksGenerateWhatOneCalendarDoes) {
       EXPECT_EQ(a.front().length, b.front().length);
     }
   }
+}
+
+// The calendar orders instants by cycle, then node, across the 32-bit halves its entries
+// keep the cycle in: instants restored at 2^32 + 1 (nodes 0 and 2), 2^32 - 1 (node 1),
+// 2^32 + 0.5 (node 4: cycle 2^32) and 3 x 2^32 (node 3) wake 1, 4, 0, 2 by cycle 2^32 + 1,
+// and node 3 only at 3 x 2^32. A load of 1e-8 flits a node a cycle makes the next instant
+// of each about 4e8 cycles later.
+TEST(TrafficSources, InstantsPastTheLow32BitsWakeInOrderOfCycleThenNode) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c;
+  c.length_min = 4;
+  c.length_max = 4;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(16);
+  for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
+  TrafficSources s(nodes, c, d, 1e-8, 3, 0, 10);
+  TrafficSources::Rows rows;
+  s.save(rows);
+  const double wrap = 4294967296.0;  // 2^32
+  rows.next_time.assign(16, 1e30);   // never
+  rows.next_time[0] = wrap + 1;
+  rows.next_time[1] = wrap - 1;
+  rows.next_time[2] = wrap + 1;
+  rows.next_time[3] = 3 * wrap;
+  rows.next_time[4] = wrap + 0.5;
+  s.restore(rows, true, [](std::uint32_t n) { return std::optional<std::uint32_t>(n); });
+  std::vector<std::uint32_t> woken;
+  const Cycle two_32 = Cycle{1} << 32;
+  s.generate_until(0, two_32 - 2, [&](std::uint32_t r) { woken.push_back(r); });
+  EXPECT_TRUE(woken.empty());
+  s.generate_until(0, two_32 + 1, [&](std::uint32_t r) { woken.push_back(r); });
+  EXPECT_EQ(woken, (std::vector<std::uint32_t>{1, 4, 0, 2}));
+  EXPECT_EQ(s.queue(4).front().created, two_32);
+  int threes = 0;  // the others go on waking, each about 20 times
+  s.generate_until(0, 3 * two_32 - 1, [&](std::uint32_t r) { threes += r == 3 ? 1 : 0; });
+  EXPECT_EQ(threes, 0);
+  s.generate_until(0, 3 * two_32, [&](std::uint32_t r) { threes += r == 3 ? 1 : 0; });
+  EXPECT_EQ(threes, 1);
+  EXPECT_EQ(s.queue(3).front().created, 3 * two_32);
 }
 
 }  // namespace

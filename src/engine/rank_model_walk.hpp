@@ -68,10 +68,12 @@ struct CarryMove {
 template <bool kBlocked, bool kObserved, bool kCounted>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
+  if constexpr (kCounted) bank_.reserve_unblocks(credits.size());
   for (std::uint32_t o : credits) {
     if constexpr (kObserved) observe_credit(o, c);
     bank_.return_credit<kBlocked, kCounted>(o, c);
   }
+  if constexpr (kCounted) bank_.count_unblocked();  // before the flits: their deposits read
   credits.clear();
   WheelBucket<Arrival>& flits = arriving_->flits[block];
   WheelBucket<RouteDue>* routes = kBlocked && route_wake_delay_ != 0

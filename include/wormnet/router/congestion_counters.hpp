@@ -49,13 +49,15 @@
 #include <vector>
 
 #include "wormnet/core/ids.hpp"
+#include "wormnet/core/opaque.hpp"
 
 namespace wormnet {
 
 class CongestionCounters {
  public:
-  /// One input VC's accumulators (modulo 2^64; see above).
-  struct InputVc {
+  /// One input VC's accumulators (modulo 2^64; see above). Aligned to its size, so that none
+  /// straddles two cache lines (at the vector's 16-byte alignment every other one may).
+  struct alignas(32) InputVc {
     std::uint64_t vc_wait = 0;
     std::uint64_t credit_wait = 0;
     std::uint64_t held = 0;  ///< held cycles minus flits popped
@@ -76,7 +78,8 @@ class CongestionCounters {
         vc_alloc_delay_(vc_alloc_delay),
         in_(input_vcs),
         out_(output_vcs),
-        blocked_mark_(series ? input_vcs : 0) {}
+        blocked_mark_(series ? input_vcs : 0),
+        noted_(output_vcs + 1) {}
 
   [[nodiscard]] bool on() const { return on_; }
   /// On and not closed: events count. Closed (RouterBank::close_congestion(), `totals` past
@@ -143,12 +146,17 @@ class CongestionCounters {
   //     same for every event of the cycle: set_cycle() computes them once, an event reads them;
   //   * where which way an event goes is data (a body flit into an empty VC, a pop with flits
   //     behind), an addition under a mask replaces the branch, which mispredicted;
-  //   * the head behind a tail is counted in the switch stage's branch for it (tail_left_now).
-  // kShortcuts = false sends each of them to the general function at the cycle set: the same
+  //   * the head behind a tail is counted in the switch stage's branch for it (tail_left_now);
+  //   * a credit's unblock is noted without a branch and counted once the block's credits
+  //     are in (note_unblocked_now, RouterCore::count_unblocked_now).
+  // kShortcuts = false sends each of them to the general function at the cycle set (and
+  // RouterBank counts each unblock at once): the same
   // accumulators (tests/unit/router/congestion_test.cpp drives both with the same events), for
   // a check or a measurement of what the shortcuts save.
   static constexpr bool kShortcuts = true;
 
+  /// The cycle set (set_cycle()).
+  [[nodiscard]] Cycle cycle() const { return t_; }
   /// Cycle t's clipped cycles (the counted walk calls it before it steps a layer at t).
   void set_cycle(Cycle t) {
     t_ = t;
@@ -189,8 +197,13 @@ class CongestionCounters {
     v.occupancy += k;
     out_[o].flits += step;
     ++out_[o].window;
-    v.held += goes_on ? Cycle{0} - step : k;
-    v.credit_wait -= (k + step) & (Cycle{0} - static_cast<Cycle>(goes_on && no_credit));
+    // goes_on ? -step : k, under a mask the compiler cannot turn back into a branch: GCC made
+    // the select a jump, and whether a VC empties at a pop is data (on the mesh:16x16 case of
+    // docs/simulator.md it mispredicted 0.67 M times in 5000 counted cycles, 38 % of what the
+    // counted walk mispredicts beyond the plain one).
+    const Cycle on = opaque(Cycle{0} - static_cast<Cycle>(goes_on));
+    v.held += k - ((k + step) & on);
+    v.credit_wait -= (k + step) & on & (Cycle{0} - static_cast<Cycle>(no_credit));
   }
   /// A tail left input VC i at the cycle set with a head behind it (popped()'s last line).
   void tail_left_now(std::uint32_t i) {
@@ -199,6 +212,34 @@ class CongestionCounters {
       return;
     }
     in_[i].vc_wait -= now_.after_tail;
+  }
+  /// A credit at the cycle set unblocked input VC i if `unblocks` (else i is any number and
+  /// is dropped): noted without a branch, counted by unblocked_noted() (RouterCore's
+  /// count_unblocked_now()) once the block's credits are in. Whether a credit unblocks is
+  /// data (about half of them do); counting each at once, a branch on it, was the counted
+  /// walk's most mispredicted one (0.66 M of its 3.4 M in 5000 cycles of the mesh:16x16 case of
+  /// docs/simulator.md), where the plain walk has no branch (RouterBank::return_credit).
+  /// Later is the same: the credits of a block arrive before its flits, and a credit changes
+  /// neither the count nor the ready cycle unblocked() reads.
+  void note_unblocked_now(std::uint32_t i, bool unblocks) {
+    noted_[noted_size_] = i;
+    noted_size_ += unblocks ? 1U : 0U;
+  }
+  /// Room to note `credits` more credits (a block's, before they return).
+  void reserve_noted(std::size_t credits) {
+    if (noted_size_ + credits >= noted_.size()) [[unlikely]]
+      noted_.resize(noted_size_ + credits + 1);
+  }
+  /// Calls count(i) for each input VC noted since the last call, and forgets them.
+  template <class Count>
+  void unblocked_noted(Count&& count) {
+    for (std::uint32_t k = 0; k < noted_size_; ++k) count(noted_[k]);
+    noted_size_ = 0;
+  }
+  /// unblocked(i, t, ready) at the cycle set.
+  void unblocked_now(std::uint32_t i, Cycle ready) {
+    if constexpr (!kShortcuts) return unblocked(i, t_, ready);
+    in_[i].credit_wait += std::max(now_.now, clip(ready));  // clip is monotone
   }
   /// granted(i, t, t + vc_alloc_delay, no_credit) at the cycle set.
   void granted_now(std::uint32_t i, bool no_credit) {
@@ -238,7 +279,8 @@ class CongestionCounters {
   }
   [[nodiscard]] std::size_t bytes() const {
     return in_.capacity() * sizeof(InputVc) + out_.capacity() * sizeof(OutputVc) +
-           blocked_mark_.capacity() * sizeof(std::uint64_t);
+           blocked_mark_.capacity() * sizeof(std::uint64_t) +
+           noted_.capacity() * sizeof(std::uint32_t);
   }
 
  private:
@@ -266,6 +308,11 @@ class CongestionCounters {
   std::vector<InputVc> in_;
   std::vector<OutputVc> out_;
   std::vector<std::uint64_t> blocked_mark_;  ///< per input VC: blocked_mark()
+  /// Input VCs unblocked by the credits of the block being walked (note_unblocked_now()),
+  /// with a slot past the last one noted (written by a credit that unblocks none). An output
+  /// VC gets at most one credit a cycle, so outputs() + 1 is enough; reserve_noted() checks.
+  std::vector<std::uint32_t> noted_;
+  std::uint32_t noted_size_ = 0;
 };
 
 /// An input VC's totals over the window (CongestionCounters closed at the end).

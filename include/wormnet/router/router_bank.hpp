@@ -118,24 +118,38 @@ class RouterBank {
   /// write that changes nothing. Where the headers are cached (a small rank), whether a credit
   /// unblocks is data (often about half do), and the unconditional
   /// write costs less than the branch's mispredictions.
-  /// `t`: the credit's arrival cycle (where packets wait: CongestionCounters). kCounted:
-  /// counts (the counted walk); the non-template return_credit() asks the flag.
+  /// The credit arrives at the cycle the walk steps. kCounted: the counted walk's, which sets
+  /// the counters to that cycle and calls count_unblocked() after the block's credits
+  /// (where packets wait: CongestionCounters); the non-template return_credit() asks the flag.
   template <bool kSparse, bool kCounted>
-  void return_credit(std::uint32_t o, Cycle t) {
+  void return_credit(std::uint32_t o, Cycle /*t*/) {
     const std::uint64_t unblocked = core_.outputs.return_credit_unblocking(o);
     if constexpr (kSparse) {
       if (unblocked == 0) [[likely]]
         return;
     }
-    if constexpr (kCounted) core_.count_unblock(core_.outputs.router_of(o), unblocked, t);
-    core_.inputs.unblock(core_.outputs.router_of(o), unblocked);
-  }
-  void return_credit(std::uint32_t o, Cycle t) {
-    if (core_.congestion.counting()) [[unlikely]] {
-      return_credit<false, true>(o, t);
-    } else {
-      return_credit<false, false>(o, t);
+    const std::uint32_t r = core_.outputs.router_of(o);
+    if constexpr (kCounted && CongestionCounters::kShortcuts) {
+      // At most one bit (the owner's); none: the VC noted is dropped. Counted when the
+      // block's credits are in (count_unblocked()).
+      core_.congestion.note_unblocked_now(core_.inputs.index(r, std::countr_zero(unblocked)),
+                                          unblocked != 0);
+    } else if constexpr (kCounted) {
+      core_.count_unblock(r, unblocked, core_.congestion.cycle());  // at once, by the rule
     }
+    core_.inputs.unblock(r, unblocked);
+  }
+  /// The counted walk: `credits` credits of a block are about to return
+  /// (return_credit<kSparse, true>()), and they are in (count_unblocked()).
+  void reserve_unblocks(std::size_t credits) { core_.congestion.reserve_noted(credits); }
+  void count_unblocked() { core_.count_unblocked_now(); }
+  /// Outside the walk (a credit from another rank, at any cycle t): counts at once.
+  void return_credit(std::uint32_t o, Cycle t) {
+    const std::uint64_t unblocked = core_.outputs.return_credit_unblocking(o);
+    const std::uint32_t r = core_.outputs.router_of(o);
+    if (core_.congestion.counting()) [[unlikely]]
+      core_.count_unblock(r, unblocked, t);
+    core_.inputs.unblock(r, unblocked);
   }
   /// A hint for one part of the routers' state, asked for a while before the work that
   /// touches it so that the fetch from memory overlaps other work (the rank's prefetch plan,

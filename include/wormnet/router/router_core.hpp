@@ -84,13 +84,21 @@ struct RouterCore {
   /// local_vc of router r at t; a credit arriving at t unblocked router r's input VCs
   /// `bits`. Out of line: those paths are not the walk's.
   [[gnu::noinline, gnu::cold]] void count_deposit(std::uint32_t r, int local_vc, Cycle t);
-  /// Inline: the counted walk calls it for every credit that unblocks a VC.
+  /// The counted walk counts its credits' unblocks later, together (count_unblocked_now()).
   void count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t) {
     for (; bits != 0; bits &= bits - 1) {
       const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
       const InputVcState& s = inputs.state(i);
       if (s.count != 0) congestion.unblocked(i, t, s.ready_near(t));
     }
+  }
+  /// The counted walk's credits of a block are in: counts the input VCs they unblocked
+  /// (CongestionCounters::note_unblocked_now) that hold flits, as count_unblock() would have.
+  void count_unblocked_now() {
+    congestion.unblocked_noted([this](std::uint32_t i) {
+      const InputVcState& s = inputs.state(i);
+      if (s.count != 0) congestion.unblocked_now(i, s.ready_near(congestion.cycle()));
+    });
   }
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request

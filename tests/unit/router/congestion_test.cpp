@@ -383,7 +383,8 @@ TEST(Congestion, ALonePacketUnderDuatoTakesOnlyAdaptiveVcs) {
 // what the general functions add for the same event at that cycle: random events at cycles
 // before, inside and after the window, with routing and VC allocation delays of 0 to 3,
 // through both, give the same accumulators (the general functions are the rule the
-// brute-force test above checks).
+// brute-force test above checks). A credit's unblock is noted and counted after the cycle's
+// credits, as the walk does after a block's.
 TEST(Congestion, TheWalksShortcutsAddWhatTheGeneralFunctionsAdd) {
   std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
   auto next = [&seed](std::uint64_t n) {
@@ -395,6 +396,9 @@ TEST(Congestion, TheWalksShortcutsAddWhatTheGeneralFunctionsAdd) {
       constexpr std::size_t kVcs = 6;
       CongestionCounters fast(kVcs, kVcs, 10, 30, rc, va);
       CongestionCounters rule(kVcs, kVcs, 10, 30, rc, va);
+      // An unblocked VC's ready cycle: before, at or after the credit's.
+      const auto ready_of = [](std::uint32_t i, Cycle t) { return t + i % 4 - 1 + (t == 0); };
+      fast.reserve_noted(8);
       for (Cycle t = 0; t < 40; ++t) {
         fast.set_cycle(t);
         for (int e = 0; e < 8; ++e) {
@@ -402,7 +406,7 @@ TEST(Congestion, TheWalksShortcutsAddWhatTheGeneralFunctionsAdd) {
           const auto o = static_cast<std::uint32_t>(next(kVcs));
           const bool a = next(2) != 0;
           const bool b = next(2) != 0;
-          switch (next(3)) {
+          switch (next(4)) {
             case 0: {  // a deposit: into an idle VC, joining its packet, or behind flits
               const auto kind = next(3);
               fast.deposited_now(i, kind == 0, kind == 1, a);
@@ -417,11 +421,17 @@ TEST(Congestion, TheWalksShortcutsAddWhatTheGeneralFunctionsAdd) {
               rule.popped(i, o, t, a, left, no_credit, t + rc);
               break;
             }
-            default:
+            case 2:
               fast.granted_now(i, a);
               rule.granted(i, t, t + va, a);
+              break;
+            default:  // a credit that unblocks VC i (a) or none (i is then any number)
+              fast.note_unblocked_now(a ? i : 1000 + i, a);
+              if (a) rule.unblocked(i, t, ready_of(i, t));
           }
         }
+        // The block's credits are in (RouterCore::count_unblocked_now()).
+        fast.unblocked_noted([&](std::uint32_t i) { fast.unblocked_now(i, ready_of(i, t)); });
       }
       for (std::uint32_t i = 0; i < kVcs; ++i) {
         SCOPED_TRACE(testing::Message() << "rc " << rc << " va " << va << " vc " << i);

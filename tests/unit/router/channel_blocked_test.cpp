@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "../../support/one_router.hpp"
 #include "wormnet/router/router_bank.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -15,61 +16,26 @@
 namespace wormnet {
 namespace {
 
-// Ports of a 2-D mesh: 0 = X+, 1 = X-, 2 = Y+, 3 = Y-, 4 = the terminal.
-constexpr int kXPlus = 0;
-constexpr int kXMinus = 1;
-constexpr int kYPlus = 2;
+using test::kXMinus;
+using test::kXPlus;
+using test::kYPlus;
+using test::OneRouter;
 
 RouterParams counting(int vcs, int depth, Cycle begin, Cycle end) {
-  RouterParams p;  // every router delay 0
-  p.ports = 4;
-  p.vcs = vcs;
-  p.depth = depth;
-  p.congestion = true;
-  p.congestion_series = true;
-  p.measure_begin = begin;
-  p.measure_end = end;
-  return p;
+  return test::counting(vcs, depth, begin, end, /*series=*/true);
 }
 
-/// Node 0 of mesh:2x2 (xy routing) alone; flits and credits are put in by hand.
-struct OneRouter {
-  explicit OneRouter(const RouterParams& p)
-      : topo(make_topology("mesh:2x2")),
-        routing(make_routing("xy", *topo, FlowControl::kCredit)),
-        bank(p, *topo, *routing, {0}, packets) {}
-  /// A whole packet of `length` flits to `dest` into input VC local_vc at cycle t.
-  void packet(int local_vc, std::uint64_t id, int length, std::uint32_t dest, Cycle t) {
-    Packet pk;
-    pk.id = id;
-    pk.dest = dest;
-    pk.length = static_cast<std::uint32_t>(length);
-    const std::uint32_t slot = packets.allocate(pk);
-    for (int k = 0; k < length; ++k)
-      bank.deposit(0, local_vc, Flit(slot, k == 0, k == length - 1), t);
+/// take_channel_blocked() of r's bank at T, by channel id; each channel in listed once.
+std::map<std::uint32_t, std::uint64_t> take(OneRouter& r, Cycle T) {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
+  r.bank.take_channel_blocked(*r.topo, T, out);
+  std::map<std::uint32_t, std::uint64_t> by_id;
+  for (const auto& [c, n] : out) {
+    EXPECT_FALSE(by_id.contains(c)) << "channel " << c << " listed twice";
+    by_id[c] = n;
   }
-  int step(Cycle t) {
-    int moved = 0;
-    bank.step(0, t, source, [&](int, int, int, int, Flit) { ++moved; });
-    return moved;
-  }
-  /// take_channel_blocked() at T, by channel id; each channel in listed once.
-  std::map<std::uint32_t, std::uint64_t> take(Cycle T) {
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
-    bank.take_channel_blocked(*topo, T, out);
-    std::map<std::uint32_t, std::uint64_t> by_id;
-    for (const auto& [c, n] : out) {
-      EXPECT_FALSE(by_id.contains(c)) << "channel " << c << " listed twice";
-      by_id[c] = n;
-    }
-    return by_id;
-  }
-  std::unique_ptr<Topology> topo;
-  std::unique_ptr<RoutingFunction> routing;
-  PacketTable packets;
-  SourceQueue source;
-  RouterBank bank;
-};
+  return by_id;
+}
 
 // Congestion.WaitsForAVcAndForCreditsByHand with P1 at input Y+ (router VC 2, channel 2 -> 0)
 // instead of the terminal: two 2-flit packets for X+ (node 1), one VC, 2-flit buffers. P2 at
@@ -101,7 +67,7 @@ TEST(ChannelBlocked, WaitsForAVcAndForCreditsPerWindowByHand) {
         if (t == 5 || t == 7) r.bank.return_credit(o, t);
         EXPECT_EQ(r.step(t), moves[t]) << "cycle " << t;
       }
-      const std::map<std::uint32_t, std::uint64_t> got = r.take(t);
+      const std::map<std::uint32_t, std::uint64_t> got = take(r, t);
       ASSERT_EQ(got.size(), 2U);  // node 0's two channels in; X- and Y- face no neighbour
       EXPECT_EQ(got.at(c20), e.blocked[w]) << "window " << w;
       EXPECT_EQ(got.at(c10), 0U) << "window " << w;
@@ -130,11 +96,11 @@ TEST(ChannelBlocked, WaitsForTheSwitchPerWindowByHand) {
   const std::uint64_t expect20[4] = {1, 0, 1, 0};
   for (Cycle t = 0; t < 4; ++t) {
     EXPECT_EQ(r.step(t), 1) << "cycle " << t;
-    const std::map<std::uint32_t, std::uint64_t> got = r.take(t + 1);
+    const std::map<std::uint32_t, std::uint64_t> got = take(r, t + 1);
     EXPECT_EQ(got.at(c10), expect10[t]) << "cycle " << t;
     EXPECT_EQ(got.at(c20), expect20[t]) << "cycle " << t;
   }
-  EXPECT_EQ(r.take(6).at(c20), 0U);  // nothing left
+  EXPECT_EQ(take(r, 6).at(c20), 0U);  // nothing left
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "../../support/one_router.hpp"
 #include "wormnet/router/router_bank.hpp"
 #include "wormnet/routing/routing_factory.hpp"
 #include "wormnet/topology/topology_factory.hpp"
@@ -17,49 +18,13 @@
 namespace wormnet {
 namespace {
 
-// Ports of a 2-D mesh: 0 = X+, 1 = X-, 2 = Y+, 3 = Y-, 4 = the terminal.
-constexpr int kXPlus = 0;
-constexpr int kXMinus = 1;
-constexpr int kTerminal = 4;
+using test::counting;
+using test::kTerminal;
+using test::kXMinus;
+using test::kXPlus;
+using test::OneRouter;
 
-RouterParams counting(int vcs, int depth, Cycle begin, Cycle end) {
-  RouterParams p;
-  p.ports = 4;
-  p.vcs = vcs;
-  p.depth = depth;
-  p.congestion = true;
-  p.measure_begin = begin;
-  p.measure_end = end;
-  return p;
-}
-
-/// Node 0 of mesh:2x2 (xy routing) alone; flits and credits are put in by hand.
-struct OneRouter {
-  explicit OneRouter(const RouterParams& p)
-      : topo(make_topology("mesh:2x2")),
-        routing(make_routing("xy", *topo, FlowControl::kCredit)),
-        bank(p, *topo, *routing, {0}, packets) {}
-  /// A whole packet of `length` flits to node 1 (X+) into input VC local_vc at cycle t.
-  void packet(int local_vc, std::uint64_t id, int length, Cycle t) {
-    Packet pk;
-    pk.id = id;
-    pk.dest = 1;
-    pk.length = static_cast<std::uint32_t>(length);
-    const std::uint32_t slot = packets.allocate(pk);
-    for (int k = 0; k < length; ++k)
-      bank.deposit(0, local_vc, Flit(slot, k == 0, k == length - 1), t);
-  }
-  int step(Cycle t) {
-    int moved = 0;
-    bank.step(0, t, source, [&](int, int, int, int, Flit) { ++moved; });
-    return moved;
-  }
-  std::unique_ptr<Topology> topo;
-  std::unique_ptr<RoutingFunction> routing;
-  PacketTable packets;
-  SourceQueue source;
-  RouterBank bank;
-};
+constexpr std::uint32_t kNode1 = 1;  // X+ of node 0: where the hand-worked packets go
 
 // Two 2-flit packets for X+ (one VC, 2-flit buffers, every delay 0). P2 at input X- (VC 1 of
 // the router) and P1 at the terminal (VC 4) ask for X+'s VC at cycle 0: the round robin starts
@@ -83,8 +48,8 @@ TEST(Congestion, WaitsForAVcAndForCreditsByHand) {
   for (const Expect& e : {Expect{0, 1000, 10, 2, 4, 12, 1, 4}, Expect{1, 6, 10, 1, 3, 9, 0, 2},
                           Expect{1, 6, 4, 1, 2, 6, 0, 1}}) {
     OneRouter r(counting(1, 2, e.begin, e.end));
-    r.packet(kTerminal, 1, 2, 0);
-    r.packet(kXMinus, 2, 2, 0);
+    r.packet(kTerminal, 1, 2, kNode1, 0);
+    r.packet(kXMinus, 2, 2, kNode1, 0);
     const std::uint32_t o = r.bank.output_vc(0, kXPlus);
     const std::vector<int> moves = {1, 1, 0, 0, 0, 1, 0, 1, 0, 0};
     for (Cycle t = 0; t < e.close; ++t) {
@@ -118,8 +83,8 @@ TEST(Congestion, WaitsForTheSwitchByHandAndNoneWithPerVcBandwidth) {
     RouterParams p = counting(2, 4, 0, 1000);
     p.per_vc_bandwidth = per_vc;
     OneRouter r(p);
-    r.packet(kXMinus * 2, 1, 2, 0);
-    r.packet(kTerminal * 2, 2, 2, 0);
+    r.packet(kXMinus * 2, 1, 2, kNode1, 0);
+    r.packet(kTerminal * 2, 2, 2, kNode1, 0);
     for (Cycle t = 0; t < 6; ++t) r.step(t);
     const VcCongestion p1 = r.bank.congestion(0, kXMinus * 2, 6);
     const VcCongestion p2 = r.bank.congestion(0, kTerminal * 2, 6);

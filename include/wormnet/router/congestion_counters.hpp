@@ -198,9 +198,9 @@ class CongestionCounters {
     out_[o].flits += step;
     ++out_[o].window;
     // goes_on ? -step : k, under a mask the compiler cannot turn back into a branch: GCC made
-    // the select a jump, and whether a VC empties at a pop is data (on the mesh:16x16 case of
-    // docs/simulator.md it mispredicted 0.67 M times in 5000 counted cycles, 38 % of what the
-    // counted walk mispredicts beyond the plain one).
+    // the select a jump, and whether a VC empties at a pop is data, so it mispredicted (the
+    // counted walk's largest share of mispredictions: docs/simulator.md, "Congestion
+    // statistics").
     const Cycle on = opaque(Cycle{0} - static_cast<Cycle>(goes_on));
     v.held += k - ((k + step) & on);
     v.credit_wait -= (k + step) & on & (Cycle{0} - static_cast<Cycle>(no_credit));

@@ -186,8 +186,8 @@ class TrafficSources {
  private:
   /// A pending instant: node `local`'s next message at `cycle`. Packed, 12 bytes instead of
   /// 16 (one per generating node): the 64-bit cycle at byte 0 of a 12-byte entry is read
-  /// unaligned, one load on x86, where two 32-bit halves put together cost 0.6 % more
-  /// instructions on torus:8x8x8 at 0.1 (the heap compares cycles at every push and pop).
+  /// unaligned, one load on x86, where two 32-bit halves put together cost more instructions
+  /// (the heap compares cycles at every push and pop; docs/scaling.md, the second round).
   struct [[gnu::packed]] Due {
     Cycle cycle;
     std::uint32_t local;

@@ -217,8 +217,8 @@ class CongestionCounters {
   /// is dropped): noted without a branch, counted by unblocked_noted() (RouterCore's
   /// count_unblocked_now()) once the block's credits are in. Whether a credit unblocks is
   /// data (about half of them do); counting each at once, a branch on it, was the counted
-  /// walk's most mispredicted one (0.66 M of its 3.4 M in 5000 cycles of the mesh:16x16 case of
-  /// docs/simulator.md), where the plain walk has no branch (RouterBank::return_credit).
+  /// walk's most mispredicted one (docs/simulator.md, "Congestion statistics"), where the
+  /// plain walk has no branch (RouterBank::return_credit).
   /// Later is the same: the credits of a block arrive before its flits, and a credit changes
   /// neither the count nor the ready cycle unblocked() reads.
   void note_unblocked_now(std::uint32_t i, bool unblocks) {

@@ -108,11 +108,11 @@ TEST(TrafficSources, BlocksGenerateWhatOneCalendarDoes) {
   }
 }
 
-// The calendar orders instants by cycle, then node, across the 32-bit halves its entries
-// keep the cycle in: instants restored at 2^32 + 1 (nodes 0 and 2), 2^32 - 1 (node 1),
-// 2^32 + 0.5 (node 4: cycle 2^32) and 3 x 2^32 (node 3) wake 1, 4, 0, 2 by cycle 2^32 + 1,
-// and node 3 only at 3 x 2^32. A load of 1e-8 flits a node a cycle makes the next instant
-// of each about 4e8 cycles later.
+// The calendar orders instants by cycle, then node, beyond the low 32 bits of the cycle (its
+// packed 12-byte entries keep the whole 64-bit cycle): instants restored at 2^32 + 1 (nodes 0 and
+// 2), 2^32 - 1 (node 1), 2^32 + 0.5 (node 4: cycle 2^32) and 3 x 2^32 (node 3) wake 1, 4, 0, 2 by
+// cycle 2^32 + 1, and node 3 only at 3 x 2^32. A load of 1e-8 flits a node a cycle makes the next
+// instant of each about 4e8 cycles later.
 TEST(TrafficSources, InstantsPastTheLow32BitsWakeInOrderOfCycleThenNode) {
   const Torus t({4, 4}, true);
   TrafficConfig c;

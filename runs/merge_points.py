@@ -34,7 +34,7 @@ import sys
 import h5py
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # the results layout of include/wormnet/h5/h5_schema.hpp (kResultsSchemaVersion)
 FINISHED = ("complete", "deadlock")
 LOADS_LINE = re.compile(r"^loads = \[(.*)\]$", re.M)
 

@@ -23,8 +23,12 @@ from ._h5 import FileError, attrs, open_h5, read_table
 from .network import Network, read_network
 from .workload import Workload, read_workload
 
-#: The layout version this reader understands (include/wormnet/io/h5_schema.hpp).
-SCHEMA_VERSION = 1
+#: The layout version of the files wormnet writes now (include/wormnet/h5/h5_schema.hpp,
+#: kResultsSchemaVersion).
+SCHEMA_VERSION = 2
+#: The versions this reader reads: 1 stored each point's channel_utilization, which 2 leaves
+#: to the reader (channel_flits / window_cycles); Point.channel_utilization is the same for both.
+READABLE_VERSIONS = (1, 2)
 
 #: Final statuses whose every point is complete. "deadlock" files hold every point up to and
 #: including the one that deadlocked, with its report; "incomplete" ones a workload's point
@@ -45,6 +49,8 @@ class Point:
     timeseries: dict  #: column name -> 1-D array, one row per statistics window
     histogram: dict  #: "bucket_lower", "total", "network", "queueing" -> arrays
     channel_flits: np.ndarray | None  #: flits per channel in the measurement window
+    #: channel_flits / the window's cycles (1 = a flit every cycle): stored up to schema
+    #: version 1, derived by the reader since 2.
     channel_utilization: np.ndarray | None
     deadlock: dict | None  #: attributes of the deadlock report, if any
     timeseries_units: dict = dataclasses.field(default_factory=dict)
@@ -164,6 +170,18 @@ class Sweep:
         return frame
 
 
+def _utilization(g):
+    """A point's channel_utilization: stored (schema version 1), or channel_flits / the
+    window's cycles as the writer of version 1 computed it (both in float64)."""
+    if "channel_utilization" in g:
+        return g["channel_utilization"][()]
+    if "channel_flits" not in g or "window_cycles" not in g.attrs:
+        return None
+    flits = g["channel_flits"][()].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a window of 0 cycles, as before
+        return flits / float(g.attrs["window_cycles"])
+
+
 def _read_point(g) -> Point:
     ts, units = read_table(g["timeseries"]) if "timeseries" in g else ({}, {})
     hist = {}
@@ -177,7 +195,7 @@ def _read_point(g) -> Point:
         timeseries=ts,
         histogram=hist,
         channel_flits=g["channel_flits"][()] if "channel_flits" in g else None,
-        channel_utilization=g["channel_utilization"][()] if "channel_utilization" in g else None,
+        channel_utilization=_utilization(g),
         deadlock=deadlock,
         timeseries_units=units,
         congestion=_read_congestion(g["congestion"]) if "congestion" in g else None,
@@ -196,7 +214,7 @@ def _read_congestion(g) -> dict:
 def load(path: str, allow_partial: bool = False) -> Sweep:
     """Reads a wormnet result file.
 
-    Raises ResultFileError if the file's schema_version is not SCHEMA_VERSION, or if its
+    Raises ResultFileError if the file's schema_version is not one of READABLE_VERSIONS, or if its
     status is not a finished one (FINISHED) and allow_partial is False. With
     allow_partial, a killed or interrupted run gives its finished points only.
     """
@@ -207,9 +225,10 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
     with f:
         root = attrs(f)
         version = root.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if version not in READABLE_VERSIONS:
             raise ResultFileError(
-                f"{path}: schema_version {version!r}; this reader knows {SCHEMA_VERSION}"
+                f"{path}: schema_version {version!r}; this reader knows "
+                + ", ".join(str(v) for v in READABLE_VERSIONS)
             )
         if "summary" not in f or "topology" not in f:
             raise ResultFileError(f"{path}: not a wormnet run or sweep file (no summary)")

@@ -85,7 +85,7 @@ ResultWriter::ResultWriter(const Communicator& comm, OutputFile output, const Ru
 
 void ResultWriter::write_description(const RunDescription& run) {
   const H5Group root = file_.root();
-  root.set_attribute(schema::kSchemaVersionAttr, schema::kSchemaVersion);
+  root.set_attribute(schema::kSchemaVersionAttr, schema::kResultsSchemaVersion);
   set_run_status(file_, RunStatus::kRunning);
   root.set_attribute(schema::kWormnetVersionAttr, std::string_view(run.version));
   root.set_attribute(schema::kGitShaAttr, std::string_view(run.git_sha));
@@ -143,9 +143,9 @@ std::string continuation_problem(const Communicator& comm, const std::string& pa
   std::string problem;
   try {
     if (!root.has_attribute(schema::kSchemaVersionAttr) || !root.has_group("summary") ||
-        root.attribute<std::int64_t>(schema::kSchemaVersionAttr) != schema::kSchemaVersion) {
-      problem =
-          "not a wormnet results file of schema version " + std::to_string(schema::kSchemaVersion);
+        root.attribute<std::int64_t>(schema::kSchemaVersionAttr) != schema::kResultsSchemaVersion) {
+      problem = "not a wormnet results file of schema version " +
+                std::to_string(schema::kResultsSchemaVersion);
     } else if (root.attribute<std::string>(schema::kConfigAttr) != config) {
       problem = "holds a run of another configuration than the checkpoint's";
     } else if ((root.has_attribute(schema::kInputsAttr)
@@ -432,8 +432,8 @@ void ResultWriter::begin_point_unguarded(int index, double offered_load) {
       root.remove(point_name(later));
     }
     point_ = root.open_group(point_name(index));
-    for (const char* name : {"channel_flits", "channel_utilization", "latency_histogram",
-                             "deadlock", "congestion", "channel_series"}) {
+    for (const char* name :
+         {"channel_flits", "latency_histogram", "deadlock", "congestion", "channel_series"}) {
       point_->remove(name);
     }
     for (const std::string_view group : {kSeriesWindows, kBlockedWindows}) {
@@ -716,22 +716,15 @@ void ResultWriter::end_point_unguarded(
   std::sort(mine.begin(), mine.end());
   std::vector<std::uint32_t> ids;
   std::vector<std::uint64_t> flits;
-  std::vector<double> utilization;
-  const auto window = static_cast<double>(s.window_cycles);
   for (const auto& [c, f] : mine) {
     ids.push_back(c);
     flits.push_back(f);
-    utilization.push_back(static_cast<double>(f) / window);
   }
   const RowDistribution rows(run_.topology->num_channels(), runs_of(ids));
   g.write_distributed<std::uint64_t>("channel_flits", rows, flits);
   g.open_dataset("channel_flits")
       .set_attribute(schema::kDescriptionAttr,
                      std::string_view("flits that crossed each channel in the measurement window"));
-  g.write_distributed<double>("channel_utilization", rows, utilization);
-  g.open_dataset("channel_utilization")
-      .set_attribute(schema::kDescriptionAttr,
-                     std::string_view("channel_flits / window cycles (1 = busy every cycle)"));
 
   if (g.has_group(kSeriesWindows)) write_channel_series(g, rows, ids.size());
   if (congestion_) {

@@ -75,7 +75,7 @@ def main():
 
     sweep = wormnet_h5.load(h5)
     with h5py.File(h5, "r") as f:
-        check(f.attrs["schema_version"] == 1, "schema_version")
+        check(f.attrs["schema_version"] == 2, "schema_version")
         check(sweep.status == f.attrs["status"] == "complete", "status")
         nodes = int(f["topology"].attrs["nodes"])
         check(nodes == 96, "H4 has 6 * 4^2 = 96 nodes")
@@ -156,8 +156,30 @@ def main():
         check(lo <= knee["accepted"] <= hi, "knee between the straddling points")
         close(knee["accepted_vs_saturation"], knee["accepted"] / sat_rate, "knee norm", 1e-9)
 
+    # Utilization per channel: not stored since schema version 2 (a fifth of a large torus's
+    # file), the reader divides each channel's flits by the point's window; a version-1 file
+    # has it stored, and the reader returns what is stored.
+    with h5py.File(h5, "r") as f:
+        for i, p in enumerate(sweep.points):
+            g = f[f"points/{i:03d}"]
+            check("channel_utilization" not in g, f"point {i} stores no channel_utilization")
+            window = int(g.attrs["window_cycles"])
+            check(window == MEASURE, f"point {i}'s window is the measurement: {window}")
+            flits = g["channel_flits"][()]
+            check(flits.sum() > 0, f"point {i} moved flits")
+            check(np.array_equal(p.channel_utilization, flits / MEASURE),
+                  f"point {i}: utilization = flits / {MEASURE}")
+    old = os.path.join(args.out, "schema1.h5")
+    shutil.copyfile(h5, old)
+    with h5py.File(old, "r+") as f:
+        f.attrs["schema_version"] = np.int64(1)
+        g = f["points/000"]
+        g["channel_utilization"] = np.full(g["channel_flits"].shape, 0.25)
+    p0 = wormnet_h5.load(old).point(0)
+    check(np.all(p0.channel_utilization == 0.25), "a version-1 file's stored utilization")
+
     # Refusals: an unknown layout version, an unfinished run.
-    for attr, value, partial_ok in (("schema_version", np.int64(2), False),
+    for attr, value, partial_ok in (("schema_version", np.int64(3), False),
                                     ("status", "running", True)):
         bad = os.path.join(args.out, f"bad_{attr}.h5")
         shutil.copyfile(h5, bad)

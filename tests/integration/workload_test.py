@@ -52,7 +52,8 @@ def point(path):
     """Point 0's channel counts and summary row."""
     with h5py.File(path, "r") as f:
         g = f["points/000"]
-        out = {k: g[k][()] for k in ("channel_flits", "channel_utilization")}
+        out = {"channel_flits": g["channel_flits"][()],
+               "window_cycles": int(g.attrs["window_cycles"])}
         for k in f["summary"]:
             out[k] = f["summary"][k][0]
         return out
@@ -110,8 +111,7 @@ class IdleNetwork(unittest.TestCase):
                 # message is labelled, and 2 x 80 flits enter and leave 2 nodes in 5 T cycles.
                 p = point(path)
                 self.assertEqual(list(p["channel_flits"]), [80, 80])
-                for u in p["channel_utilization"]:
-                    self.assertAlmostEqual(u, 80 / (5 * t))
+                self.assertEqual(p["window_cycles"], 5 * t)  # utilization: flits / window
                 self.assertEqual(p["labelled"], 10)
                 self.assertEqual(p["delivered"], 10)
                 self.assertAlmostEqual(p["accepted"], 160 / (2 * 5 * t))

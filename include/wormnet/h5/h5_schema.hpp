@@ -7,9 +7,14 @@
 
 namespace wormnet::io::schema {
 
-/// The version of the file layout, stored in the root attribute kSchemaVersionAttr. Bump it
+/// The version of a file's layout, stored in the root attribute kSchemaVersionAttr. Bump it
 /// whenever a reader of the previous layout would misread a new file (renamed or removed
 /// objects, changed meaning or units); adding objects does not need a bump.
+/// Results files (`run`, `sweep`): 2 since a point no longer stores `channel_utilization`
+/// (`channel_flits` / `window_cycles`, 8 bytes per channel: a fifth of a results file of a
+/// large torus, which a run writes and flushes at its end; docs/hdf5-schema.md).
+inline constexpr std::int64_t kResultsSchemaVersion = 2;
+/// Table files (`tables`) and tables-study files: unchanged since their first layout.
 inline constexpr std::int64_t kSchemaVersion = 1;
 
 // Root attributes of every file wormnet writes.

@@ -7,7 +7,7 @@
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
 
 # A build for the processor it runs on (AVX, BMI and the rest): faster per rank, with the same
-# results (-ffp-contract=off above; the figure is in docs/scaling.md). The binary may not start on an older processor: build it on (or for)
+# results (-ffp-contract=off above; the figure is in docs/scaling-history.md). The binary may not start on an older processor: build it on (or for)
 # the compute nodes.
 option(WORMNET_NATIVE "Tune the code for this machine's processor (-march=native)" OFF)
 if(WORMNET_NATIVE)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The million-router benchmark of the scale issue (docs/scaling.md, "A million routers"):
+# The million-router benchmark of the scale issue (docs/scaling-history.md, "About a million routers"):
 # torus:100x100x100 under dor-dateline, 4-flit messages at 0.002 flits/node/cycle, on 2 ranks
 # pinned to a core each. Prints the loop's cycles per second (the target: >= 100), the
 # computing and waiting (exchanging) time per window of the largest rank, and the model state

@@ -1,10 +1,10 @@
 // An allocator for the large per-router arrays of a rank. With a million routers a rank's
 // state is hundreds of MB spread over a dozen arrays, and one router step touches a line in
 // most of them: with 4 KiB pages nearly every such load also misses the TLB (issue 14,
-// target 2: docs/scaling.md has the figures, and the first touch's price on a virtual machine).
-// Blocks of 2 MiB or more are therefore 2 MiB-aligned and advised for transparent huge pages
-// (Linux's default "madvise" mode honours only advised ranges); smaller blocks, and systems without
-// the advice, get ordinary memory. Stateless: every instance is interchangeable.
+// target 2: docs/scaling-history.md has the figures, and the first touch's price on a virtual
+// machine). Blocks of 2 MiB or more are therefore 2 MiB-aligned and advised for transparent huge
+// pages (Linux's default "madvise" mode honours only advised ranges); smaller blocks, and systems
+// without the advice, get ordinary memory. Stateless: every instance is interchangeable.
 #pragma once
 
 #include <cstddef>

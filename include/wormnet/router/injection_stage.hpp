@@ -5,7 +5,7 @@
 //
 // Its state is the packet being written at each router (Injection), kept in the router's
 // header in the input unit: the header is the first thing a router step reads, and whether
-// the stage has work is a test on it (docs/scaling.md, "A million routers").
+// the stage has work is a test on it (docs/scaling-history.md, "About a million routers").
 #pragma once
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // Its arbiter state, each output VC's round-robin pointer (the input VC it granted last),
 // lives in the output VC's record (OutputUnit::last_grant): a grant reads and writes that
 // record anyway, and a separate array cost a line from memory per grant on a large rank
-// (docs/scaling.md, "About a million routers"). This stage alone reads and writes it.
+// (docs/scaling-history.md, "About a million routers"). This stage alone reads and writes it.
 #pragma once
 
 #include <cstdint>

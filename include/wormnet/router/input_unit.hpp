@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "wormnet/core/error.hpp"
@@ -70,13 +71,18 @@ class InputUnit {
   InputUnit() = default;
   /// `routers` local routers, `ports` input ports each (network ports + injection), `vcs`
   /// VCs per port, `depth` flits per VC buffer.
-  InputUnit(std::uint32_t routers, int ports, int vcs, int depth)
+  /// `wide` forces the 64-bit masks whatever ports x vcs (the narrow layout's results are the
+  /// same: a switch to compare them).
+  InputUnit(std::uint32_t routers, int ports, int vcs, int depth, bool wide = false)
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
+        wide_(wide || !fits_narrow(vcs_per_router_)),
+        slots_per_header_(wide_ ? 2U : 1U),
         depth_(static_cast<std::uint32_t>(depth)),
         stride_((kFlitsAt + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
                 alignof(InputVcState) * alignof(InputVcState)),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
-        headers_(routers) {
+        headers_(static_cast<std::size_t>(routers) * slots_per_header_) {
+    for (std::uint32_t r = 0; r < routers; ++r) new (header(r) + injection_at()) Injection{};
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
@@ -122,27 +128,23 @@ class InputUnit {
   }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
   [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const {
-    return headers_[router].nonempty;
+    return mask(router, kNonempty);
   }
   /// Bit set when that input VC's front packet waits for VC allocation (kWaitVc).
-  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const {
-    return headers_[router].waiting;
-  }
+  [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const { return mask(router, kWaiting); }
   /// Bit set when that input VC holds an output VC (kActive).
-  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return headers_[router].active; }
+  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return mask(router, kActive); }
   /// Bit set when that input VC holds an output VC without a credit (its downstream buffer
   /// is full): kept by the router bank as credits are taken and returned, so the switch
   /// stage finds the VCs that may move from the masks alone (a subset of active()).
-  [[nodiscard]] std::uint64_t blocked(std::uint32_t router) const {
-    return headers_[router].blocked;
-  }
+  [[nodiscard]] std::uint64_t blocked(std::uint32_t router) const { return mask(router, kBlocked); }
   /// Bit set when that input VC holds an output VC whose `ready` cycle may be more than a
   /// cycle ahead (granted with a VC allocation delay over 1, and not yet seen ready by the
   /// switch stage): only those need their `ready` compared with the cycle (a subset of
   /// active()). A VC granted with a delay of 1 is left out of the switch stage of its grant's
   /// cycle by the router bank, and is ready from the next.
   [[nodiscard]] std::uint64_t settling(std::uint32_t router) const {
-    return headers_[router].settling;
+    return mask(router, kSettling);
   }
   /// Bit set when that input VC's front head waits for VC allocation but, at its last
   /// request, every output VC its route allows was owned by another packet (a subset of
@@ -151,41 +153,53 @@ class InputUnit {
   /// VC stage skips it until then (VcAllocationStage::step, RouterCore::release_output). A head
   /// refused for want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits
   /// return without a tail.
-  [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
+  [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return mask(router, kParked); }
   /// The waiting heads that request an output VC this cycle: waiting() but parked().
   [[nodiscard]] std::uint64_t requesting(std::uint32_t router) const {
-    return headers_[router].waiting & ~headers_[router].parked;
+    return mask(router, kWaiting) & ~mask(router, kParked);
   }
   /// Parks router's waiting heads in `bits` (see parked()).
-  void park(std::uint32_t router, std::uint64_t bits) { headers_[router].parked |= bits; }
+  void park(std::uint32_t router, std::uint64_t bits) {
+    set_mask(router, kParked, mask(router, kParked) | bits);
+  }
   /// An output VC of `router` was freed at cycle t: its parked heads request again from the
   /// next cycle, with `ready` moved up to t as each request would have moved it (however long
   /// they were parked, the stored cycle is then within 2^31 cycles of the present).
   void unpark(std::uint32_t router, Cycle t) {
-    Header& m = headers_[router];
-    for (std::uint64_t bits = m.parked; bits != 0; bits &= bits - 1) {
+    for (std::uint64_t bits = mask(router, kParked); bits != 0; bits &= bits - 1) {
       state(index(router, std::countr_zero(bits))).set_ready(t);
     }
-    m.parked = 0;
+    set_mask(router, kParked, 0);
   }
   /// Sets (or clears) the `blocked` bits of router's input VCs in `bits`.
-  void block(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked |= bits; }
-  void unblock(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked &= ~bits; }
+  void block(std::uint32_t router, std::uint64_t bits) {
+    set_mask(router, kBlocked, mask(router, kBlocked) | bits);
+  }
+  void unblock(std::uint32_t router, std::uint64_t bits) {
+    set_mask(router, kBlocked, mask(router, kBlocked) & ~bits);
+  }
   /// Sets (or clears) the `settling` bits of router's input VCs in `bits`.
-  void settle(std::uint32_t router, std::uint64_t bits) { headers_[router].settling |= bits; }
-  void settled(std::uint32_t router, std::uint64_t bits) { headers_[router].settling &= ~bits; }
+  void settle(std::uint32_t router, std::uint64_t bits) {
+    set_mask(router, kSettling, mask(router, kSettling) | bits);
+  }
+  void settled(std::uint32_t router, std::uint64_t bits) {
+    set_mask(router, kSettling, mask(router, kSettling) & ~bits);
+  }
 
   /// Moves an input VC to `stage`, keeping the per-router stage masks in step (a VC that is
   /// no longer active is neither blocked nor settling).
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
     state(index(router, local_vc)).stage = stage;
     const std::uint64_t bit = std::uint64_t{1} << local_vc;
-    Header& m = headers_[router];
-    m.waiting = stage == VcStage::kWaitVc ? m.waiting | bit : m.waiting & ~bit;
-    m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
-    m.blocked &= m.active;
-    m.settling &= m.active;
-    m.parked &= m.waiting;
+    std::uint64_t waiting = mask(router, kWaiting);
+    std::uint64_t active = mask(router, kActive);
+    waiting = stage == VcStage::kWaitVc ? waiting | bit : waiting & ~bit;
+    active = stage == VcStage::kActive ? active | bit : active & ~bit;
+    set_mask(router, kWaiting, waiting);
+    set_mask(router, kActive, active);
+    set_mask(router, kBlocked, mask(router, kBlocked) & active);
+    set_mask(router, kSettling, mask(router, kSettling) & active);
+    set_mask(router, kParked, mask(router, kParked) & waiting);
   }
 
   void push(std::uint32_t router, int local_vc, const Flit& f) {
@@ -195,7 +209,7 @@ class InputUnit {
     const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
     flit(i, pos >= depth_ ? pos - depth_ : pos) = f;                         // pos < 2 depth
     ++s.count;
-    headers_[router].nonempty |= std::uint64_t{1} << local_vc;
+    set_mask(router, kNonempty, mask(router, kNonempty) | std::uint64_t{1} << local_vc);
   }
   /// Always inlined into the switch stage: in the walk's translation unit, which holds the
   /// prefetch plan as well, GCC's growth limit left it out of line (docs/scaling.md).
@@ -209,7 +223,7 @@ class InputUnit {
     s.head = static_cast<std::uint16_t>(next & (0U - static_cast<std::uint32_t>(next != depth_)));
     --s.count;
     const std::uint64_t emptied = std::uint64_t{s.count == 0} << local_vc;
-    headers_[router].nonempty &= ~emptied;
+    set_mask(router, kNonempty, mask(router, kNonempty) & ~emptied);
     return f;
   }
   /// Asks the processor for what a deposit into input VC `local_vc` of `router` writes: the
@@ -222,9 +236,7 @@ class InputUnit {
   /// Asks the processor for input VC i's record. A hint only.
   void prefetch_record(std::uint32_t i) const { wormnet::prefetch_for_write(record(i)); }
   /// Asks the processor for `router`'s header (its stage masks). A hint only.
-  void prefetch_header(std::uint32_t router) const {
-    wormnet::prefetch_for_write(&headers_[router]);
-  }
+  void prefetch_header(std::uint32_t router) const { wormnet::prefetch_for_write(header(router)); }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
   void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }
@@ -248,12 +260,20 @@ class InputUnit {
   }
   void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = Stamp{low_bits}; }
   /// Router `router`'s global node id (set once by its owner, RouterBank).
-  [[nodiscard]] std::uint32_t node(std::uint32_t router) const { return headers_[router].node; }
-  void set_node(std::uint32_t router, std::uint32_t id) { headers_[router].node = id; }
+  [[nodiscard]] std::uint32_t node(std::uint32_t router) const {
+    std::uint32_t id = 0;
+    std::memcpy(&id, header(router) + node_at(), sizeof id);
+    return id;
+  }
+  void set_node(std::uint32_t router, std::uint32_t id) {
+    std::memcpy(header(router) + node_at(), &id, sizeof id);
+  }
   /// Router `router`'s injection in progress.
-  [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
+  [[nodiscard]] Injection& injection(std::uint32_t router) {
+    return *std::launder(reinterpret_cast<Injection*>(header(router) + injection_at()));
+  }
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
-    return headers_[router].injection;
+    return *std::launder(reinterpret_cast<const Injection*>(header(router) + injection_at()));
   }
   /// Appends every router's input VCs to `rows`: ready cycles (in full where they matter, a
   /// head waiting or a VC settling; no later than `now`, the next cycle to simulate, where
@@ -266,32 +286,79 @@ class InputUnit {
   /// the switch stage's (blocked, settling) are the caller's to rebuild.
   void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
   [[nodiscard]] std::uint32_t routers() const {
-    return static_cast<std::uint32_t>(headers_.size());
+    return static_cast<std::uint32_t>(headers_.size() / slots_per_header_);
   }
+  /// Whether the header's masks are 64 bits (else 16): the narrow layout holds up to 16
+  /// input VCs per router ((ports + 1) x vcs).
+  [[nodiscard]] bool wide() const { return wide_; }
+  /// Whether `vcs_per_router` input VCs fit the 16-bit masks.
+  [[nodiscard]] static constexpr bool fits_narrow(std::uint32_t vcs_per_router) {
+    return vcs_per_router <= 16;
+  }
+  /// Bytes of one router's header: 32 with 16-bit masks, 64 with 64-bit ones.
+  [[nodiscard]] std::size_t header_bytes() const { return slots_per_header_ * sizeof(HeaderSlot); }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
-    return records_.capacity() + headers_.capacity() * sizeof(Header);
+    return records_.capacity() + headers_.capacity() * sizeof(HeaderSlot);
   }
 
  private:
-  /// What every step of a router reads first, side by side: its stage masks and its
-  /// injection in progress. One cache line each (64 bytes of fields): at 56 bytes three
-  /// headers in four straddled two lines, and on a large rank, whose routers are active
-  /// sparsely, a step then fetched both.
-  struct alignas(64) Header {
-    std::uint64_t nonempty = 0;
-    std::uint64_t waiting = 0;
-    std::uint64_t active = 0;
-    std::uint64_t blocked = 0;
-    std::uint64_t settling = 0;
-    std::uint64_t parked = 0;
-    Injection injection;
-    /// The router's global node id, which every head's route reads (in the padding: on a
-    /// large rank an array of its own cost a line from memory per route).
-    std::uint32_t node = 0;
+  /// A router's header is what every step of it reads first, side by side: its six stage
+  /// masks (Mask), its injection in progress and its global node id, which every head's route
+  /// reads (on a large rank an array of its own cost a line from memory per route). The masks
+  /// are 16 bits each where (ports + 1) x vcs <= 16, chosen once per unit: 6 x 2 + 12 + 4 = 28
+  /// bytes in one 32-byte slot; else 64 bits: 6 x 8 + 12 + 4 = 64 bytes in two slots, one cache
+  /// line. The accessors widen the narrow masks to 64 bits on load (the stages compute in 64
+  /// bits either way) behind a branch on `wide_`, the same for the whole run. 32-bit masks would
+  /// take 40 bytes, which only a 64-byte slot keeps off two lines (at 56 bytes three headers in
+  /// four straddled two lines, and on a large rank, whose routers are active sparsely, a step
+  /// then fetched both), so there is no 32-bit layout.
+  struct alignas(32) HeaderSlot {
+    std::byte bytes[32];
   };
-  static_assert(sizeof(Header) == 64, "a router's header is one cache line");
+  enum Mask : std::uint32_t { kNonempty, kWaiting, kActive, kBlocked, kSettling, kParked, kMasks };
+  static_assert(sizeof(Injection) == 12 && alignof(Injection) <= 4);
+  static_assert(kMasks * sizeof(std::uint16_t) + sizeof(Injection) + sizeof(std::uint32_t) <=
+                sizeof(HeaderSlot));
+  static_assert(kMasks * sizeof(std::uint64_t) + sizeof(Injection) + sizeof(std::uint32_t) <=
+                2 * sizeof(HeaderSlot));
+  /// The first byte of router's header (its slots seen as one run of bytes).
+  [[nodiscard]] std::byte* header(std::uint32_t router) {
+    return reinterpret_cast<std::byte*>(headers_.data()) +
+           static_cast<std::size_t>(router) * slots_per_header_ * sizeof(HeaderSlot);
+  }
+  [[nodiscard]] const std::byte* header(std::uint32_t router) const {
+    return reinterpret_cast<const std::byte*>(headers_.data()) +
+           static_cast<std::size_t>(router) * slots_per_header_ * sizeof(HeaderSlot);
+  }
+  /// Byte offsets of the injection and the node id in a header (after the masks).
+  [[nodiscard]] std::size_t injection_at() const {
+    return kMasks * (wide_ ? sizeof(std::uint64_t) : sizeof(std::uint16_t));
+  }
+  [[nodiscard]] std::size_t node_at() const { return injection_at() + sizeof(Injection); }
+  [[nodiscard]] std::uint64_t mask(std::uint32_t router, Mask m) const {
+    const std::byte* h = header(router);
+    if (wide_) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, h + m * sizeof v, sizeof v);
+      return v;
+    }
+    std::uint16_t v = 0;
+    std::memcpy(&v, h + m * sizeof v, sizeof v);
+    return v;
+  }
+  /// Stores mask m (in the narrow layout its low 16 bits: no bit above is ever set, since
+  /// local VCs number below 16).
+  void set_mask(std::uint32_t router, Mask m, std::uint64_t bits) {
+    std::byte* h = header(router);
+    if (wide_) {
+      std::memcpy(h + m * sizeof bits, &bits, sizeof bits);
+      return;
+    }
+    const auto narrow = static_cast<std::uint16_t>(bits);
+    std::memcpy(h + m * sizeof narrow, &narrow, sizeof narrow);
+  }
 
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
@@ -319,10 +386,12 @@ class InputUnit {
   }
 
   std::uint32_t vcs_per_router_ = 0;
+  bool wide_ = true;                    ///< 64-bit masks (else 16-bit)
+  std::uint32_t slots_per_header_ = 2;  ///< 32-byte slots per router header (1 or 2)
   std::uint32_t depth_ = 1;
   std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
-  HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
-  HugeVector<Header> headers_;
+  HugeVector<std::byte> records_;   ///< aligned: the allocator's blocks are 16-byte aligned
+  HugeVector<HeaderSlot> headers_;  ///< slots_per_header_ slots per router, zeroed
 };
 
 }  // namespace wormnet

@@ -82,7 +82,16 @@ class InputUnit {
                 alignof(InputVcState) * alignof(InputVcState)),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
         headers_(static_cast<std::size_t>(routers) * slots_per_header_) {
-    for (std::uint32_t r = 0; r < routers; ++r) new (header(r) + injection_at()) Injection{};
+    for (std::uint32_t r = 0; r < routers; ++r) {
+      for (std::uint32_t m = 0; m < kMasks; ++m) {
+        if (wide_) {
+          new (header(r) + m * sizeof(Wide)) Wide{};
+        } else {
+          new (header(r) + m * sizeof(Narrow)) Narrow{};
+        }
+      }
+      new (header(r) + injection_at()) Injection{};
+    }
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
@@ -337,27 +346,31 @@ class InputUnit {
     return kMasks * (wide_ ? sizeof(std::uint64_t) : sizeof(std::uint16_t));
   }
   [[nodiscard]] std::size_t node_at() const { return injection_at() + sizeof(Injection); }
+  /// The stored masks' types: enumerations, which alias only themselves (stores through
+  /// bytes or unsigned integers may alias the unit's own fields, and GCC reloaded `wide_`, the
+  /// headers' address and the index arithmetic's factors after each: +8.7 % instructions on
+  /// mesh:16x16 with memcpy through bytes, +6.1 % with these).
+  enum class Narrow : std::uint16_t {};
+  enum class Wide : std::uint64_t {};
   [[nodiscard]] std::uint64_t mask(std::uint32_t router, Mask m) const {
     const std::byte* h = header(router);
     if (wide_) {
-      std::uint64_t v = 0;
-      std::memcpy(&v, h + m * sizeof v, sizeof v);
-      return v;
+      return static_cast<std::uint64_t>(
+          *std::launder(reinterpret_cast<const Wide*>(h + m * sizeof(Wide))));
     }
-    std::uint16_t v = 0;
-    std::memcpy(&v, h + m * sizeof v, sizeof v);
-    return v;
+    return static_cast<std::uint16_t>(
+        *std::launder(reinterpret_cast<const Narrow*>(h + m * sizeof(Narrow))));
   }
   /// Stores mask m (in the narrow layout its low 16 bits: no bit above is ever set, since
   /// local VCs number below 16).
   void set_mask(std::uint32_t router, Mask m, std::uint64_t bits) {
     std::byte* h = header(router);
     if (wide_) {
-      std::memcpy(h + m * sizeof bits, &bits, sizeof bits);
+      *std::launder(reinterpret_cast<Wide*>(h + m * sizeof(Wide))) = Wide{bits};
       return;
     }
-    const auto narrow = static_cast<std::uint16_t>(bits);
-    std::memcpy(h + m * sizeof narrow, &narrow, sizeof narrow);
+    *std::launder(reinterpret_cast<Narrow*>(h + m * sizeof(Narrow))) =
+        Narrow{static_cast<std::uint16_t>(bits)};
   }
 
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits

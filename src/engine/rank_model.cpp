@@ -124,11 +124,27 @@ void RankModel::enter_cycle(Cycle c) {
   in_measurement_ = c >= measure_begin_ && c < measure_end_;
 }
 
-// The observed walks are instantiated in rank_model_observed.cpp, the counted one in
-// rank_model_counted.cpp.
-WORMNET_WALK_COPIES(extern template, true, false);
-WORMNET_WALK_COPIES(extern template, true, true);
-WORMNET_WALK_COPIES(extern template, false, true);
+// The observed walks are instantiated in rank_model_observed.cpp, the counted ones in
+// rank_model_counted.cpp and rank_model_counted_wide.cpp, the plain wide one in
+// rank_model_wide.cpp; the plain narrow one here.
+WORMNET_WALK_COPIES(extern template, true, false, MaskWidth::kNarrow);
+WORMNET_WALK_COPIES(extern template, true, true, MaskWidth::kNarrow);
+WORMNET_WALK_COPIES(extern template, false, true, MaskWidth::kNarrow);
+WORMNET_WALK_COPIES(extern template, true, false, MaskWidth::kWide);
+WORMNET_WALK_COPIES(extern template, true, true, MaskWidth::kWide);
+WORMNET_WALK_COPIES(extern template, false, true, MaskWidth::kWide);
+WORMNET_WALK_COPIES(extern template, false, false, MaskWidth::kWide);
+
+// The walk's copy for the layout of the routers' headers (MaskWidth: 16-bit masks where every
+// router's input VCs fit them, else 64-bit), the same for the whole run.
+template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
+void RankModel::step_blocks_as(std::size_t first, std::size_t end, Cycle c) {
+  if (bank_.core().inputs.wide()) [[unlikely]] {
+    step_blocks<kPass, kBlocked, kObserved, kCounted, MaskWidth::kWide>(first, end, c);
+  } else {
+    step_blocks<kPass, kBlocked, kObserved, kCounted, MaskWidth::kNarrow>(first, end, c);
+  }
+}
 
 // Simulates cycle c at the routers of `layer` (kBoundary: its boundary routers only), in the
 // walk's copy for the rank: of several blocks or one, observed or not, counted or not.
@@ -161,19 +177,19 @@ void RankModel::step_layer(std::size_t layer, Cycle c) {
   }
   if (observer_ != nullptr) [[unlikely]] {
     if (counting) {
-      blocked ? step_blocks<kPass, true, true, true>(first, end, c)
-              : step_blocks<kPass, false, true, true>(first, end, c);
+      blocked ? step_blocks_as<kPass, true, true, true>(first, end, c)
+              : step_blocks_as<kPass, false, true, true>(first, end, c);
     } else {
-      blocked ? step_blocks<kPass, true, true, false>(first, end, c)
-              : step_blocks<kPass, false, true, false>(first, end, c);
+      blocked ? step_blocks_as<kPass, true, true, false>(first, end, c)
+              : step_blocks_as<kPass, false, true, false>(first, end, c);
     }
   } else if (counting) [[unlikely]] {
-    blocked ? step_blocks<kPass, true, false, true>(first, end, c)
-            : step_blocks<kPass, false, false, true>(first, end, c);
+    blocked ? step_blocks_as<kPass, true, false, true>(first, end, c)
+            : step_blocks_as<kPass, false, false, true>(first, end, c);
   } else if (blocked) {
-    step_blocks<kPass, true, false, false>(first, end, c);
+    step_blocks_as<kPass, true, false, false>(first, end, c);
   } else {
-    step_blocks<kPass, false, false, false>(first, end, c);
+    step_blocks_as<kPass, false, false, false>(first, end, c);
   }
 }
 

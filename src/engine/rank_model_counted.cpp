@@ -6,6 +6,6 @@
 
 namespace wormnet {
 
-WORMNET_WALK_COPIES(template, false, true);
+WORMNET_WALK_COPIES(template, false, true, MaskWidth::kNarrow);
 
 }  // namespace wormnet

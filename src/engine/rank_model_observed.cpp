@@ -23,7 +23,9 @@ void RankModel::observe_credit(std::uint32_t o, Cycle t) const {
                                     static_cast<std::uint8_t>(bank_.vc_of(at.local_vc))});
 }
 
-WORMNET_WALK_COPIES(template, true, false);
-WORMNET_WALK_COPIES(template, true, true);
+WORMNET_WALK_COPIES(template, true, false, MaskWidth::kNarrow);
+WORMNET_WALK_COPIES(template, true, true, MaskWidth::kNarrow);
+WORMNET_WALK_COPIES(template, true, false, MaskWidth::kWide);
+WORMNET_WALK_COPIES(template, true, true, MaskWidth::kWide);
 
 }  // namespace wormnet

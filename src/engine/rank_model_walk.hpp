@@ -1,10 +1,13 @@
 // RankModel's walk over its routers in a cycle (rank_model.hpp): the arrivals of a block, the
 // router steps and the carrying of each flit and credit a step sends. Templates on the pass,
 // on whether the rank has several blocks (kBlocked: the hints), on whether an observer is
-// told of every move and credit (kObserved) and on whether the routers count where packets
-// wait (kCounted, --congestion). Included by rank_model.cpp, which instantiates the
-// unobserved uncounted walk, by rank_model_counted.cpp (the counted one) and by
-// rank_model_observed.cpp, which instantiates the observed ones:
+// told of every move and credit (kObserved), on whether the routers count where packets
+// wait (kCounted, --congestion) and on the layout of the routers' stage masks (kWidth:
+// MaskWidth::kNarrow or kWide, the input unit's, chosen by RankModel::step_layer). Included by
+// rank_model.cpp, which instantiates the unobserved uncounted narrow walk, by
+// rank_model_wide.cpp (its wide copy), by rank_model_counted.cpp and
+// rank_model_counted_wide.cpp (the counted ones) and by rank_model_observed.cpp, which
+// instantiates the observed ones:
 // in one translation unit both walks pushed GCC past its unit growth limit for inlining, and
 // the unobserved walk lost inlined calls (docs/simulator.md, "The reference router").
 #pragma once
@@ -65,13 +68,13 @@ struct CarryMove {
 // The flits and credits due at cycle c at the routers of `block`, applied in the walk just
 // before the block's routers are stepped; `next` (or kNoBlock) is the block walked next,
 // whose arrivals the prefetch plan then asks for. kBlocked: a rank of several blocks.
-template <bool kBlocked, bool kObserved, bool kCounted>
+template <bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
 void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
   WheelBucket<std::uint32_t>& credits = arriving_->credits[block];
   if constexpr (kCounted) bank_.reserve_unblocks(credits.size());
   for (std::uint32_t o : credits) {
     if constexpr (kObserved) observe_credit(o, c);
-    bank_.return_credit<kBlocked, kCounted>(o, c);
+    bank_.return_credit<kBlocked, kCounted, kWidth>(o, c);
   }
   if constexpr (kCounted) bank_.count_unblocked();  // before the flits: their deposits read
   credits.clear();
@@ -80,7 +83,7 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
                                       ? &wheel_.slot(c + route_wake_delay_).routes[block]
                                       : nullptr;
   for (const Arrival& a : flits) {
-    bank_.deposit<kCounted>(a.router, a.local_vc, a.flit, c);
+    bank_.deposit<kCounted, kWidth>(a.router, a.local_vc, a.flit, c);
     // A head at the front of an idle VC routes routing_delay cycles from now (one behind
     // another packet later). Its router is woken then, not now: a step before the route
     // would find nothing to do unless the router holds other flits, and then it is awake
@@ -122,16 +125,16 @@ void RankModel::arrive(std::size_t block, std::size_t next, Cycle c) {
 // move and credit (RankModel::set_router_observer()). kCounted: the routers count where
 // packets wait (--congestion; step_layer() has set the counters' cycle), an instance of its
 // own so that the walk without counting has none of it, not even a test of a flag per flit.
-template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
+template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
 void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   auto scan = [&](std::size_t w, std::uint64_t bits, std::uint64_t one_on = 0,
                   std::uint64_t two_on = 0) {
     for (; bits != 0; bits &= bits - 1) {
       const int b = std::countr_zero(bits);
       const std::uint32_t r = router_set::router(w, b);
-      step_router<kBlocked, kObserved, kCounted>(r, c);
-      if constexpr (kBlocked) plan_.stepped(w, one_on, two_on, in_measurement_);
-      if (idle(r)) active_[w] &= ~(std::uint64_t{1} << b);
+      step_router<kBlocked, kObserved, kCounted, kWidth>(r, c);
+      if constexpr (kBlocked) plan_.stepped<kWidth>(w, one_on, two_on, in_measurement_);
+      if (idle<kWidth>(r)) active_[w] &= ~(std::uint64_t{1} << b);
     }
   };
   if constexpr (kPass == WalkPass::kBoundary) {
@@ -144,10 +147,11 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
   for (std::size_t i = first; i < end; ++i) {
     const std::size_t block = walk_.block(i);
     sources_.generate_until(block, c, [this](std::uint32_t r) {
-      bank_.source_filled(r);
+      bank_.source_filled<kWidth>(r);
       wake(r);
     });
-    arrive<kBlocked, kObserved, kCounted>(block, i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
+    arrive<kBlocked, kObserved, kCounted, kWidth>(block,
+                                                  i + 1 < end ? walk_.block(i + 1) : kNoBlock, c);
     // The block's words (one block: all of them). The interior pass steps the block's
     // boundary routers later in the cycle, after the exchange.
     const int shift = wheel_.block_shift() - router_set::kWordShift;  // log2 words a block
@@ -158,22 +162,22 @@ void RankModel::step_blocks(std::size_t first, std::size_t end, Cycle c) {
       scan(w, kPass == WalkPass::kAll ? active_[w] : active_[w] & ~links_.boundary_word(w),
            w + 1 < w1 ? active_[w + 1] : 0, w + 2 < w1 ? active_[w + 2] : 0);
     }
-    if constexpr (kBlocked) plan_.block_done(in_measurement_);
+    if constexpr (kBlocked) plan_.block_done<kWidth>(in_measurement_);
   }
   counters_.created(c, sources_.created_packets() - created);
 }
 
 // Router r at cycle t, its moves carried on (links, ejection) as they happen. Inlined into the
 // loop over routers (a call per router saved and restored every register).
-template <bool kBlocked, bool kObserved, bool kCounted>
+template <bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
 void RankModel::step_router(std::uint32_t r, Cycle t) {
   // RouterBank::step() split in two, so that a router with nothing to inject (most of them)
   // does not add its zero counts.
-  if (bank_.has_injection(r)) {
-    const RouterBank::Injected injected = bank_.inject<kCounted>(r, t, sources_.queue(r));
+  if (bank_.has_injection<kWidth>(r)) {
+    const RouterBank::Injected injected = bank_.inject<kCounted, kWidth>(r, t, sources_.queue(r));
     counters_.injected(injected.packets, injected.flits);
   }
-  bank_.allocate<kCounted>(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
+  bank_.allocate<kCounted, kWidth>(r, t, CarryMove<kBlocked, kObserved>{*this, r, t});
 }
 
 // send_flit() and send_credit() run for every flit that crosses a switch: inlined into the
@@ -206,20 +210,22 @@ void RankModel::send_credit(std::uint32_t r, int in_port, int vc, Cycle t) {
 
 }  // namespace wormnet
 
-// The walk's six copies for one (observed, counted) pair: every pass, with and without blocks.
-// `kind` is `template` in the unit that compiles them and `extern template` where they are
-// only called (rank_model.cpp compiles the plain walk, rank_model_observed.cpp the observed
-// ones, rank_model_counted.cpp the counted one: each unit's inlining stays its own).
-#define WORMNET_WALK_COPIES(kind, kObserved, kCounted)                                             \
-  kind void RankModel::step_blocks<WalkPass::kAll, false, kObserved, kCounted>(                    \
-      std::size_t, std::size_t, Cycle);                                                            \
-  kind void RankModel::step_blocks<WalkPass::kAll, true, kObserved, kCounted>(std::size_t,         \
-                                                                              std::size_t, Cycle); \
-  kind void RankModel::step_blocks<WalkPass::kInterior, false, kObserved, kCounted>(               \
-      std::size_t, std::size_t, Cycle);                                                            \
-  kind void RankModel::step_blocks<WalkPass::kInterior, true, kObserved, kCounted>(                \
-      std::size_t, std::size_t, Cycle);                                                            \
-  kind void RankModel::step_blocks<WalkPass::kBoundary, false, kObserved, kCounted>(               \
-      std::size_t, std::size_t, Cycle);                                                            \
-  kind void RankModel::step_blocks<WalkPass::kBoundary, true, kObserved, kCounted>(                \
+// The walk's six copies for one (observed, counted) pair and one layout of the routers'
+// headers (MaskWidth::kNarrow or kWide): every pass, with and without blocks. `kind` is
+// `template` in the unit that compiles them and `extern template` where they are only called
+// (rank_model.cpp compiles the plain narrow walk, rank_model_wide.cpp the plain wide one,
+// rank_model_observed.cpp the observed ones, rank_model_counted.cpp the counted ones: each
+// unit's inlining stays its own).
+#define WORMNET_WALK_COPIES(kind, kObserved, kCounted, kWidth)                               \
+  kind void RankModel::step_blocks<WalkPass::kAll, false, kObserved, kCounted, kWidth>(      \
+      std::size_t, std::size_t, Cycle);                                                      \
+  kind void RankModel::step_blocks<WalkPass::kAll, true, kObserved, kCounted, kWidth>(       \
+      std::size_t, std::size_t, Cycle);                                                      \
+  kind void RankModel::step_blocks<WalkPass::kInterior, false, kObserved, kCounted, kWidth>( \
+      std::size_t, std::size_t, Cycle);                                                      \
+  kind void RankModel::step_blocks<WalkPass::kInterior, true, kObserved, kCounted, kWidth>(  \
+      std::size_t, std::size_t, Cycle);                                                      \
+  kind void RankModel::step_blocks<WalkPass::kBoundary, false, kObserved, kCounted, kWidth>( \
+      std::size_t, std::size_t, Cycle);                                                      \
+  kind void RankModel::step_blocks<WalkPass::kBoundary, true, kObserved, kCounted, kWidth>(  \
       std::size_t, std::size_t, Cycle)

@@ -4,13 +4,13 @@
 
 namespace wormnet {
 
-template <bool kCounted>
+template <bool kCounted, MaskWidth W>
 InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cycle t,
                                               SourceQueue& source) {
   Injected done;
   const int ports = c.params.ports;
   const int vcs = c.params.vcs;
-  Injection& inj = c.inputs.injection(r);
+  Injection& inj = c.inputs.injection<W>(r);
   if (inj.length == 0) {
     if (source.empty()) {
       inj.queued = 0;
@@ -30,8 +30,8 @@ InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cy
     Packet p;
     p.created = m.created;
     p.injected = t;
-    p.id = (static_cast<std::uint64_t>(c.inputs.node(r)) << 32) | (m.sequence & 0xFFFFFFFFULL);
-    p.source = c.inputs.node(r);
+    p.id = (static_cast<std::uint64_t>(c.inputs.node<W>(r)) << 32) | (m.sequence & 0xFFFFFFFFULL);
+    p.source = c.inputs.node<W>(r);
     p.dest = m.dest;
     p.state = c.routing.chosen_initial_state(NodeId(p.source), NodeId(p.dest),
                                              initial_choice(c, p.id, m.sequence));
@@ -49,17 +49,28 @@ InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cy
   if (c.inputs.full(c.inputs.index(r, local_vc))) return done;
   const bool head = inj.sent == 0;
   const bool tail = inj.sent + 1 == inj.length;
-  c.deposit<kCounted>(r, local_vc, Flit(inj.packet, head, tail), t);
+  c.deposit<kCounted, W>(r, local_vc, Flit(inj.packet, head, tail), t);
   ++inj.sent;
   ++done.flits;
   if (tail) inj.length = 0;
   return done;
 }
 
-template InjectionStage::Injected InjectionStage::step<false>(RouterCore&, std::uint32_t, Cycle,
-                                                              SourceQueue&);
-template InjectionStage::Injected InjectionStage::step<true>(RouterCore&, std::uint32_t, Cycle,
-                                                             SourceQueue&);
+template InjectionStage::Injected InjectionStage::step<false, MaskWidth::kNarrow>(RouterCore&,
+                                                                                  std::uint32_t,
+                                                                                  Cycle,
+                                                                                  SourceQueue&);
+template InjectionStage::Injected InjectionStage::step<true, MaskWidth::kNarrow>(RouterCore&,
+                                                                                 std::uint32_t,
+                                                                                 Cycle,
+                                                                                 SourceQueue&);
+template InjectionStage::Injected InjectionStage::step<false, MaskWidth::kWide>(RouterCore&,
+                                                                                std::uint32_t,
+                                                                                Cycle,
+                                                                                SourceQueue&);
+template InjectionStage::Injected InjectionStage::step<true, MaskWidth::kWide>(RouterCore&,
+                                                                               std::uint32_t, Cycle,
+                                                                               SourceQueue&);
 
 int InjectionStage::initial_choice(const RouterCore& c, std::uint64_t packet_id,
                                    std::uint64_t sequence) {

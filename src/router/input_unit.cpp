@@ -7,12 +7,13 @@ namespace wormnet {
 
 void InputUnit::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const {
   for (std::uint32_t r = 0; r < routers(); ++r) {
-    const Header& h = headers_[r];
+    const std::uint64_t matters_bits = waiting(r) | settling(r);
+    const std::uint64_t parked_bits = parked(r);
     for (std::uint32_t lv = 0; lv < vcs_per_router_; ++lv) {
       const std::uint32_t i = index(r, static_cast<int>(lv));
       const InputVcState& st = state(i);
-      const bool matters = ((h.waiting | h.settling) >> lv & 1U) != 0;
-      const Cycle ready = (h.parked >> lv & 1U) != 0 ? now : st.ready_near(now);
+      const bool matters = (matters_bits >> lv & 1U) != 0;
+      const Cycle ready = (parked_bits >> lv & 1U) != 0 ? now : st.ready_near(now);
       rows.ivc_ready.push_back(matters ? ready : std::min(ready, now));
       rows.ivc_since.push_back(stamp(i));
       rows.ivc_meta.push_back(RouterRows::ivc_meta_of(st.count, static_cast<std::uint8_t>(st.stage),

@@ -21,6 +21,7 @@ void SwitchStage::rebuild_masks(RouterCore& c) {
   }
 }
 
+template <MaskWidth W>
 std::uint64_t SwitchStage::still_settling(RouterCore& c, std::uint32_t r, Cycle t,
                                           std::uint64_t unsure) {
   const std::uint32_t first = c.inputs.index(r, 0);
@@ -31,9 +32,13 @@ std::uint64_t SwitchStage::still_settling(RouterCore& c, std::uint32_t r, Cycle 
       waiting |= std::uint64_t{1} << lv;
     }
   }
-  c.inputs.settled(r, unsure & ~waiting);
+  c.inputs.settled<W>(r, unsure & ~waiting);
   return waiting;
 }
+template std::uint64_t SwitchStage::still_settling<MaskWidth::kNarrow>(RouterCore&, std::uint32_t,
+                                                                       Cycle, std::uint64_t);
+template std::uint64_t SwitchStage::still_settling<MaskWidth::kWide>(RouterCore&, std::uint32_t,
+                                                                     Cycle, std::uint64_t);
 
 void SwitchStage::save(RouterRows& rows, std::uint32_t routers, int ports) const {
   for (std::uint32_t r = 0; r < routers; ++r) {

@@ -41,7 +41,7 @@ int VcAllocationStage::least_occupied(const RouterCore& c, std::uint32_t r, cons
   return best;
 }
 
-template <bool kCounted>
+template <bool kCounted, MaskWidth W>
 std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   const int ports = c.params.ports;
   const VcMask escape_vcs = c.params.escape_vcs;
@@ -52,7 +52,7 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   int n = 0;
   RouteOptions options;
   std::uint64_t parks = 0;  // heads refused because every VC they may take is owned
-  for (std::uint64_t mask = c.inputs.requesting(r); mask != 0; mask &= mask - 1) {
+  for (std::uint64_t mask = c.inputs.requesting<W>(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = c.inputs.index(r, static_cast<int>(lv));
     InputVcState& s = c.inputs.state(i);
@@ -106,7 +106,7 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     next_state[n] = options[candidate_option[pick]].next_state;
     ++n;
   }
-  if (parks != 0) c.inputs.park(r, parks);
+  if (parks != 0) c.inputs.park<W>(r, parks);
   if (n == 0) return 0;
   bool granted[kMostRequests];
   std::uint64_t granted_vcs = 0;
@@ -119,7 +119,7 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     const std::uint32_t i = c.inputs.index(r, requests[k].input_vc);
     InputVcState& s = c.inputs.state(i);
     const int ol = requests[k].output_vc;
-    c.inputs.set_stage(r, requests[k].input_vc, VcStage::kActive);
+    c.inputs.set_stage<W>(r, requests[k].input_vc, VcStage::kActive);
     s.out_port = c.port_of(static_cast<std::uint32_t>(ol));
     s.out_vc = c.vc_of(static_cast<std::uint32_t>(ol));
     s.set_ready(t + c.params.vc_alloc_delay);
@@ -128,9 +128,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     // switch stage: the mask returned does).
     const std::uint64_t bit = std::uint64_t{1} << requests[k].input_vc;
     const bool no_credit = c.outputs.credits(c.outputs.index(r, ol)) == 0;
-    if (no_credit) c.inputs.block(r, bit);
+    if (no_credit) c.inputs.block<W>(r, bit);
     if constexpr (kCounted) c.congestion.granted_now(i, no_credit);
-    if (c.params.vc_alloc_delay > 1) c.inputs.settle(r, bit);
+    if (c.params.vc_alloc_delay > 1) c.inputs.settle<W>(r, bit);
     granted_vcs |= bit;
     c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);
     Packet& p = c.packets[c.inputs.front(i).packet()];
@@ -140,8 +140,14 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   return c.params.vc_alloc_delay != 0 ? granted_vcs : 0;
 }
 
-template std::uint64_t VcAllocationStage::step<false>(RouterCore&, std::uint32_t, Cycle);
-template std::uint64_t VcAllocationStage::step<true>(RouterCore&, std::uint32_t, Cycle);
+template std::uint64_t VcAllocationStage::step<false, MaskWidth::kNarrow>(RouterCore&,
+                                                                          std::uint32_t, Cycle);
+template std::uint64_t VcAllocationStage::step<true, MaskWidth::kNarrow>(RouterCore&, std::uint32_t,
+                                                                         Cycle);
+template std::uint64_t VcAllocationStage::step<false, MaskWidth::kWide>(RouterCore&, std::uint32_t,
+                                                                        Cycle);
+template std::uint64_t VcAllocationStage::step<true, MaskWidth::kWide>(RouterCore&, std::uint32_t,
+                                                                       Cycle);
 
 void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local_vc, Cycle t,
                                  std::vector<VcWait>& waits) {

@@ -104,23 +104,26 @@ class PrefetchPlan {
   /// the fetches overlap the steps without filling the queue of misses: the next block's
   /// arrivals; the header of the next active router two words on (two_on: those routers not
   /// yet asked for); and, from those headers (asked for a word earlier), the records of the
-  /// VCs holding flits at the next active router a word on (one_on).
+  /// VCs holding flits at the next active router a word on (one_on). W: the layout of the
+  /// routers' headers (MaskWidth, the walk's).
+  template <MaskWidth W = MaskWidth::kAny>
   void stepped(std::size_t w, std::uint64_t& one_on, std::uint64_t& two_on, bool measuring) {
     if constexpr (!kPrefetchHints) return;
-    ask_ahead(2, measuring);
+    ask_ahead<W>(2, measuring);
     if (two_on != 0) {
-      bank_->prefetch<RouterPart::kHeader>(router_set::router(w + 2, std::countr_zero(two_on)));
+      bank_->prefetch<RouterPart::kHeader, W>(router_set::router(w + 2, std::countr_zero(two_on)));
       two_on &= two_on - 1;
     }
     if (one_on != 0) {
-      bank_->prefetch<RouterPart::kInputs>(router_set::router(w + 1, std::countr_zero(one_on)));
+      bank_->prefetch<RouterPart::kInputs, W>(router_set::router(w + 1, std::countr_zero(one_on)));
       one_on &= one_on - 1;
     }
   }
 
   /// The walk has stepped the block's routers: the next block's arrivals not yet asked for.
+  template <MaskWidth W = MaskWidth::kAny>
   void block_done(bool measuring) {
-    if constexpr (kPrefetchHints) ask_ahead(~std::size_t{0}, measuring);
+    if constexpr (kPrefetchHints) ask_ahead<W>(~std::size_t{0}, measuring);
   }
 
   /// Forgets every hint left on the wheel (a restore).
@@ -167,6 +170,7 @@ class PrefetchPlan {
     }
   }
   /// Asks for the next n of the next block's arrivals.
+  template <MaskWidth W>
   void ask_ahead(std::size_t n, bool measuring) {
     // The heads due for their route first: asked for last, their hints came too late for
     // the first steps of the block; asked for at their arrival, a cycle or more before the
@@ -180,7 +184,7 @@ class PrefetchPlan {
       ask_move(*ahead_.move, measuring);
     }
     for (; n != 0 && ahead_.flit != ahead_.flits_end; --n, ++ahead_.flit) {
-      bank_->prefetch<RouterPart::kDeposit>(ahead_.flit->router, ahead_.flit->local_vc);
+      bank_->prefetch<RouterPart::kDeposit, W>(ahead_.flit->router, ahead_.flit->local_vc);
       // A head's route and VC allocation read its packet's record, in this cycle when its
       // router wakes at its arrival (else from the wheel's RouteDue, above, when it routes).
       if (route_at_arrival_ && ahead_.flit->flit.head()) {

@@ -97,12 +97,14 @@ class RankModel {
   void enter_cycle(Cycle c);  ///< the wheel's buckets of cycle c, the measurement flag
   template <WalkPass kPass>
   void step_layer(std::size_t layer, Cycle c);
-  template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
+  template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
   void step_blocks(std::size_t first, std::size_t end, Cycle c);
-  template <bool kBlocked, bool kObserved, bool kCounted>
+  template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
+  void step_blocks_as(std::size_t first, std::size_t end, Cycle c);
+  template <bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
   [[gnu::always_inline]] inline void arrive(std::size_t block, std::size_t next, Cycle c);
   [[nodiscard]] BlockGraph block_graph() const;
-  template <bool kBlocked, bool kObserved, bool kCounted>
+  template <bool kBlocked, bool kObserved, bool kCounted, MaskWidth kWidth>
   [[gnu::always_inline]] inline void step_router(std::uint32_t r, Cycle t);
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t);
   void eject(const Flit& f, Cycle t);
@@ -118,7 +120,10 @@ class RankModel {
                                                      Flit f, Cycle arrival);
   [[gnu::noinline, gnu::cold]] void send_remote_credit(std::uint32_t remote, int out_port, int vc,
                                                        Cycle arrival);
-  [[nodiscard]] bool idle(std::uint32_t r) const { return bank_.idle(r); }
+  template <MaskWidth kWidth = MaskWidth::kAny>
+  [[nodiscard]] bool idle(std::uint32_t r) const {
+    return bank_.idle<kWidth>(r);
+  }
 
   // Configuration (copied: the hot loop reads them every cycle) and the parts.
   const Topology& topo_;

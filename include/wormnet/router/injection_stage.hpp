@@ -28,11 +28,15 @@ class InjectionStage {
   /// Router r's source queue received a message (its owner pushed one): the stage has work
   /// until step() takes the last one. The bit lives in the router's header, so a router
   /// step never reads the queue unless it holds messages.
-  static void source_filled(RouterCore& c, std::uint32_t r) { c.inputs.injection(r).queued = 1; }
+  template <MaskWidth W = MaskWidth::kAny>
+  static void source_filled(RouterCore& c, std::uint32_t r) {
+    c.inputs.injection<W>(r).queued = 1;
+  }
   /// Whether router r's stage has work: a packet being written or a message queued. Most
   /// routers of a busy network have none, and skip the stage.
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] static bool has_work(const RouterCore& c, std::uint32_t r) {
-    const Injection& inj = c.inputs.injection(r);
+    const Injection& inj = c.inputs.injection<W>(r);
     return (inj.length | inj.queued) != 0;
   }
   /// Cycle t at router r: starts the next message of `source` (r's queue) on a free
@@ -41,12 +45,19 @@ class InjectionStage {
   /// kCounted: the flit it writes counts where packets wait (the counted walk:
   /// CongestionCounters at cycle t); the non-template step() asks the flag (and sets the
   /// counters' cycle).
-  template <bool kCounted>
+  /// W: the layout of the router's header (MaskWidth: the walk's; the non-template step()
+  /// asks the unit).
+  template <bool kCounted, MaskWidth W>
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source);
   static Injected step(RouterCore& c, std::uint32_t r, Cycle t, SourceQueue& source) {
-    if (!c.congestion.counting()) return step<false>(c, r, t, source);
+    const bool wide = c.inputs.wide();
+    if (!c.congestion.counting()) {
+      return wide ? step<false, MaskWidth::kWide>(c, r, t, source)
+                  : step<false, MaskWidth::kNarrow>(c, r, t, source);
+    }
     c.congestion.set_cycle(t);
-    return step<true>(c, r, t, source);
+    return wide ? step<true, MaskWidth::kWide>(c, r, t, source)
+                : step<true, MaskWidth::kNarrow>(c, r, t, source);
   }
   /// The packets being written, in checkpoint form (RouterRows::injection: packet id by
   /// id_of, flits sent, length, VC), and back (slot_of: the packet's slot as found at its

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/huge_page_allocator.hpp"
@@ -65,18 +66,40 @@ struct Injection {
   std::uint8_t queued = 0;
 };
 
+/// How a router's header (InputUnit) holds its six stage masks: 16 bits each (kNarrow, a
+/// 32-byte header, where (ports + 1) x vcs <= 16) or 64 (kWide, 64 bytes). The walk and the
+/// stages it calls take it as a template parameter, chosen once per run where the walk is
+/// dispatched (RankModel::step_layer), so that each mask access is one load or store of a
+/// width and at a place the compiler knows: asked of the unit at each access, the branch and
+/// the reloads it caused cost 3.5 to 7.7 % more instructions per run (docs/scaling.md).
+/// kAny asks the unit: for the code outside the walk (checkpoints, reports, tests).
+enum class MaskWidth : std::uint8_t { kAny, kNarrow, kWide };
+
 class InputUnit {
  public:
   InputUnit() = default;
   /// `routers` local routers, `ports` input ports each (network ports + injection), `vcs`
   /// VCs per port, `depth` flits per VC buffer.
-  InputUnit(std::uint32_t routers, int ports, int vcs, int depth)
+  /// `wide` forces the 64-bit masks whatever ports x vcs (the narrow layout's results are the
+  /// same: a switch to compare them).
+  InputUnit(std::uint32_t routers, int ports, int vcs, int depth, bool wide = false)
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
+        wide_(wide || !fits_narrow(vcs_per_router_)),
         depth_(static_cast<std::uint32_t>(depth)),
         stride_((kFlitsAt + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
                 alignof(InputVcState) * alignof(InputVcState)),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
-        headers_(routers) {
+        routers_(routers),
+        headers_((static_cast<std::size_t>(routers) * header_bytes() + sizeof(HeaderLine) - 1) /
+                 sizeof(HeaderLine)) {
+    std::byte* first = reinterpret_cast<std::byte*>(headers_.data());
+    for (std::uint32_t r = 0; r < routers; ++r) {
+      if (wide_) {
+        new (first + r * sizeof(Header<Wide>)) Header<Wide>{};
+      } else {
+        new (first + r * sizeof(Header<Narrow>)) Header<Narrow>{};
+      }
+    }
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
@@ -121,28 +144,35 @@ class InputUnit {
     flit(i, (s.head != 0 ? s.head : depth_) - 1U) = Flit::with_kind(packet, 0);
   }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint64_t nonempty(std::uint32_t router) const {
-    return headers_[router].nonempty;
+    return mask<W>(router, kNonempty);
   }
   /// Bit set when that input VC's front packet waits for VC allocation (kWaitVc).
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint64_t waiting(std::uint32_t router) const {
-    return headers_[router].waiting;
+    return mask<W>(router, kWaiting);
   }
   /// Bit set when that input VC holds an output VC (kActive).
-  [[nodiscard]] std::uint64_t active(std::uint32_t router) const { return headers_[router].active; }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] std::uint64_t active(std::uint32_t router) const {
+    return mask<W>(router, kActive);
+  }
   /// Bit set when that input VC holds an output VC without a credit (its downstream buffer
   /// is full): kept by the router bank as credits are taken and returned, so the switch
   /// stage finds the VCs that may move from the masks alone (a subset of active()).
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint64_t blocked(std::uint32_t router) const {
-    return headers_[router].blocked;
+    return mask<W>(router, kBlocked);
   }
   /// Bit set when that input VC holds an output VC whose `ready` cycle may be more than a
   /// cycle ahead (granted with a VC allocation delay over 1, and not yet seen ready by the
   /// switch stage): only those need their `ready` compared with the cycle (a subset of
   /// active()). A VC granted with a delay of 1 is left out of the switch stage of its grant's
   /// cycle by the router bank, and is ready from the next.
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint64_t settling(std::uint32_t router) const {
-    return headers_[router].settling;
+    return mask<W>(router, kSettling);
   }
   /// Bit set when that input VC's front head waits for VC allocation but, at its last
   /// request, every output VC its route allows was owned by another packet (a subset of
@@ -151,43 +181,73 @@ class InputUnit {
   /// VC stage skips it until then (VcAllocationStage::step, RouterCore::release_output). A head
   /// refused for want of credits (bubble flow control, Duato's adaptive VCs) never parks: credits
   /// return without a tail.
-  [[nodiscard]] std::uint64_t parked(std::uint32_t router) const { return headers_[router].parked; }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] std::uint64_t parked(std::uint32_t router) const {
+    return mask<W>(router, kParked);
+  }
   /// The waiting heads that request an output VC this cycle: waiting() but parked().
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint64_t requesting(std::uint32_t router) const {
-    return headers_[router].waiting & ~headers_[router].parked;
+    return mask<W>(router, kWaiting) & ~mask<W>(router, kParked);
   }
   /// Parks router's waiting heads in `bits` (see parked()).
-  void park(std::uint32_t router, std::uint64_t bits) { headers_[router].parked |= bits; }
+  template <MaskWidth W = MaskWidth::kAny>
+  void park(std::uint32_t router, std::uint64_t bits) {
+    set_mask<W>(router, kParked, mask<W>(router, kParked) | bits);
+  }
   /// An output VC of `router` was freed at cycle t: its parked heads request again from the
   /// next cycle, with `ready` moved up to t as each request would have moved it (however long
   /// they were parked, the stored cycle is then within 2^31 cycles of the present).
+  template <MaskWidth W = MaskWidth::kAny>
   void unpark(std::uint32_t router, Cycle t) {
-    Header& m = headers_[router];
-    for (std::uint64_t bits = m.parked; bits != 0; bits &= bits - 1) {
+    for (std::uint64_t bits = mask<W>(router, kParked); bits != 0; bits &= bits - 1) {
       state(index(router, std::countr_zero(bits))).set_ready(t);
     }
-    m.parked = 0;
+    set_mask<W>(router, kParked, 0);
   }
   /// Sets (or clears) the `blocked` bits of router's input VCs in `bits`.
-  void block(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked |= bits; }
-  void unblock(std::uint32_t router, std::uint64_t bits) { headers_[router].blocked &= ~bits; }
+  template <MaskWidth W = MaskWidth::kAny>
+  void block(std::uint32_t router, std::uint64_t bits) {
+    set_mask<W>(router, kBlocked, mask<W>(router, kBlocked) | bits);
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  void unblock(std::uint32_t router, std::uint64_t bits) {
+    set_mask<W>(router, kBlocked, mask<W>(router, kBlocked) & ~bits);
+  }
   /// Sets (or clears) the `settling` bits of router's input VCs in `bits`.
-  void settle(std::uint32_t router, std::uint64_t bits) { headers_[router].settling |= bits; }
-  void settled(std::uint32_t router, std::uint64_t bits) { headers_[router].settling &= ~bits; }
+  template <MaskWidth W = MaskWidth::kAny>
+  void settle(std::uint32_t router, std::uint64_t bits) {
+    set_mask<W>(router, kSettling, mask<W>(router, kSettling) | bits);
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  void settled(std::uint32_t router, std::uint64_t bits) {
+    set_mask<W>(router, kSettling, mask<W>(router, kSettling) & ~bits);
+  }
 
   /// Moves an input VC to `stage`, keeping the per-router stage masks in step (a VC that is
   /// no longer active is neither blocked nor settling).
+  template <MaskWidth W = MaskWidth::kAny>
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
-    state(index(router, local_vc)).stage = stage;
-    const std::uint64_t bit = std::uint64_t{1} << local_vc;
-    Header& m = headers_[router];
-    m.waiting = stage == VcStage::kWaitVc ? m.waiting | bit : m.waiting & ~bit;
-    m.active = stage == VcStage::kActive ? m.active | bit : m.active & ~bit;
-    m.blocked &= m.active;
-    m.settling &= m.active;
-    m.parked &= m.waiting;
+    if constexpr (W == MaskWidth::kAny) {
+      wide_ ? set_stage<MaskWidth::kWide>(router, local_vc, stage)
+            : set_stage<MaskWidth::kNarrow>(router, local_vc, stage);
+    } else {
+      state(index(router, local_vc)).stage = stage;
+      const std::uint64_t bit = std::uint64_t{1} << local_vc;
+      auto& m = header_as<W>(router).masks;
+      std::uint64_t waiting = load(m[kWaiting]);
+      std::uint64_t active = load(m[kActive]);
+      waiting = stage == VcStage::kWaitVc ? waiting | bit : waiting & ~bit;
+      active = stage == VcStage::kActive ? active | bit : active & ~bit;
+      store(m[kWaiting], waiting);
+      store(m[kActive], active);
+      store(m[kBlocked], load(m[kBlocked]) & active);
+      store(m[kSettling], load(m[kSettling]) & active);
+      store(m[kParked], load(m[kParked]) & waiting);
+    }
   }
 
+  template <MaskWidth W = MaskWidth::kAny>
   void push(std::uint32_t router, int local_vc, const Flit& f) {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state(i);
@@ -195,10 +255,11 @@ class InputUnit {
     const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
     flit(i, pos >= depth_ ? pos - depth_ : pos) = f;                         // pos < 2 depth
     ++s.count;
-    headers_[router].nonempty |= std::uint64_t{1} << local_vc;
+    set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) | std::uint64_t{1} << local_vc);
   }
   /// Always inlined into the switch stage: in the walk's translation unit, which holds the
   /// prefetch plan as well, GCC's growth limit left it out of line (docs/scaling.md).
+  template <MaskWidth W = MaskWidth::kAny>
   [[gnu::always_inline]] inline Flit pop(std::uint32_t router, int local_vc) {
     const std::uint32_t i = index(router, local_vc);
     InputVcState& s = state(i);
@@ -209,21 +270,23 @@ class InputUnit {
     s.head = static_cast<std::uint16_t>(next & (0U - static_cast<std::uint32_t>(next != depth_)));
     --s.count;
     const std::uint64_t emptied = std::uint64_t{s.count == 0} << local_vc;
-    headers_[router].nonempty &= ~emptied;
+    set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) & ~emptied);
     return f;
   }
   /// Asks the processor for what a deposit into input VC `local_vc` of `router` writes: the
   /// VC's record (its state and the front of its ring) and the router's header. A hint,
   /// without effect on the state.
+  template <MaskWidth W = MaskWidth::kAny>
   void prefetch(std::uint32_t router, int local_vc) const {
     wormnet::prefetch_for_write(record(index(router, local_vc)));
-    prefetch_header(router);
+    prefetch_header<W>(router);
   }
   /// Asks the processor for input VC i's record. A hint only.
   void prefetch_record(std::uint32_t i) const { wormnet::prefetch_for_write(record(i)); }
   /// Asks the processor for `router`'s header (its stage masks). A hint only.
+  template <MaskWidth W = MaskWidth::kAny>
   void prefetch_header(std::uint32_t router) const {
-    wormnet::prefetch_for_write(&headers_[router]);
+    wormnet::prefetch_for_write(header<W>(router));
   }
   /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
   /// the low 32 bits of t.
@@ -248,12 +311,37 @@ class InputUnit {
   }
   void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = Stamp{low_bits}; }
   /// Router `router`'s global node id (set once by its owner, RouterBank).
-  [[nodiscard]] std::uint32_t node(std::uint32_t router) const { return headers_[router].node; }
-  void set_node(std::uint32_t router, std::uint32_t id) { headers_[router].node = id; }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] std::uint32_t node(std::uint32_t router) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? node<MaskWidth::kWide>(router) : node<MaskWidth::kNarrow>(router);
+    } else {
+      return header_as<W>(router).node;
+    }
+  }
+  void set_node(std::uint32_t router, std::uint32_t id) {
+    if (wide_) {
+      header_as<MaskWidth::kWide>(router).node = id;
+    } else {
+      header_as<MaskWidth::kNarrow>(router).node = id;
+    }
+  }
   /// Router `router`'s injection in progress.
-  [[nodiscard]] Injection& injection(std::uint32_t router) { return headers_[router].injection; }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] Injection& injection(std::uint32_t router) {
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? injection<MaskWidth::kWide>(router) : injection<MaskWidth::kNarrow>(router);
+    } else {
+      return header_as<W>(router).injection;
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] const Injection& injection(std::uint32_t router) const {
-    return headers_[router].injection;
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? injection<MaskWidth::kWide>(router) : injection<MaskWidth::kNarrow>(router);
+    } else {
+      return header_as<W>(router).injection;
+    }
   }
   /// Appends every router's input VCs to `rows`: ready cycles (in full where they matter, a
   /// head waiting or a VC settling; no later than `now`, the next cycle to simulate, where
@@ -265,33 +353,108 @@ class InputUnit {
   /// router r); slot_of gives each flit's packet slot. The stage masks follow the stages;
   /// the switch stage's (blocked, settling) are the caller's to rebuild.
   void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
-  [[nodiscard]] std::uint32_t routers() const {
-    return static_cast<std::uint32_t>(headers_.size());
+  [[nodiscard]] std::uint32_t routers() const { return routers_; }
+  /// Whether the header's masks are 64 bits (else 16): the narrow layout holds up to 16
+  /// input VCs per router ((ports + 1) x vcs).
+  [[nodiscard]] bool wide() const { return wide_; }
+  /// Whether `vcs_per_router` input VCs fit the 16-bit masks.
+  [[nodiscard]] static constexpr bool fits_narrow(std::uint32_t vcs_per_router) {
+    return vcs_per_router <= 16;
   }
+  /// Bytes of one router's header: 32 with 16-bit masks, 64 with 64-bit ones.
+  [[nodiscard]] std::size_t header_bytes() const {
+    return wide_ ? sizeof(Header<Wide>) : sizeof(Header<Narrow>);
+  }
+  /// The layout of the masks, for the walk's dispatch (MaskWidth).
+  [[nodiscard]] MaskWidth width() const { return wide_ ? MaskWidth::kWide : MaskWidth::kNarrow; }
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
   [[nodiscard]] std::uint32_t vcs_per_router() const { return vcs_per_router_; }
   [[nodiscard]] std::size_t bytes() const {
-    return records_.capacity() + headers_.capacity() * sizeof(Header);
+    return records_.capacity() + headers_.capacity() * sizeof(HeaderLine);
   }
 
  private:
-  /// What every step of a router reads first, side by side: its stage masks and its
-  /// injection in progress. One cache line each (64 bytes of fields): at 56 bytes three
-  /// headers in four straddled two lines, and on a large rank, whose routers are active
-  /// sparsely, a step then fetched both.
-  struct alignas(64) Header {
-    std::uint64_t nonempty = 0;
-    std::uint64_t waiting = 0;
-    std::uint64_t active = 0;
-    std::uint64_t blocked = 0;
-    std::uint64_t settling = 0;
-    std::uint64_t parked = 0;
+  /// A router's header is what every step of it reads first, side by side: its six stage
+  /// masks (Mask), its injection in progress and its global node id, which every head's route
+  /// reads (on a large rank an array of its own cost a line from memory per route). The masks
+  /// are 16 bits each where (ports + 1) x vcs <= 16, chosen once per unit: 6 x 2 + 12 + 4 = 28
+  /// bytes in a 32-byte Header<Narrow>; else 64 bits: 6 x 8 + 12 + 4 = 64 bytes in a
+  /// Header<Wide>, one cache line. The accessors widen the narrow masks to 64 bits on load (the
+  /// stages compute in 64 bits either way) in the layout their template parameter names
+  /// (MaskWidth), through a reference to the typed header: as byte offsets from the headers'
+  /// start, GCC kept one offset per mask alive across the VC stage's loop, spilled to the stack.
+  /// 32-bit masks would take 40 bytes, which only a 64-byte header keeps off two lines (at 56
+  /// bytes three headers in four straddled two lines, and on a large rank, whose routers are
+  /// active sparsely, a step then fetched both), so there is no 32-bit layout.
+  enum Mask : std::uint32_t { kNonempty, kWaiting, kActive, kBlocked, kSettling, kParked, kMasks };
+  /// The stored masks' types: enumerations, which alias only themselves (stores through
+  /// unsigned integers may alias the unit's own fields and the VC records' counters, and GCC
+  /// reloaded those after each).
+  enum class Narrow : std::uint16_t {};
+  enum class Wide : std::uint64_t {};
+  /// A router's header with masks of type Bits, aligned to its size (two narrow headers in a
+  /// cache line, one wide): none straddles two lines.
+  template <class Bits>
+  struct alignas(sizeof(Bits) == sizeof(std::uint16_t) ? 32 : 64) Header {
+    Bits masks[kMasks] = {};
     Injection injection;
-    /// The router's global node id, which every head's route reads (in the padding: on a
-    /// large rank an array of its own cost a line from memory per route).
     std::uint32_t node = 0;
   };
-  static_assert(sizeof(Header) == 64, "a router's header is one cache line");
+  static_assert(sizeof(Header<Narrow>) == 32 && sizeof(Header<Wide>) == 64);
+  template <MaskWidth W>
+  using HeaderAs = std::conditional_t<W == MaskWidth::kWide, Header<Wide>, Header<Narrow>>;
+  /// The headers' storage: cache lines, over which the headers of one layout are laid out.
+  struct alignas(64) HeaderLine {
+    std::byte bytes[64];
+  };
+  static_assert(sizeof(HeaderLine) % sizeof(Header<Wide>) == 0);
+  /// Router's header in layout W (kNarrow or kWide, the unit's).
+  template <MaskWidth W>
+  [[nodiscard]] HeaderAs<W>& header_as(std::uint32_t router) {
+    static_assert(W != MaskWidth::kAny);
+    return std::launder(reinterpret_cast<HeaderAs<W>*>(headers_.data()))[router];
+  }
+  template <MaskWidth W>
+  [[nodiscard]] const HeaderAs<W>& header_as(std::uint32_t router) const {
+    static_assert(W != MaskWidth::kAny);
+    return std::launder(reinterpret_cast<const HeaderAs<W>*>(headers_.data()))[router];
+  }
+  /// The first byte of router's header.
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] const std::byte* header(std::uint32_t router) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? header<MaskWidth::kWide>(router) : header<MaskWidth::kNarrow>(router);
+    } else {
+      return reinterpret_cast<const std::byte*>(&header_as<W>(router));
+    }
+  }
+  /// A stored mask widened to 64 bits, and 64 bits stored (in the narrow layout their low 16:
+  /// no bit above is ever set, since local VCs number below 16).
+  template <class Bits>
+  [[nodiscard]] static std::uint64_t load(Bits b) {
+    return static_cast<std::uint64_t>(b);
+  }
+  template <class Bits>
+  static void store(Bits& b, std::uint64_t bits) {
+    b = Bits{static_cast<std::underlying_type_t<Bits>>(bits)};
+  }
+  template <MaskWidth W>
+  [[nodiscard]] std::uint64_t mask(std::uint32_t router, Mask m) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? mask<MaskWidth::kWide>(router, m) : mask<MaskWidth::kNarrow>(router, m);
+    } else {
+      return load(header_as<W>(router).masks[m]);
+    }
+  }
+  template <MaskWidth W>
+  void set_mask(std::uint32_t router, Mask m, std::uint64_t bits) {
+    if constexpr (W == MaskWidth::kAny) {
+      wide_ ? set_mask<MaskWidth::kWide>(router, m, bits)
+            : set_mask<MaskWidth::kNarrow>(router, m, bits);
+    } else {
+      store(header_as<W>(router).masks[m], bits);
+    }
+  }
 
   /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
@@ -319,10 +482,12 @@ class InputUnit {
   }
 
   std::uint32_t vcs_per_router_ = 0;
+  bool wide_ = true;  ///< 64-bit masks (else 16-bit)
   std::uint32_t depth_ = 1;
   std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
   HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
-  HugeVector<Header> headers_;
+  std::uint32_t routers_ = 0;
+  HugeVector<HeaderLine> headers_;  ///< the routers' headers (Header<Narrow> or <Wide>), zeroed
 };
 
 }  // namespace wormnet

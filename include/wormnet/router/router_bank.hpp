@@ -55,9 +55,10 @@ class RouterBank {
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) { core_.deposit(r, local_vc, f, t); }
   /// The same in the walk: kCounted, counted at the cycle the counters were set to
   /// (count_cycle()); otherwise nothing of the counting at all.
-  template <bool kCounted>
+  /// W: the layout of the headers' masks (MaskWidth: the walk's, which matches the unit's).
+  template <bool kCounted, MaskWidth W>
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
-    core_.deposit<kCounted>(r, local_vc, f, t);
+    core_.deposit<kCounted, W>(r, local_vc, f, t);
   }
   /// Where packets wait: the counted walk is about to step routers at cycle t (its events'
   /// clipped cycles; CongestionCounters::set_cycle). Only with params().congestion.
@@ -68,42 +69,52 @@ class RouterBank {
   /// (port P: injection / ejection).
   template <class OnMove>
   Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
-    if (!source.empty()) source_filled(r);
+    return core_.inputs.wide() ? step<MaskWidth::kWide>(r, t, source, on_move)
+                               : step<MaskWidth::kNarrow>(r, t, source, on_move);
+  }
+  template <MaskWidth W, class OnMove>
+  Injected step(std::uint32_t r, Cycle t, SourceQueue& source, OnMove&& on_move) {
+    if (!source.empty()) source_filled<W>(r);
     if (core_.congestion.counting()) {
       count_cycle(t);
-      const Injected injected = has_injection(r) ? inject<true>(r, t, source) : Injected{};
-      allocate<true>(r, t, on_move);
+      const Injected injected = has_injection<W>(r) ? inject<true, W>(r, t, source) : Injected{};
+      allocate<true, W>(r, t, on_move);
       return injected;
     }
-    const Injected injected = has_injection(r) ? inject<false>(r, t, source) : Injected{};
-    allocate<false>(r, t, on_move);
+    const Injected injected = has_injection<W>(r) ? inject<false, W>(r, t, source) : Injected{};
+    allocate<false, W>(r, t, on_move);
     return injected;
   }
   /// Router r's source queue received a message (its owner pushed one).
-  void source_filled(std::uint32_t r) { InjectionStage::source_filled(core_, r); }
+  template <MaskWidth W = MaskWidth::kAny>
+  void source_filled(std::uint32_t r) {
+    InjectionStage::source_filled<W>(core_, r);
+  }
   /// Whether router r's injection stage has work: a packet being written or a message queued.
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] bool has_injection(std::uint32_t r) const {
-    return InjectionStage::has_work(core_, r);
+    return InjectionStage::has_work<W>(core_, r);
   }
   /// The injection stage at router r in cycle t (step() runs it when it has work);
   /// kCounted as for deposit().
-  template <bool kCounted>
+  template <bool kCounted, MaskWidth W>
   Injected inject(std::uint32_t r, Cycle t, SourceQueue& source) {
-    return InjectionStage::step<kCounted>(core_, r, t, source);
+    return InjectionStage::step<kCounted, W>(core_, r, t, source);
   }
   /// The stages after injection at router r in cycle t: VC allocation, then switch
   /// allocation and traversal (on_move as for step()). Inlined into the caller's loop over
   /// routers, like the switch stage. kCounted as for deposit().
-  template <bool kCounted, class OnMove>
+  template <bool kCounted, MaskWidth W, class OnMove>
   [[gnu::always_inline]] inline void allocate(std::uint32_t r, Cycle t, OnMove&& on_move) {
     const InputUnit& in = core_.inputs;
     // VCs granted now wait out the VC allocation delay: a delay of 1 (the default) ends by
     // the next cycle, so those need no `settling` bit and its check (longer delays set it).
     // Parked heads (every output VC they may take is owned) wait for a tail to free one.
     const std::uint64_t granted =
-        in.requesting(r) != 0 ? VcAllocationStage::step<kCounted>(core_, r, t) : 0;
-    const std::uint64_t movable = in.active(r) & in.nonempty(r) & ~in.blocked(r) & ~granted;
-    if (movable != 0) switch_.step<kCounted>(core_, r, t, movable, on_move);
+        in.requesting<W>(r) != 0 ? VcAllocationStage::step<kCounted, W>(core_, r, t) : 0;
+    const std::uint64_t movable =
+        in.active<W>(r) & in.nonempty<W>(r) & ~in.blocked<W>(r) & ~granted;
+    if (movable != 0) switch_.step<kCounted, W>(core_, r, t, movable, on_move);
   }
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t: the heads
   /// parked at r request again from the next cycle (RouterCore::release_output).
@@ -121,7 +132,7 @@ class RouterBank {
   /// The credit arrives at the cycle the walk steps. kCounted: the counted walk's, which sets
   /// the counters to that cycle and calls count_unblocked() after the block's credits
   /// (where packets wait: CongestionCounters); the non-template return_credit() asks the flag.
-  template <bool kSparse, bool kCounted>
+  template <bool kSparse, bool kCounted, MaskWidth W>
   void return_credit(std::uint32_t o, Cycle /*t*/) {
     const std::uint64_t unblocked = core_.outputs.return_credit_unblocking(o);
     if constexpr (kSparse) {
@@ -137,7 +148,7 @@ class RouterBank {
     } else if constexpr (kCounted) {
       core_.count_unblock(r, unblocked, core_.congestion.cycle());  // at once, by the rule
     }
-    core_.inputs.unblock(r, unblocked);
+    core_.inputs.unblock<W>(r, unblocked);
   }
   /// The counted walk: `credits` credits of a block are about to return
   /// (return_credit<kSparse, true>()), and they are in (count_unblocked()).
@@ -155,19 +166,20 @@ class RouterBank {
   /// touches it so that the fetch from memory overlaps other work (the rank's prefetch plan,
   /// engine/prefetch_plan.hpp, decides what and when). `index` is a local router, except
   /// for kOutputVc (an OutputUnit index). No effect on the state.
-  template <RouterPart kPart>
+  /// W: the layout of the headers' masks (MaskWidth), where kPart reads or asks for a header.
+  template <RouterPart kPart, MaskWidth W = MaskWidth::kAny>
   void prefetch(std::uint32_t index, int local_vc = 0) const {
     const InputUnit& in = core_.inputs;
     if constexpr (kPart == RouterPart::kDeposit) {
-      in.prefetch(index, local_vc);
+      in.prefetch<W>(index, local_vc);
     } else if constexpr (kPart == RouterPart::kRoute) {
       core_.outputs.prefetch_span(
           core_.outputs.index(index, 0),
           core_.outputs.index(index, (params().ports + 1) * params().vcs - 1));
     } else if constexpr (kPart == RouterPart::kHeader) {
-      in.prefetch_header(index);
+      in.prefetch_header<W>(index);
     } else if constexpr (kPart == RouterPart::kInputs) {
-      for (std::uint64_t m = in.nonempty(index); m != 0; m &= m - 1) {
+      for (std::uint64_t m = in.nonempty<W>(index); m != 0; m &= m - 1) {
         in.prefetch_record(in.index(index, std::countr_zero(m)));
       }
     } else {
@@ -176,8 +188,9 @@ class RouterBank {
     }
   }
   /// Whether router r has nothing to do until a flit or a message arrives.
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] bool idle(std::uint32_t r) const {
-    return core_.inputs.nonempty(r) == 0 && !has_injection(r);
+    return core_.inputs.nonempty<W>(r) == 0 && !has_injection<W>(r);
   }
 
   /// What input VC local_vc of router r, stuck at cycle t, waits for (appended to `waits`;

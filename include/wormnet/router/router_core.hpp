@@ -47,7 +47,8 @@ struct RouterCore {
   /// Inline: the rank calls it for every flit it takes off a link. kCounted: counts where
   /// packets wait, at the cycle the counters were set to (CongestionCounters::set_cycle, the
   /// counted walk); the non-template deposit() below asks the flag (any t).
-  template <bool kCounted>
+  /// W: the layout of the header's masks (MaskWidth; the walk's, or kAny to ask the unit).
+  template <bool kCounted, MaskWidth W = MaskWidth::kAny>
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
     const std::uint32_t i = inputs.index(r, local_vc);
     InputVcState& s = inputs.state(i);
@@ -64,15 +65,15 @@ struct RouterCore {
     static_assert(static_cast<int>(VcStage::kIdle) == 0);
     if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
       require(f.head(), "a body flit arrived at an idle input VC");
-      inputs.set_stage(r, local_vc, VcStage::kWaitVc);
+      inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);
       s.set_ready(t + params.routing_delay);
       if constexpr (kCounted) congestion.deposited_now(i, true, false, false);
     } else if constexpr (kCounted) {
       // A flit into an empty active VC: past its delay, held (and blocked) from now.
       const bool joined = s.count == 0 && s.stage == VcStage::kActive;
-      congestion.deposited_now(i, false, joined, ((inputs.blocked(r) >> local_vc) & 1U) != 0);
+      congestion.deposited_now(i, false, joined, ((inputs.blocked<W>(r) >> local_vc) & 1U) != 0);
     }
-    inputs.push(r, local_vc, f);
+    inputs.push<W>(r, local_vc, f);
   }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
     deposit<false>(r, local_vc, f, t);
@@ -103,10 +104,11 @@ struct RouterCore {
   /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request
   /// again from the next cycle. Every release goes through here, so that none stays parked.
+  template <MaskWidth W = MaskWidth::kAny>
   [[gnu::always_inline]] inline void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
     outputs.set_owner(o, OutputUnit::kFree);
-    if (inputs.parked(r) != 0) [[unlikely]]
-      inputs.unpark(r, t);
+    if (inputs.parked<W>(r) != 0) [[unlikely]]
+      inputs.unpark<W>(r, t);
   }
   /// The packet slot of output VC o's owner (o owned): found at the owning input VC.
   [[nodiscard]] std::uint32_t owner_packet(std::uint32_t o) const {

@@ -32,7 +32,8 @@ class SwitchStage {
   /// active router gets here each cycle, and a call cost it the saving and restoring of
   /// every register it uses. kCounted: counts each move where packets wait (the counted
   /// walk: CongestionCounters at cycle t).
-  template <bool kCounted, class OnMove>
+  /// W: the layout of the header's masks (MaskWidth::kNarrow or kWide: the walk's).
+  template <bool kCounted, MaskWidth W, class OnMove>
   [[gnu::always_inline]] inline void step(RouterCore& c, std::uint32_t r, Cycle t,
                                           std::uint64_t movable, OnMove& on_move);
   /// Sets the masks of eligibility (InputUnit::blocked() and settling()) from the input VCs'
@@ -52,18 +53,19 @@ class SwitchStage {
   /// Of the movable input VCs `unsure` (settling), those whose VC allocation delay is over
   /// stop settling; returns those still in it (not yet eligible). Out of line: a VC is
   /// checked this way once per packet and hop, when it has a flit to send.
+  template <MaskWidth W>
   [[gnu::noinline]] static std::uint64_t still_settling(RouterCore& c, std::uint32_t r, Cycle t,
                                                         std::uint64_t unsure);
   /// The flit at the front of input VC local_vc = (in_port, vc) crosses the switch to its
   /// output VC; returns that output port.
-  template <bool kCounted, class OnMove>
+  template <bool kCounted, MaskWidth W, class OnMove>
   [[gnu::always_inline]] static inline int traverse(RouterCore& c, std::uint32_t r, int local_vc,
                                                     int in_port, int vc, Cycle t, OnMove& on_move);
 
   SwitchAllocator allocator_;
 };
 
-template <bool kCounted, class OnMove>
+template <bool kCounted, MaskWidth W, class OnMove>
 void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t movable,
                        OnMove& on_move) {
   const int vcs = c.params.vcs;
@@ -74,8 +76,8 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
   // their `ready` compared: no per-VC loop, whose exit branch the count of VCs made hard
   // to predict. Flits enter buffers at their arrival cycle, so a buffered flit is ready.
   std::uint64_t eligible = movable;
-  if (const std::uint64_t unsure = movable & c.inputs.settling(r); unsure != 0) [[unlikely]] {
-    eligible &= ~still_settling(c, r, t, unsure);
+  if (const std::uint64_t unsure = movable & c.inputs.settling<W>(r); unsure != 0) [[unlikely]] {
+    eligible &= ~still_settling<W>(c, r, t, unsure);
     if (eligible == 0) return;
   }
   if (c.params.per_vc_bandwidth) {
@@ -83,7 +85,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     // since wormhole ownership gives every output VC to one input VC at a time.
     for (; eligible != 0; eligible &= eligible - 1) {
       const auto lv = static_cast<std::uint32_t>(std::countr_zero(eligible));
-      traverse<kCounted>(c, r, static_cast<int>(lv), c.port_of(lv), c.vc_of(lv), t, on_move);
+      traverse<kCounted, W>(c, r, static_cast<int>(lv), c.port_of(lv), c.vc_of(lv), t, on_move);
     }
     return;
   }
@@ -93,7 +95,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     const int lv = std::countr_zero(eligible);
     const int p = c.port_of(static_cast<std::uint32_t>(lv));
     const int v = c.vc_of(static_cast<std::uint32_t>(lv));
-    const int q = traverse<kCounted>(c, r, lv, p, v, t, on_move);
+    const int q = traverse<kCounted, W>(c, r, lv, p, v, t, on_move);
     allocator_.commit(r, p, v, q);
     return;
   }
@@ -127,7 +129,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     requested &= requested - 1;
     const int p = SwitchAllocator::pick_input(pointers, q, requesters[q]);
     SwitchAllocator::commit(pointers, p, chosen_vc[p], q);
-    traverse<kCounted>(c, r, p * vcs + chosen_vc[p], p, chosen_vc[p], t, on_move);
+    traverse<kCounted, W>(c, r, p * vcs + chosen_vc[p], p, chosen_vc[p], t, on_move);
   };
   // Both stages' loops run their body at least once, and most often exactly twice (two
   // input ports with flits for two output ports): written as a first pass, a second under
@@ -147,24 +149,24 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
   }
 }
 
-template <bool kCounted, class OnMove>
+template <bool kCounted, MaskWidth W, class OnMove>
 inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, int in_port, int vc,
                                  Cycle t, OnMove& on_move) {
   const int ports = c.params.ports;
   const std::uint32_t i = c.inputs.index(r, local_vc);
   const int out_port = c.inputs.state(i).out_port;
   const int out_vc = c.inputs.state(i).out_vc;
-  const Flit f = c.inputs.pop(r, local_vc);
+  const Flit f = c.inputs.pop<W>(r, local_vc);
   c.inputs.mark(i, t);
   const std::uint32_t o = c.outputs.index(r, out_port * c.params.vcs + out_vc);
-  if (f.tail()) c.release_output(r, o, t);
+  if (f.tail()) c.release_output<W>(r, o, t);
   bool no_credit = false;  // o has no credit left (network ports; kCounted only)
   if (out_port != ports) {
     c.outputs.take_credit(o);  // a slot of the downstream buffer
     // Its last one: the VC waits for a credit (a tail's VC stops being active below, which
     // clears the bit again).
     no_credit = c.outputs.credits(o) == 0;
-    c.inputs.block(r, std::uint64_t{no_credit} << local_vc);
+    c.inputs.block<W>(r, std::uint64_t{no_credit} << local_vc);
   }
   on_move(in_port, vc, out_port, out_vc, f);
   if constexpr (kCounted) {
@@ -177,11 +179,11 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
     InputVcState& s = c.inputs.state(i);
     if (s.count > 0) {
       require(c.inputs.front(i).head(), "a packet's flits are not contiguous in a VC");
-      c.inputs.set_stage(r, local_vc, VcStage::kWaitVc);
+      c.inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);
       s.set_ready(t + c.params.routing_delay);
       if constexpr (kCounted) c.congestion.tail_left_now(i);  // the head behind waits
     } else {
-      c.inputs.set_stage(r, local_vc, VcStage::kIdle);
+      c.inputs.set_stage<W>(r, local_vc, VcStage::kIdle);
     }
   }
   return out_port;

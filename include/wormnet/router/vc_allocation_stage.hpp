@@ -29,12 +29,17 @@ class VcAllocationStage {
   /// them from the switch this cycle, else 0.
   /// kCounted: each grant counts where packets wait (the counted walk: CongestionCounters
   /// at cycle t); the non-template step() asks the flag (and sets the counters' cycle).
-  template <bool kCounted>
+  /// W: the layout of the header's masks (the walk's; the non-template step() asks the unit).
+  template <bool kCounted, MaskWidth W>
   static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t);
   static std::uint64_t step(RouterCore& c, std::uint32_t r, Cycle t) {
-    if (!c.congestion.counting()) return step<false>(c, r, t);
+    const bool wide = c.inputs.wide();
+    if (!c.congestion.counting()) {
+      return wide ? step<false, MaskWidth::kWide>(c, r, t)
+                  : step<false, MaskWidth::kNarrow>(c, r, t);
+    }
     c.congestion.set_cycle(t);
-    return step<true>(c, r, t);
+    return wide ? step<true, MaskWidth::kWide>(c, r, t) : step<true, MaskWidth::kNarrow>(c, r, t);
   }
 
   /// The VC-choice function: for head p at input port in_port of router r, whose routing

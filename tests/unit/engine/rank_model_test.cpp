@@ -162,6 +162,39 @@ INSTANTIATE_TEST_SUITE_P(
                       PipelineCase{"torus:5x4", "duato", 1, 1, 1, 0, 1, 6},
                       PipelineCase{"honeycomb-torus:3", "duato", 0, 0, 1, 1, 1, 9}));
 
+// The walk has a copy for each layout of the routers' stage masks (MaskWidth): 16 bits where
+// (ports + 1) x VCs <= 16, else 64. On a 3-D torus 2 VCs give 7 x 2 = 14 input VCs a router
+// (narrow), 3 give 21 and 4 give 28 (wide): the zero-load formula above holds for each, with
+// the VC allocation and routing delays that set and read every mask, and a burst of
+// contending packets is delivered in full.
+TEST(RankModel, EveryLayoutOfTheStageMasksDeliversAsTheFormula) {
+  for (const int vcs : {2, 3, 4}) {
+    SimConfig c = ideal_router(8);
+    c.network.vcs = vcs;
+    c.network.routing_delay = 1;
+    c.network.vc_alloc_delay = 2;
+    c.network.link_latency = 2;
+    const std::uint32_t n = 32;  // torus:4x4x2
+    for (const auto& [s, d] : {std::pair{0U, 31U}, std::pair{5U, 22U}, std::pair{31U, 1U}}) {
+      ScriptedNetwork net("torus:4x4x2", "dor-dateline", c);
+      net.send(s, d, 7);
+      net.run_until(500);
+      ASSERT_EQ(net.deliveries().size(), 1U) << vcs;
+      const Delivery got = net.deliveries()[0];
+      EXPECT_EQ(got.hops, net.topology().distance(NodeId(s), NodeId(d)));
+      EXPECT_EQ(got.done - got.created, static_cast<Cycle>((got.hops + 1) * 3 + got.hops * 2 + 6))
+          << vcs << ": " << s << " -> " << d;
+    }
+    ScriptedNetwork net("torus:4x4x2", "dor-dateline", c);
+    for (std::uint32_t k = 0; k < 4 * n; ++k) {
+      net.send(k % n, (k * 7 + 3) % n == k % n ? (k + 1) % n : (k * 7 + 3) % n,
+               1 + static_cast<int>(k % 9), static_cast<Cycle>(k / n));
+    }
+    net.run_until(3000);
+    EXPECT_EQ(net.deliveries().size(), 4U * n) << vcs;
+  }
+}
+
 // Splitting the routers over several models (ranks) must not change a single delivery.
 // Link latency 1: flits and credits that cross reach the peer in the next window's first
 // cycle (lookahead 1); latency 2: only credits do.

@@ -85,6 +85,89 @@ TEST(InputUnit, LeavingTheActiveStageClearsTheSwitchMasks) {
   }
 }
 
+// The header's masks are 16 bits up to 16 input VCs per router ((ports + 1) x vcs) and 64 bits
+// from 17 (or when forced), and either layout keeps every bit: the same operations on every
+// local VC of a unit at the boundary (16 and 17 VCs) and on one forced wide give the same masks.
+TEST(InputUnit, MasksAreNarrowUpToSixteenVcsAndKeepEveryBit) {
+  EXPECT_FALSE(InputUnit(3, 4, 4, 1).wide());  // 16 VCs
+  EXPECT_TRUE(InputUnit(3, 17, 1, 1).wide());  // 17 VCs
+  EXPECT_TRUE(InputUnit(3, 8, 8, 1).wide());   // 64 VCs
+  EXPECT_TRUE(InputUnit(3, 4, 4, 1, true).wide());
+  EXPECT_EQ(InputUnit(3, 4, 4, 1).header_bytes(), 32U);
+  EXPECT_EQ(InputUnit(3, 17, 1, 1).header_bytes(), 64U);
+  // The narrow unit's records are the same bytes: the difference is 32 bytes per router (the
+  // headers are stored in whole 64-byte lines: an odd count of narrow ones leaves half of one).
+  EXPECT_EQ(InputUnit(4, 4, 4, 1, true).bytes() - InputUnit(4, 4, 4, 1).bytes(), 4U * 32U);
+  EXPECT_EQ(InputUnit(3, 4, 4, 1, true).bytes() - InputUnit(3, 4, 4, 1).bytes(), 3U * 32U - 32U);
+  for (const int ports : {4, 17}) {
+    const int vcs = ports == 4 ? 4 : 1;
+    InputUnit a(3, ports, vcs, 2);
+    InputUnit b(3, ports, vcs, 2, true);
+    const std::uint64_t all = (std::uint64_t{1} << (ports * vcs)) - 1;
+    auto same = [&](const char* what) {
+      for (std::uint32_t r = 0; r < 3; ++r) {
+        ASSERT_EQ(a.nonempty(r), b.nonempty(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.waiting(r), b.waiting(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.active(r), b.active(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.blocked(r), b.blocked(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.settling(r), b.settling(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.parked(r), b.parked(r)) << what << " " << ports << " router " << r;
+        ASSERT_EQ(a.node(r), b.node(r)) << what << " " << ports << " router " << r;
+      }
+    };
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      a.set_node(r, 0xFFFFFFF0U + r);
+      b.set_node(r, 0xFFFFFFF0U + r);
+      a.injection(r).length = 0xFFFF;
+      b.injection(r).length = 0xFFFF;
+    }
+    // Router 1, every VC: deposit, wait, park, then active, blocked and settling.
+    for (int lv = 0; lv < ports * vcs; ++lv) {
+      for (InputUnit* u : {&a, &b}) {
+        u->push(1, lv, Flit(static_cast<std::uint32_t>(lv), true, true));
+        u->set_stage(1, lv, VcStage::kWaitVc);
+      }
+    }
+    same("waiting");
+    EXPECT_EQ(a.nonempty(1), all);
+    EXPECT_EQ(a.waiting(1), all);
+    EXPECT_EQ(a.nonempty(0) | a.nonempty(2), 0U);  // the neighbouring headers untouched
+    a.park(1, all);
+    b.park(1, all);
+    EXPECT_EQ(a.requesting(1), 0U);
+    a.unpark(1, 5);
+    b.unpark(1, 5);
+    same("unparked");
+    for (int lv = 0; lv < ports * vcs; ++lv) {
+      for (InputUnit* u : {&a, &b}) u->set_stage(1, lv, VcStage::kActive);
+    }
+    a.block(1, all);
+    b.block(1, all);
+    a.settle(1, all & 0xAAAAAAAAAAAAAAAAULL);
+    b.settle(1, all & 0xAAAAAAAAAAAAAAAAULL);
+    same("active");
+    EXPECT_EQ(a.blocked(1), all);
+    a.unblock(1, 1ULL << (ports * vcs - 1));  // the top bit: 15 narrow, 16 wide
+    b.unblock(1, 1ULL << (ports * vcs - 1));
+    a.settled(1, all);
+    b.settled(1, all);
+    same("unblocked");
+    EXPECT_EQ(a.blocked(1), all >> 1);
+    for (int lv = 0; lv < ports * vcs; ++lv) {
+      for (InputUnit* u : {&a, &b}) {
+        EXPECT_EQ(u->pop(1, lv).packet(), static_cast<std::uint32_t>(lv));
+        u->set_stage(1, lv, VcStage::kIdle);
+      }
+    }
+    same("idle");
+    EXPECT_EQ(a.nonempty(1) | a.active(1) | a.blocked(1), 0U);
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      EXPECT_EQ(a.node(r), 0xFFFFFFF0U + r);
+      EXPECT_EQ(a.injection(r).length, 0xFFFF);
+    }
+  }
+}
+
 TEST(OutputUnit, CreditsStartAtTheDownstreamDepthAndOwnersStartFree) {
   OutputUnit out(2, 3, 2, 4);
   const std::uint32_t o = out.index(1, 5);

@@ -564,6 +564,61 @@ TEST(RouterBank, SwitchMasksMatchTheCreditsAndDelaysTheySummarize) {
   }
 }
 
+// The 16-bit masks (3 VCs: 15 input VCs per router) and the 64-bit ones (4 VCs: 20) against
+// the 64-bit layout forced: two banks of a congested 3x3 mesh in lockstep have the same masks
+// and VC states at every cycle, and deliver everything.
+TEST(RouterBank, NarrowMasksMoveAsTheWideLayout) {
+  for (const int vcs : {3, 4}) {
+    RouterParams p;
+    p.ports = 4;
+    p.vcs = vcs;
+    p.depth = 2;
+    p.routing_delay = 1;
+    p.vc_alloc_delay = 2;
+    WholeNetwork narrow("mesh:3x3", p, 3);
+    p.wide_masks = true;
+    WholeNetwork wide("mesh:3x3", p, 3);
+    EXPECT_EQ(narrow.bank.core().inputs.wide(), vcs == 4);
+    EXPECT_TRUE(wide.bank.core().inputs.wide());
+    std::uint64_t sequence = 0;
+    for (std::uint32_t n = 0; n < 9; ++n) {
+      for (std::uint32_t k = 0; k < 12; ++k) {
+        Message m = message((n + 1 + k * 5) % 9 == n ? (n + 4) % 9 : (n + 1 + k * 5) % 9,
+                            static_cast<std::uint16_t>(1 + (n + k) % 6));
+        m.sequence = sequence++;
+        narrow.sources[n].push(m);
+        wide.sources[n].push(m);
+      }
+    }
+    const InputUnit& a = narrow.bank.core().inputs;
+    const InputUnit& b = wide.bank.core().inputs;
+    int busy = 0;
+    for (Cycle t = 0; t < 400; ++t) {
+      narrow.step(t);
+      wide.step(t);
+      for (std::uint32_t r = 0; r < 9; ++r) {
+        ASSERT_EQ(a.nonempty(r), b.nonempty(r)) << vcs << " router " << r << " cycle " << t;
+        ASSERT_EQ(a.waiting(r), b.waiting(r)) << vcs << " router " << r << " cycle " << t;
+        ASSERT_EQ(a.active(r), b.active(r)) << vcs << " router " << r << " cycle " << t;
+        ASSERT_EQ(a.blocked(r), b.blocked(r)) << vcs << " router " << r << " cycle " << t;
+        ASSERT_EQ(a.settling(r), b.settling(r)) << vcs << " router " << r << " cycle " << t;
+        ASSERT_EQ(a.parked(r), b.parked(r)) << vcs << " router " << r << " cycle " << t;
+        for (int lv = 0; lv < 5 * vcs; ++lv) {
+          const InputVcState& x = a.state(a.index(r, lv));
+          const InputVcState& y = b.state(b.index(r, lv));
+          ASSERT_EQ(x.count, y.count) << vcs << " router " << r << " VC " << lv << " cycle " << t;
+          ASSERT_EQ(x.stage, y.stage) << vcs << " router " << r << " VC " << lv << " cycle " << t;
+          ASSERT_EQ(x.out_vc, y.out_vc) << vcs << " router " << r << " VC " << lv;
+        }
+        busy += (a.active(r) >> (4 * vcs)) != 0 ? 1 : 0;  // the top port's (injection) VCs
+      }
+    }
+    EXPECT_GT(busy, 50) << vcs;  // the highest bits were used
+    EXPECT_TRUE(narrow.flits.empty() && narrow.credits.empty()) << vcs;
+    for (std::uint32_t n = 0; n < 9; ++n) EXPECT_TRUE(narrow.sources[n].empty()) << vcs;
+  }
+}
+
 // A bank restored from another's saved rows mid-run, with three packets contending for the
 // two VCs of X+ and the switch, flits stalled for credits and a message still being written,
 // then moves exactly as the bank it was saved from: the units (input and output VCs, the

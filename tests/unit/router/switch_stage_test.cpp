@@ -112,7 +112,11 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
       moved.emplace_back(in_port, in_vc, out_port, out_vc);
     };
     const std::uint64_t movable = in.active(0) & in.nonempty(0) & ~in.blocked(0);
-    if (movable != 0) stage.step<false>(core, 0, 10, movable, on_move);
+    if (movable != 0 && in.wide())
+      stage.step<false, MaskWidth::kWide>(core, 0, 10, movable, on_move);
+    if (movable != 0 && !in.wide()) {
+      stage.step<false, MaskWidth::kNarrow>(core, 0, 10, movable, on_move);
+    }
     std::sort(moved.begin(), moved.end());
     std::sort(expected.begin(), expected.end());
     ASSERT_EQ(moved, expected) << "trial " << trial;
@@ -156,7 +160,12 @@ TEST(SwitchStage, PerVcBandwidthMovesEveryEligibleVc) {
   auto on_move = [&](int in_port, int in_vc, int out_port, int out_vc, Flit) {
     moved.emplace_back(in_port, in_vc, out_port, out_vc);
   };
-  stage.step<false>(core, 0, 10, in.active(0) & in.nonempty(0) & ~in.blocked(0), on_move);
+  const std::uint64_t movable = in.active(0) & in.nonempty(0) & ~in.blocked(0);
+  if (in.wide()) {
+    stage.step<false, MaskWidth::kWide>(core, 0, 10, movable, on_move);
+  } else {
+    stage.step<false, MaskWidth::kNarrow>(core, 0, 10, movable, on_move);
+  }
   EXPECT_EQ(moved, (std::vector<Move>{{1, 0, 0, 0}, {1, 1, 0, 1}, {1, 2, 0, 2}}));
   EXPECT_EQ(stage.allocator().last_vc(0, 1), 63);
   EXPECT_EQ(stage.allocator().last_port(0, 0), 63);

@@ -92,7 +92,7 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
   m.dest = dest.value();
   m.measured = t >= measure_begin_ && t < measure_end_ ? 1 : 0;
   if (dest.valid()) {
-    queues_[local].push(m);
+    queues_[local].push(m, &pool_);
     created_flits_ += m.length;
     ++created_packets_;
     if (m.measured) {
@@ -150,7 +150,7 @@ void TrafficSources::restore(
     m.length = static_cast<std::uint16_t>(q.length);
     m.measured = static_cast<std::uint8_t>(q.measured);
     m.sequence = q.sequence;
-    queues_[*local].push(m);
+    queues_[*local].push(m, &pool_);
   }
   const Counts counts = keep_counts ? all.counts : Counts{};
   created_flits_ = counts.created_flits;
@@ -161,7 +161,7 @@ void TrafficSources::restore(
 
 std::size_t TrafficSources::bytes() const {
   std::size_t b = sources_.capacity() * sizeof(Source) + queues_.capacity() * sizeof(SourceQueue) +
-                  due_.capacity() * sizeof(Calendar);
+                  due_.capacity() * sizeof(Calendar) + pool_.bytes();
   for (const Calendar& c : due_) b += c.size() * sizeof(Due);
   for (const auto& q : queues_) b += q.bytes();
   return b;

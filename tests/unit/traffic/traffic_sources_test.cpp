@@ -129,6 +129,39 @@ TEST(TrafficSources, DrainedQueuesHoldNoMoreThanFreshOnes) {
   EXPECT_EQ(s.bytes(), fresh.bytes());
 }
 
+// A node's message count is 32 bits, what a packet's id keeps of it: the message numbered
+// 2^32 - 2 is made as any other, the next (which would be numbered 2^32 - 1, and the one after
+// would wrap to 0 and repeat an id) is refused; a checkpoint holding a count past 2^32 - 1
+// too. Node 5's count restored at 2^32 - 2, every node generating at load 0.5.
+TEST(TrafficSources, ANodesMessageCountStopsShortOfRepeatingAPacketId) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c;
+  c.length_min = 4;
+  c.length_max = 4;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(16);
+  for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
+  TrafficSources s(nodes, c, d, 0.5, 9, 0, 1000);
+  TrafficSources::Rows rows;
+  s.save(rows);
+  const auto local = [](std::uint32_t n) { return std::optional<std::uint32_t>(n); };
+  rows.sequence[5] = (std::uint64_t{1} << 32) - 2;
+  s.restore(rows, true, local);
+  std::uint64_t dropped = s.dropped_messages();
+  EXPECT_GE(dropped, (std::uint64_t{1} << 32) - 2);  // none of node 5's was created
+  // Node 5's first message; its second fails (about 8 cycles apart).
+  Cycle t5 = 0;
+  for (Cycle cycle = 0; s.queue(5).empty(); ++cycle) {
+    ASSERT_LT(cycle, 1000U);
+    s.generate_until(0, cycle, [](std::uint32_t) {});
+    t5 = cycle;
+  }
+  EXPECT_EQ(s.queue(5).front().sequence, (std::uint64_t{1} << 32) - 2);
+  EXPECT_ANY_THROW(s.generate_until(0, t5 + 1000, [](std::uint32_t) {}));
+  rows.sequence[5] = std::uint64_t{1} << 32;
+  EXPECT_ANY_THROW(s.restore(rows, true, local));
+}
+
 // Calendars by block (a rank whose layers run at different cycles generates block by block):
 // each block's generate_until() yields exactly its nodes' messages of one calendar, at the
 // same cycles, whatever order the blocks are served in. torus:8x8 in blocks of 8 nodes,

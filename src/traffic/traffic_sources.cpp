@@ -12,6 +12,8 @@ namespace {
 /// message due later is not scheduled; converting such an instant to a cycle number was
 /// undefined (a load of 1e-300 made every message due at cycle 0 and filled the memory).
 constexpr double kNever = static_cast<double>(kMaxCycles);
+/// Messages a node may draw: a packet's id keeps 32 bits of its sequence number.
+constexpr std::uint32_t kMaxSequence = 0xFFFFFFFFU;
 
 }  // namespace
 
@@ -82,6 +84,9 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
   RandomStream rng = stream(local);
   Message m;
   m.created = t;
+  require(s.sequence != kMaxSequence,
+          "a node's 2^32nd message: a packet id ((source << 32) | sequence) keeps 32 bits "
+          "of its count");
   m.sequence = s.sequence++;
   m.length = static_cast<std::uint16_t>(
       traffic_.length_min == traffic_.length_max
@@ -92,7 +97,7 @@ void TrafficSources::generate(std::uint32_t local, Cycle t) {
   m.dest = dest.value();
   m.measured = t >= measure_begin_ && t < measure_end_ ? 1 : 0;
   if (dest.valid()) {
-    queues_[local].push(m);
+    queues_[local].push(m, &pool_);
     created_flits_ += m.length;
     ++created_packets_;
     if (m.measured) {
@@ -137,7 +142,9 @@ void TrafficSources::restore(
     Source& s = sources_[i];
     s.counter = all.counter[i];
     s.next_time = all.next_time[i];
-    s.sequence = all.sequence[i];
+    require(all.sequence[i] <= kMaxSequence,
+            "checkpoint: a node's message count past 2^32 - 1 (packet ids would repeat)");
+    s.sequence = static_cast<std::uint32_t>(all.sequence[i]);
     queues_[i] = SourceQueue{};
     if (generates(i) && s.next_time < kNever) enlist(i);
   }
@@ -150,7 +157,7 @@ void TrafficSources::restore(
     m.length = static_cast<std::uint16_t>(q.length);
     m.measured = static_cast<std::uint8_t>(q.measured);
     m.sequence = q.sequence;
-    queues_[*local].push(m);
+    queues_[*local].push(m, &pool_);
   }
   const Counts counts = keep_counts ? all.counts : Counts{};
   created_flits_ = counts.created_flits;
@@ -161,7 +168,7 @@ void TrafficSources::restore(
 
 std::size_t TrafficSources::bytes() const {
   std::size_t b = sources_.capacity() * sizeof(Source) + queues_.capacity() * sizeof(SourceQueue) +
-                  due_.capacity() * sizeof(Calendar);
+                  due_.capacity() * sizeof(Calendar) + pool_.bytes();
   for (const Calendar& c : due_) b += c.size() * sizeof(Due);
   for (const auto& q : queues_) b += q.bytes();
   return b;

@@ -5,11 +5,36 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace wormnet {
 namespace {
+
+// A bucket keeps its room from cycle to cycle, so its bytes are those of its busiest cycle
+// rounded up by its growth: after n items, room for at most n + max(4, n / 4) (the growth
+// that reached room for n or more started below n), and every item kept in order. Grown by
+// doubling from 16 it held room for 32 after 17 items, 256 after 129.
+TEST(WheelBucket, HoldsRoomForAQuarterMoreThanItsBusiestCycle) {
+  WheelBucket<std::uint64_t> b;
+  EXPECT_EQ(b.bytes(), 0U);
+  for (std::uint64_t n = 1; n <= 1000; ++n) {
+    b.push_back(n * 7);
+    ASSERT_EQ(b.size(), n);
+    ASSERT_GE(b.bytes(), n * sizeof(std::uint64_t));
+    ASSERT_LE(b.bytes(), (n + std::max<std::uint64_t>(4, n / 4)) * sizeof(std::uint64_t))
+        << n << " items";
+  }
+  std::uint64_t k = 0;
+  for (std::uint64_t x : b) EXPECT_EQ(x, ++k * 7);
+  const std::size_t held = b.bytes();
+  b.clear();  // the room stays for the slot's next cycle
+  EXPECT_EQ(b.size(), 0U);
+  for (std::uint64_t n = 1; n <= 1000; ++n) b.push_back(n);
+  EXPECT_EQ(b.bytes(), held);
+}
 
 // Slots for delays up to d and a spread of s cycles: the next power of two above d + s.
 TEST(ArrivalWheel, SpansTheLongestDelayPlusTheSpread) {

@@ -67,6 +67,101 @@ TEST(TrafficSources, LengthsAreUniformBetweenMinAndMax) {
   EXPECT_NEAR(mean, 105.0, 4 * 55.0 / std::sqrt(static_cast<double>(g.messages)));
 }
 
+// A source queue holds memory only while it holds messages: 8 bytes a node, the pointer, for
+// an empty one (issue 42's 600 bytes per router). One filled with 3 messages holds a block of
+// room for 4 (doubling from 1: 24 bytes of counts and pool + 4 x 24), and none once they have
+// left, in order; it fills again from a block of 1, which goes back to its pool when the
+// queue empties, and from there to the next queue that fills.
+TEST(SourceQueue, HoldsABlockOnlyWhileItHoldsMessages) {
+  static_assert(sizeof(Message) == 24);
+  SourceQueue::Pool pool;
+  SourceQueue q;
+  EXPECT_EQ(q.bytes(), 0U);
+  for (std::uint64_t k = 0; k < 3; ++k) q.push(Message{.created = 10 + k, .sequence = k}, &pool);
+  EXPECT_EQ(q.bytes(), 24U + 4 * 24);
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    ASSERT_FALSE(q.empty());
+    EXPECT_EQ(q.front().sequence, k);
+    q.pop();
+  }
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.size(), 0U);
+  EXPECT_EQ(q.bytes(), 0U);
+  EXPECT_EQ(pool.blocks(), 0U);  // a block of room for 4 is freed
+  q.push(Message{.created = 20, .sequence = 3}, &pool);
+  EXPECT_EQ(q.bytes(), 24U + 24);
+  EXPECT_EQ(q.front().created, 20U);
+  q.pop();
+  EXPECT_EQ(q.bytes(), 0U);
+  EXPECT_EQ(pool.blocks(), 1U);
+  EXPECT_EQ(pool.bytes(), 24U + 24);
+  SourceQueue other;
+  other.push(Message{.created = 30, .sequence = 4}, &pool);
+  EXPECT_EQ(pool.blocks(), 0U);
+  other.push(Message{.created = 31, .sequence = 5}, &pool);  // outgrows the pool's block
+  EXPECT_EQ(other.size(), 2U);
+  EXPECT_EQ(other.front().created, 30U);
+  other.pop();
+  EXPECT_EQ(other.front().created, 31U);
+}
+
+// Every node's messages generated and taken from its queue: the sources hold the bytes of
+// fresh ones (their generators and one calendar entry per node), not a block per node that
+// ever queued a message.
+TEST(TrafficSources, DrainedQueuesHoldNoMoreThanFreshOnes) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c;
+  c.length_min = 4;
+  c.length_max = 4;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(16);
+  for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
+  const TrafficSources fresh(nodes, c, d, 0.2, 42, 0, 1000);
+  TrafficSources s(nodes, c, d, 0.2, 42, 0, 1000);
+  s.generate_until(0, 999, [](std::uint32_t) {});
+  ASSERT_GT(s.created_packets(), 16U * 10);  // 0.05 messages a node a cycle: about 800
+  EXPECT_GT(s.bytes(), fresh.bytes());
+  for (std::uint32_t i = 0; i < 16; ++i) {
+    for (SourceQueue& q = s.queue(i); !q.empty();) q.pop();
+  }
+  // At most one block of room for one message (48 bytes) per node waits in the pool: the
+  // queues were filled before any emptied, so here none.
+  EXPECT_EQ(s.bytes(), fresh.bytes());
+}
+
+// A node's message count is 32 bits, what a packet's id keeps of it: the message numbered
+// 2^32 - 2 is made as any other, the next (which would be numbered 2^32 - 1, and the one after
+// would wrap to 0 and repeat an id) is refused; a checkpoint holding a count past 2^32 - 1
+// too. Node 5's count restored at 2^32 - 2, every node generating at load 0.5.
+TEST(TrafficSources, ANodesMessageCountStopsShortOfRepeatingAPacketId) {
+  const Torus t({4, 4}, true);
+  TrafficConfig c;
+  c.length_min = 4;
+  c.length_max = 4;
+  const DestinationPattern d(t, c);
+  std::vector<std::uint32_t> nodes(16);
+  for (std::uint32_t i = 0; i < 16; ++i) nodes[i] = i;
+  TrafficSources s(nodes, c, d, 0.5, 9, 0, 1000);
+  TrafficSources::Rows rows;
+  s.save(rows);
+  const auto local = [](std::uint32_t n) { return std::optional<std::uint32_t>(n); };
+  rows.sequence[5] = (std::uint64_t{1} << 32) - 2;
+  s.restore(rows, true, local);
+  std::uint64_t dropped = s.dropped_messages();
+  EXPECT_GE(dropped, (std::uint64_t{1} << 32) - 2);  // none of node 5's was created
+  // Node 5's first message; its second fails (about 8 cycles apart).
+  Cycle t5 = 0;
+  for (Cycle cycle = 0; s.queue(5).empty(); ++cycle) {
+    ASSERT_LT(cycle, 1000U);
+    s.generate_until(0, cycle, [](std::uint32_t) {});
+    t5 = cycle;
+  }
+  EXPECT_EQ(s.queue(5).front().sequence, (std::uint64_t{1} << 32) - 2);
+  EXPECT_ANY_THROW(s.generate_until(0, t5 + 1000, [](std::uint32_t) {}));
+  rows.sequence[5] = std::uint64_t{1} << 32;
+  EXPECT_ANY_THROW(s.restore(rows, true, local));
+}
+
 // Calendars by block (a rank whose layers run at different cycles generates block by block):
 // each block's generate_until() yields exactly its nodes' messages of one calendar, at the
 // same cycles, whatever order the blocks are served in. torus:8x8 in blocks of 8 nodes,

@@ -37,7 +37,7 @@ bench() {
   rcs=$(echo "$speed" | sed -E 's/.* s: ([0-9.e+]+) router-cycles\/s.*/\1/')
   fhs=$(echo "$speed" | sed -E 's/.*, ([0-9.e+]+) flit-hops\/s.*/\1/')
   model=$(echo "$memory" | sed -E 's/^memory +([0-9]+) bytes\/router.*/\1/')
-  rss=$(echo "$memory" | sed -E 's/.*= ([0-9]+) bytes\/router$/\1/')
+  rss=$(echo "$memory" | sed -E 's/.*= ([0-9]+) bytes\/router.*/\1/')
   local ratio=-
   if [[ $booksim != - ]]; then ratio=$(awk -v a="$fhs" -v b="$booksim" 'BEGIN{printf "%.1f", a/b}'); fi
   printf '%-34s %14s %14s %10s %12s %12s\n' "$name" "$rcs" "$fhs" "$ratio" "$model" "$rss"

@@ -71,7 +71,8 @@ struct Injection {
 /// stages it calls take it as a template parameter, chosen once per run where the walk is
 /// dispatched (RankModel::step_layer), so that each mask access is one load or store of a
 /// width and at a place the compiler knows: asked of the unit at each access, the branch and
-/// the reloads it caused cost 3.5 to 7.7 % more instructions per run (docs/scaling.md).
+/// the reloads it caused were well over the walk's instruction budget (docs/scaling.md, "Model
+/// state per router").
 /// kAny asks the unit: for the code outside the walk (checkpoints, reports, tests).
 enum class MaskWidth : std::uint8_t { kAny, kNarrow, kWide };
 

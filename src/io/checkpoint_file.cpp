@@ -418,8 +418,18 @@ void check_model(const ModelSnapshot& m, std::uint64_t nodes) {
   for (const auto& c : m.arrivals.credits) {
     require(c.router < nodes && c.local_vc < pv, "a credit in flight is out of range");
   }
+  // A packet id keeps 32 bits of its source's message number ((source << 32) | number), and
+  // a message's length is at most --length-max's bound (65535 flits): a count or a number
+  // past 2^32 - 1, or a length the model cannot hold, is damage, refused here rather than at
+  // the restore (TrafficSources::restore keeps an internal check of the count).
+  constexpr std::uint64_t kMostMessages = 0xFFFFFFFFU;
+  for (const std::uint64_t count : m.sources.sequence) {
+    require(count <= kMostMessages, "a node's message count is past 2^32 - 1");
+  }
   for (const auto& q : m.sources.messages) {
     require(q.router < nodes && q.dest < nodes, "a queued message is out of range");
+    require(q.length >= 1 && q.length <= 65535 && q.measured <= 1 && q.sequence < kMostMessages,
+            "a queued message has a length, a label or a number the model cannot hold");
   }
   for (const auto& s : m.streams) {
     require(s.router < nodes && s.local_vc < pv, "a stream is out of range");

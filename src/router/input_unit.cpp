@@ -13,7 +13,7 @@ void InputUnit::save(RouterRows& rows, Cycle now, const PacketIdOf& id_of) const
       const std::uint32_t i = index(r, static_cast<int>(lv));
       const InputVcState& st = state(i);
       const bool matters = (matters_bits >> lv & 1U) != 0;
-      const Cycle ready = (parked_bits >> lv & 1U) != 0 ? now : st.ready_near(now);
+      const Cycle ready = (parked_bits >> lv & 1U) != 0 ? now : ready_near(i, now);
       rows.ivc_ready.push_back(matters ? ready : std::min(ready, now));
       rows.ivc_since.push_back(stamp(i));
       rows.ivc_meta.push_back(RouterRows::ivc_meta_of(st.count, static_cast<std::uint8_t>(st.stage),
@@ -44,9 +44,21 @@ void InputUnit::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
              Flit::with_kind(slot_of(r, lv, rows.flit_packet[f]), rows.flit_kind[f]));
       }
       set_stage(r, static_cast<int>(lv), static_cast<VcStage>((meta >> 16) & 0xFF));
-      InputVcState& st = state(index(r, static_cast<int>(lv)));
-      st.set_ready(rows.ivc_ready[row]);
-      set_stamp(index(r, static_cast<int>(lv)), rows.ivc_since[row]);
+      const std::uint32_t i = index(r, static_cast<int>(lv));
+      InputVcState& st = state(i);
+      set_stamp(i, rows.ivc_since[row]);
+      // Its ready cycle is its stamp plus its stage's delay, or past (save() wrote `now`, or
+      // a cycle at or before it where it no longer matters: any such cycle behaves the same
+      // from `now` on). Only a head at the front can be within its delay (routed, or granted
+      // and not yet gone); where its stored stamp plus delay happens to equal a past cycle,
+      // that reads the same. Any other VC is past: its stamp moves with its flits (a deposit
+      // into an empty VC that holds an output VC), which a stage's delay must not follow.
+      const std::uint32_t derived = rows.ivc_since[row] + stage_delay(st);
+      const bool head_in_front = count != 0 && at(i, 0).head();
+      st.past = st.stage == VcStage::kIdle || !head_in_front ||
+                        static_cast<std::uint32_t>(rows.ivc_ready[row]) != derived
+                    ? 1
+                    : 0;
       st.out_port = static_cast<std::uint8_t>((meta >> 24) & 0xFF);
       st.out_vc = static_cast<std::uint8_t>((meta >> 32) & 0xFF);
     }

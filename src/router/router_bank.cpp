@@ -11,7 +11,7 @@ CongestionCounters::InputVc RouterBank::open_stays(std::uint32_t r, int local_vc
   const std::uint32_t i = core_.inputs.index(r, local_vc);
   const InputVcState& s = core_.inputs.state(i);
   const std::uint64_t bit = std::uint64_t{1} << local_vc;
-  const Cycle open_until = k.clip(std::max(T, s.ready_near(T)));
+  const Cycle open_until = k.clip(std::max(T, core_.inputs.ready_near(i, T)));
   CongestionCounters::InputVc open;
   if (s.stage == VcStage::kWaitVc) open.vc_wait = open_until;
   if (s.stage == VcStage::kActive && s.count != 0) {

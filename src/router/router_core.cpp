@@ -48,7 +48,9 @@ RouterCore::RouterCore(const RouterParams& p, const Topology& topo, const Routin
 
 void RouterCore::clear() {
   const auto n = routers();
-  inputs = InputUnit(n, params.ports + 1, params.vcs, params.depth, params.wide_masks);
+  inputs = InputUnit(n, params.ports + 1, params.vcs, params.depth, params.wide_masks,
+                     StageDelays{static_cast<std::uint32_t>(params.routing_delay),
+                                 static_cast<std::uint32_t>(params.vc_alloc_delay)});
   for (std::uint32_t r = 0; r < n; ++r) inputs.set_node(r, nodes[r]);
   outputs = OutputUnit(n, params.ports + 1, params.vcs, params.depth);
   if (params.congestion) {

@@ -28,7 +28,7 @@ std::uint64_t SwitchStage::still_settling(RouterCore& c, std::uint32_t r, Cycle 
   std::uint64_t waiting = 0;
   for (std::uint64_t mask = unsure; mask != 0; mask &= mask - 1) {
     const int lv = std::countr_zero(mask);
-    if (!c.inputs.state(first + static_cast<std::uint32_t>(lv)).ready_by(t)) {
+    if (!c.inputs.ready_by(first + static_cast<std::uint32_t>(lv), t)) {
       waiting |= std::uint64_t{1} << lv;
     }
   }

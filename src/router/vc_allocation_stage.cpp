@@ -55,11 +55,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   for (std::uint64_t mask = c.inputs.requesting<W>(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = c.inputs.index(r, static_cast<int>(lv));
-    InputVcState& s = c.inputs.state(i);
-    if (!s.ready_by(t)) continue;
-    // Its stored cycle moves up to the present, so that it stays within 2^31 cycles of the
-    // cycle however long the head waits (InputVcState::ready_low); ready either way.
-    s.set_ready(t);
+    if (!c.inputs.ready_by(i, t)) continue;
+    // Past its delay from now on, however long it waits (its stamp no longer tells).
+    c.inputs.set_past(i);
     const int in_port = c.port_of(lv);
     const int in_vc = c.vc_of(lv);
     const Packet& p = c.packets[c.inputs.front(i).packet()];
@@ -85,9 +83,8 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
       // Its route and packet stay as they are while it waits, and owners change only at
       // grants (which take VCs) and tails (release_output): it parks until a tail, where a
       // request each cycle would be refused the same way (a head retried more than once per
-      // hop: docs/scaling.md, "Measured figures behind the engine's rules"). Its release
-      // moves its ready cycle up to the present,
-      // as the requests it skips would have (InputUnit::unpark).
+      // hop: docs/scaling.md, "Measured figures behind the engine's rules"). It stays past its
+      // delay (set above), so its release lets it request at once (InputUnit::unpark).
       if (!for_credits) parks |= std::uint64_t{1} << lv;
       continue;
     }
@@ -122,7 +119,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     c.inputs.set_stage<W>(r, requests[k].input_vc, VcStage::kActive);
     s.out_port = c.port_of(static_cast<std::uint32_t>(ol));
     s.out_vc = c.vc_of(static_cast<std::uint32_t>(ol));
-    s.set_ready(t + c.params.vc_alloc_delay);
+    // A grant is progress (the deadlock detector's stamp), and the VC allocation delay runs
+    // from it: switch-ready at t + vc_alloc_delay (InputUnit::ready_by).
+    c.inputs.mark(i, t);
     // The switch stage's masks: no credit yet (the buffer behind the last packet is full),
     // and a `ready` more than a cycle ahead (a delay of 1 only keeps it from this cycle's
     // switch stage: the mask returned does).
@@ -161,7 +160,7 @@ void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local
     }
     return;
   }
-  if (s.stage != VcStage::kWaitVc || !s.ready_by(t)) return;  // still being routed
+  if (s.stage != VcStage::kWaitVc || !c.inputs.ready_by(i, t)) return;  // still being routed
   const std::size_t first = waits.size();
   const int in_port = c.port_of(static_cast<std::uint32_t>(local_vc));
   const Packet& p = c.packets[c.inputs.front(i).packet()];

@@ -27,30 +27,38 @@ enum class VcStage : std::uint8_t {
   kActive,  ///< output VC granted: flits compete for the switch from `ready`
 };
 
+/// The deadlock detector's wait stamp of an input VC: the low 32 bits of the cycle it last
+/// moved (or started waiting, or was granted an output VC). Not std::uint32_t, whose stores
+/// may alias every 32-bit field of the router bank and the rank (GCC reloaded the index
+/// arithmetic's factors after each stamp written in the per-flit paths); an enumeration
+/// aliases only itself.
+enum class WaitStamp : std::uint32_t {};
+
+/// An input VC's packet-level state, 12 bytes at the front of its record (then its ring of
+/// flits). When its stage's next step may run (its `ready` cycle) is not stored: the stage
+/// starts with a mark of the stamp (a head reaching the front, a grant), so it is the stamp
+/// plus the stage's delay (the routing delay while a head waits, the VC allocation delay once
+/// it holds an output VC; InputUnit::ready_by) until `past` says the delay has run out (the
+/// VC stage saw the head ready, or a flit left): from then on the stamp moves with the flits
+/// and no longer tells. 4 bytes fewer than a stored cycle, on the way to a 24-byte record
+/// (issue 42's 600 bytes per router).
 struct InputVcState {
-  /// The first cycle of the next stage, as its low 32 bits, compared with the cycle across
-  /// their wrap: 4 bytes instead of 8 make a VC's record (state, stamp, 4 flits) 32 bytes,
-  /// so that none straddles two cache lines (at 40 bytes half did, and a router step on a
-  /// large rank fetched both). Exact while the cycle is within 2^31 of it: a stage's delay
-  /// is far shorter, and a head that waits longer for a VC has it moved up by the VC stage
-  /// (VcAllocationStage::step); where it no longer matters, checkpoints store the present.
-  std::uint32_t ready_low = 0;
+  WaitStamp since{};        ///< the wait stamp (InputUnit::mark)
   std::uint16_t head = 0;   ///< ring-buffer index of the front flit
   std::uint16_t count = 0;  ///< flits buffered
   VcStage stage = VcStage::kIdle;
   std::uint8_t out_port = 0;  ///< granted output port (kActive)
   std::uint8_t out_vc = 0;    ///< granted output VC (kActive)
+  /// 1 once the stage's delay has run out (see above); a stage change clears it.
+  std::uint8_t past = 0;
+};
+static_assert(sizeof(InputVcState) == 12);
 
-  /// Whether the next stage may run at cycle t (the stored cycle is t or before).
-  [[nodiscard]] bool ready_by(Cycle t) const {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(t) - ready_low) >= 0;
-  }
-  void set_ready(Cycle c) { ready_low = static_cast<std::uint32_t>(c); }
-  /// The stored cycle in full, given a cycle `near` within 2^31 of it.
-  [[nodiscard]] Cycle ready_near(Cycle near) const {
-    return near + static_cast<Cycle>(static_cast<std::int64_t>(
-                      static_cast<std::int32_t>(ready_low - static_cast<std::uint32_t>(near))));
-  }
+/// The delays a stage waits from its mark (RouterParams): a head's route computation
+/// (kWaitVc) and a grant's VC allocation (kActive), cycles (at most 1000: config_validation).
+struct StageDelays {
+  std::uint32_t routing = 0;
+  std::uint32_t vc_alloc = 0;
 };
 
 /// The packet being written into a router's injection buffer (input port P), flit by flit.
@@ -82,13 +90,15 @@ class InputUnit {
   /// `routers` local routers, `ports` input ports each (network ports + injection), `vcs`
   /// VCs per port, `depth` flits per VC buffer.
   /// `wide` forces the 64-bit masks whatever ports x vcs (the narrow layout's results are the
-  /// same: a switch to compare them).
-  InputUnit(std::uint32_t routers, int ports, int vcs, int depth, bool wide = false)
+  /// same: a switch to compare them). `delays`: the stages' (ready_by()).
+  InputUnit(std::uint32_t routers, int ports, int vcs, int depth, bool wide = false,
+            StageDelays delays = {})
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
         wide_(wide || !fits_narrow(vcs_per_router_)),
         depth_(static_cast<std::uint32_t>(depth)),
-        stride_((kFlitsAt + depth_ * sizeof(Flit) + alignof(InputVcState) - 1) /
-                alignof(InputVcState) * alignof(InputVcState)),
+        delays_(delays),
+        stride_((kFlitsAt + depth_ * sizeof(Flit) + kRecordAlign - 1) / kRecordAlign *
+                kRecordAlign),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
         routers_(routers),
         headers_((static_cast<std::size_t>(routers) * header_bytes() + sizeof(HeaderLine) - 1) /
@@ -104,7 +114,6 @@ class InputUnit {
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
       new (r) InputVcState{};
-      new (r + kStampAt) Stamp{0};
       for (std::uint32_t k = 0; k < depth_; ++k) new (r + kFlitsAt + k * sizeof(Flit)) Flit{};
     }
   }
@@ -196,14 +205,10 @@ class InputUnit {
   void park(std::uint32_t router, std::uint64_t bits) {
     set_mask<W>(router, kParked, mask<W>(router, kParked) | bits);
   }
-  /// An output VC of `router` was freed at cycle t: its parked heads request again from the
-  /// next cycle, with `ready` moved up to t as each request would have moved it (however long
-  /// they were parked, the stored cycle is then within 2^31 cycles of the present).
+  /// An output VC of `router` was freed: its parked heads request again from the next cycle
+  /// (each was past its routing delay when it parked, and stays so: InputVcState::past).
   template <MaskWidth W = MaskWidth::kAny>
-  void unpark(std::uint32_t router, Cycle t) {
-    for (std::uint64_t bits = mask<W>(router, kParked); bits != 0; bits &= bits - 1) {
-      state(index(router, std::countr_zero(bits))).set_ready(t);
-    }
+  void unpark(std::uint32_t router) {
     set_mask<W>(router, kParked, 0);
   }
   /// Sets (or clears) the `blocked` bits of router's input VCs in `bits`.
@@ -226,14 +231,17 @@ class InputUnit {
   }
 
   /// Moves an input VC to `stage`, keeping the per-router stage masks in step (a VC that is
-  /// no longer active is neither blocked nor settling).
+  /// no longer active is neither blocked nor settling). The stage's delay runs from the VC's
+  /// stamp: the caller marks it (mark(), or the deposit's mark_if()) at the same cycle.
   template <MaskWidth W = MaskWidth::kAny>
   void set_stage(std::uint32_t router, int local_vc, VcStage stage) {
     if constexpr (W == MaskWidth::kAny) {
       wide_ ? set_stage<MaskWidth::kWide>(router, local_vc, stage)
             : set_stage<MaskWidth::kNarrow>(router, local_vc, stage);
     } else {
-      state(index(router, local_vc)).stage = stage;
+      InputVcState& s = state(index(router, local_vc));
+      s.stage = stage;
+      s.past = 0;  // a new stage: its delay runs from its mark
       const std::uint64_t bit = std::uint64_t{1} << local_vc;
       auto& m = header_as<W>(router).masks;
       std::uint64_t waiting = load(m[kWaiting]);
@@ -289,16 +297,16 @@ class InputUnit {
   void prefetch_header(std::uint32_t router) const {
     wormnet::prefetch_for_write(header<W>(router));
   }
-  /// Input VC i moved (or started waiting) at cycle t: the deadlock detector's wait stamp,
-  /// the low 32 bits of t.
-  void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<Stamp>(t); }
+  /// Input VC i moved (or started waiting, or was granted an output VC) at cycle t: the
+  /// deadlock detector's wait stamp, the low 32 bits of t, from which a new stage's delay runs.
+  void mark(std::uint32_t i, Cycle t) { stamp_ref(i) = static_cast<WaitStamp>(t); }
   /// mark(i, t) when `now` holds, else nothing: the stamp is rewritten either way, under a
   /// mask the compiler cannot see is 0 or ~0 (a select it would turn back into a branch).
   void mark_if(std::uint32_t i, Cycle t, bool now) {
-    Stamp& stamp = stamp_ref(i);
+    WaitStamp& stamp = stamp_ref(i);
     const std::uint32_t take = opaque(0U - static_cast<std::uint32_t>(now));
-    stamp = static_cast<Stamp>((static_cast<std::uint32_t>(stamp) & ~take) |
-                               (static_cast<std::uint32_t>(t) & take));
+    stamp = static_cast<WaitStamp>((static_cast<std::uint32_t>(stamp) & ~take) |
+                                   (static_cast<std::uint32_t>(t) & take));
   }
   /// Whether input VC i has been quiet for `threshold` cycles (< 2^31) before cycle t
   /// (unsigned difference of the low 32 bits: right across their wrap).
@@ -307,10 +315,37 @@ class InputUnit {
   }
   /// The stored stamp (checkpoints).
   [[nodiscard]] std::uint32_t stamp(std::uint32_t i) const {
-    return static_cast<std::uint32_t>(
-        *std::launder(reinterpret_cast<const Stamp*>(record(i) + kStampAt)));
+    return static_cast<std::uint32_t>(state(i).since);
   }
-  void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = Stamp{low_bits}; }
+  void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = WaitStamp{low_bits}; }
+  /// The delay of input VC i's present stage from its stamp: the routing delay while a head
+  /// waits (kWaitVc), the VC allocation delay once it holds an output VC (kActive).
+  [[nodiscard]] std::uint32_t stage_delay(const InputVcState& s) const {
+    return s.stage == VcStage::kActive ? delays_.vc_alloc : delays_.routing;
+  }
+  /// Whether input VC i's next stage may run at cycle t: its delay has run out (`past`), or
+  /// runs out by t (the unsigned difference of the low 32 bits: right across their wrap, while
+  /// t is less than 2^32 cycles past the stamp; a waiting head is seen ready by the VC stage,
+  /// and a granted VC moves, long before).
+  [[nodiscard]] bool ready_by(std::uint32_t i, Cycle t) const {
+    const InputVcState& s = state(i);
+    return s.past != 0 ||
+           static_cast<std::uint32_t>(t) - static_cast<std::uint32_t>(s.since) >= stage_delay(s);
+  }
+  /// Input VC i's delay has run out (VcAllocationStage::step saw the head ready; a flit left).
+  void set_past(std::uint32_t i) { state(i).past = 1; }
+  /// The first cycle input VC i's next stage may run, in full, given a cycle `near` within
+  /// 2^31 of the stamp: the stamp plus the stage's delay, or `near` itself once the delay has
+  /// run out (any cycle at or before it would do: every use takes the later of it and a
+  /// present cycle).
+  [[nodiscard]] Cycle ready_near(std::uint32_t i, Cycle near) const {
+    const InputVcState& s = state(i);
+    if (s.past != 0) return near;
+    const auto back = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.since) -
+                                                static_cast<std::uint32_t>(near));
+    return near + static_cast<Cycle>(static_cast<std::int64_t>(back)) + stage_delay(s);
+  }
+  [[nodiscard]] StageDelays delays() const { return delays_; }
   /// Router `router`'s global node id (set once by its owner, RouterBank).
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint32_t node(std::uint32_t router) const {
@@ -457,18 +492,15 @@ class InputUnit {
     }
   }
 
-  /// Input VC i's record: its state, its wait stamp, then its ring of `depth_` flits
+  /// Input VC i's record: its state (with its wait stamp), then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
   /// a cache line (on a rank of a million routers each separate array cost a miss per access).
-  /// The stored stamp's type: 32 bits, but not std::uint32_t, whose stores may alias every
-  /// 32-bit field of the router bank and the rank (GCC reloaded the index arithmetic's
-  /// factors after each stamp written in the per-flit paths); an enumeration aliases itself.
-  enum class Stamp : std::uint32_t {};
-  static constexpr std::size_t kStampAt = sizeof(InputVcState);
-  static constexpr std::size_t kFlitsAt = kStampAt + sizeof(Stamp);
-  [[nodiscard]] Stamp& stamp_ref(std::uint32_t i) {
-    return *std::launder(reinterpret_cast<Stamp*>(record(i) + kStampAt));
-  }
+  /// Records are a multiple of 8 bytes: 12 + 4 x 4 = 28 bytes take 32, as before the stored
+  /// ready cycle left the state, so that none straddles two cache lines until a 24-byte
+  /// record is measured against it.
+  static constexpr std::size_t kFlitsAt = sizeof(InputVcState);
+  static constexpr std::size_t kRecordAlign = 8;
+  [[nodiscard]] WaitStamp& stamp_ref(std::uint32_t i) { return state(i).since; }
   [[nodiscard]] std::byte* record(std::uint32_t i) {
     return records_.data() + static_cast<std::size_t>(i) * stride_;
   }
@@ -485,6 +517,7 @@ class InputUnit {
   std::uint32_t vcs_per_router_ = 0;
   bool wide_ = true;  ///< 64-bit masks (else 16-bit)
   std::uint32_t depth_ = 1;
+  StageDelays delays_;
   std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
   HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
   std::uint32_t routers_ = 0;

@@ -116,9 +116,9 @@ class RouterBank {
         in.active<W>(r) & in.nonempty<W>(r) & ~in.blocked<W>(r) & ~granted;
     if (movable != 0) switch_.step<kCounted, W>(core_, r, t, movable, on_move);
   }
-  /// Output VC o (an OutputUnit index) of router r is free again at cycle t: the heads
+  /// Output VC o (an OutputUnit index) of router r is free again: the heads
   /// parked at r request again from the next cycle (RouterCore::release_output).
-  void release_output(std::uint32_t r, std::uint32_t o, Cycle t) { core_.release_output(r, o, t); }
+  void release_output(std::uint32_t r, std::uint32_t o) { core_.release_output(r, o); }
   /// A credit comes back to output VC o (an OutputUnit index): its downstream buffer has a
   /// free slot again, and the input VC that owns o may move if it was blocked for want of
   /// one. Every credit returns through here, so that InputUnit::blocked() stays true.

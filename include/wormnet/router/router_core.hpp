@@ -65,8 +65,7 @@ struct RouterCore {
     static_assert(static_cast<int>(VcStage::kIdle) == 0);
     if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
       require(f.head(), "a body flit arrived at an idle input VC");
-      inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);
-      s.set_ready(t + params.routing_delay);
+      inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);  // ready at t + routing delay
       if constexpr (kCounted) congestion.deposited_now(i, true, false, false);
     } else if constexpr (kCounted) {
       // A flit into an empty active VC: past its delay, held (and blocked) from now.
@@ -90,7 +89,7 @@ struct RouterCore {
     for (; bits != 0; bits &= bits - 1) {
       const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
       const InputVcState& s = inputs.state(i);
-      if (s.count != 0) congestion.unblocked(i, t, s.ready_near(t));
+      if (s.count != 0) congestion.unblocked(i, t, inputs.ready_near(i, t));
     }
   }
   /// The counted walk's credits of a block are in: counts the input VCs they unblocked
@@ -98,17 +97,17 @@ struct RouterCore {
   void count_unblocked_now() {
     congestion.unblocked_noted([this](std::uint32_t i) {
       const InputVcState& s = inputs.state(i);
-      if (s.count != 0) congestion.unblocked_now(i, s.ready_near(congestion.cycle()));
+      if (s.count != 0) congestion.unblocked_now(i, inputs.ready_near(i, congestion.cycle()));
     });
   }
-  /// Output VC o (an OutputUnit index) of router r is free again at cycle t (its packet's
+  /// Output VC o (an OutputUnit index) of router r is free again (its packet's
   /// tail left through it): the heads parked at r for want of a free output VC request
   /// again from the next cycle. Every release goes through here, so that none stays parked.
   template <MaskWidth W = MaskWidth::kAny>
-  [[gnu::always_inline]] inline void release_output(std::uint32_t r, std::uint32_t o, Cycle t) {
+  [[gnu::always_inline]] inline void release_output(std::uint32_t r, std::uint32_t o) {
     outputs.set_owner(o, OutputUnit::kFree);
     if (inputs.parked<W>(r) != 0) [[unlikely]]
-      inputs.unpark<W>(r, t);
+      inputs.unpark<W>(r);
   }
   /// The packet slot of output VC o's owner (o owned): found at the owning input VC.
   [[nodiscard]] std::uint32_t owner_packet(std::uint32_t o) const {

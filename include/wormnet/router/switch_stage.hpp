@@ -158,8 +158,9 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
   const int out_vc = c.inputs.state(i).out_vc;
   const Flit f = c.inputs.pop<W>(r, local_vc);
   c.inputs.mark(i, t);
+  c.inputs.set_past(i);  // a flit left: past its delay (a tail's next stage clears it)
   const std::uint32_t o = c.outputs.index(r, out_port * c.params.vcs + out_vc);
-  if (f.tail()) c.release_output<W>(r, o, t);
+  if (f.tail()) c.release_output<W>(r, o);
   bool no_credit = false;  // o has no credit left (network ports; kCounted only)
   if (out_port != ports) {
     c.outputs.take_credit(o);  // a slot of the downstream buffer
@@ -179,8 +180,7 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
     InputVcState& s = c.inputs.state(i);
     if (s.count > 0) {
       require(c.inputs.front(i).head(), "a packet's flits are not contiguous in a VC");
-      c.inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);
-      s.set_ready(t + c.params.routing_delay);
+      c.inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);   // ready at t + routing delay
       if constexpr (kCounted) c.congestion.tail_left_now(i);  // the head behind waits
     } else {
       c.inputs.set_stage<W>(r, local_vc, VcStage::kIdle);

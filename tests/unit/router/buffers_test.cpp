@@ -135,8 +135,8 @@ TEST(InputUnit, MasksAreNarrowUpToSixteenVcsAndKeepEveryBit) {
     a.park(1, all);
     b.park(1, all);
     EXPECT_EQ(a.requesting(1), 0U);
-    a.unpark(1, 5);
-    b.unpark(1, 5);
+    a.unpark(1);
+    b.unpark(1);
     same("unparked");
     for (int lv = 0; lv < ports * vcs; ++lv) {
       for (InputUnit* u : {&a, &b}) u->set_stage(1, lv, VcStage::kActive);
@@ -257,7 +257,7 @@ TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
         for (int k = 0; k < depth; ++k) in.push(r, lv, Flit(tag(r, lv, k), k == 0, false));
         in.mark(in.index(r, lv), 0xABC00000ULL + tag(r, lv, 0));
         in.set_stage(r, lv, lv % 2 == 0 ? VcStage::kWaitVc : VcStage::kActive);
-        in.state(in.index(r, lv)).set_ready(tag(r, lv, 9));
+        if (lv % 3 == 0) in.set_past(in.index(r, lv));
       }
     }
     for (std::uint32_t r = 0; r < routers; ++r) {
@@ -268,7 +268,7 @@ TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
         const std::uint32_t i = in.index(r, lv);
         EXPECT_TRUE(in.full(i));
         EXPECT_EQ(in.stamp(i), 0xABC00000U + tag(r, lv, 0));
-        EXPECT_EQ(in.state(i).ready_low, tag(r, lv, 9));
+        EXPECT_EQ(in.state(i).past, lv % 3 == 0 ? 1 : 0);
         for (int k = 0; k < depth; ++k) {
           EXPECT_EQ(in.at(i, static_cast<std::uint32_t>(k)).packet(), tag(r, lv, k))
               << "depth " << depth << " router " << r << " vc " << lv << " flit " << k;

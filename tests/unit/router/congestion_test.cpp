@@ -289,8 +289,8 @@ TEST(Congestion, EveryCountMatchesABruteForceSumOverCycles) {
         const InputVcState& s = in.state(i);
         VcCongestion& b = brute[i];
         b.occupancy += s.count;
-        if (s.stage == VcStage::kWaitVc && s.ready_by(t)) ++b.vc_wait;
-        if (s.stage == VcStage::kActive && s.count > 0 && s.ready_by(t) && !moved[i]) {
+        if (s.stage == VcStage::kWaitVc && in.ready_by(i, t)) ++b.vc_wait;
+        if (s.stage == VcStage::kActive && s.count > 0 && in.ready_by(i, t) && !moved[i]) {
           const std::uint32_t r = i / static_cast<std::uint32_t>((p.ports + 1) * k.vcs);
           const std::uint32_t o = out.index(r, s.out_port * k.vcs + s.out_vc);
           ++(out.credits(o) == 0 ? b.credit_wait : b.switch_wait);

@@ -211,10 +211,12 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   r.bank.deposit(0, kXMinus, head, 5);
   EXPECT_EQ(in.stamp(i), 5U);
   EXPECT_EQ(in.state(i).stage, VcStage::kWaitVc);
-  EXPECT_EQ(in.state(i).ready_low, 7U);
+  EXPECT_EQ(in.ready_near(i, 6), 7U);  // routed from 5 + the routing delay
+  EXPECT_FALSE(in.ready_by(i, 6));
+  EXPECT_TRUE(in.ready_by(i, 7));
   r.bank.deposit(0, kXMinus, body, 9);  // behind the head
   EXPECT_EQ(in.stamp(i), 5U);
-  EXPECT_EQ(in.state(i).ready_low, 7U);
+  EXPECT_EQ(in.ready_near(i, 6), 7U);
   EXPECT_EQ(in.state(i).count, 2);
   // Both flits gone and the packet holding X+ (its tail still to come).
   const auto drained = [&](RouterRows& rows) {
@@ -234,11 +236,11 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   EXPECT_EQ(in.nonempty(0), std::uint64_t{1} << kXMinus);
 }
 
-// An input VC keeps only the low 32 bits of its `ready` cycle: a head that waits for an
-// output VC more than 2^31 cycles must still be granted it when it frees (the VC stage moves
-// the stored cycle up to the present at every look, and the release of an output VC moves a
-// parked head's). Steps 2^30 cycles apart stand for every
-// cycle between; without that move, the last step would take the head for not yet routed.
+// An input VC's `ready` cycle is its stamp's low 32 bits plus its stage's delay: a head that
+// waits for an output VC more than 2^31 cycles must still be granted it when it frees (the VC
+// stage marks it past its delay at its first look, and a parked head stays so). Steps 2^30
+// cycles apart stand for every cycle between; without that mark, the last step would take
+// the head for not yet routed.
 TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
   RouterParams p = ideal(4);
   p.routing_delay = 2;
@@ -256,12 +258,12 @@ TEST(RouterBank, AHeadWaitingOver2To31CyclesForAnOutputVcStillGetsIt) {
     EXPECT_EQ(r.step(t).count(), 0) << t;
     EXPECT_EQ(in.waiting(0), injection_vc) << t;
   }
-  // Refused for an owned VC, it is parked from its first request: its stored cycle is then
-  // moved up by the release instead, which a tail makes (here directly, at 2 + 2^31).
+  // Refused for an owned VC, it is parked from its first request, and released by a tail
+  // (here directly, at 2 + 2^31).
   EXPECT_EQ(in.parked(0), injection_vc);
-  r.bank.release_output(0, o, 2 + 2 * quarter);
+  r.bank.release_output(0, o);
   EXPECT_EQ(in.parked(0), 0U);
-  EXPECT_TRUE(in.state(in.index(0, kTerminal)).ready_by(2 + 2 * quarter));
+  EXPECT_TRUE(in.ready_by(in.index(0, kTerminal), 2 + 2 * quarter));
   const Cycle late = 2 + 3 * quarter + 7;  // 2^31 + 2^30 + 5 cycles after it was routed
   ASSERT_EQ(r.step(late).count(), 1);      // granted and across (no allocation delay)
   EXPECT_EQ(r.result.moves[0].out_port, kXPlus);
@@ -392,18 +394,32 @@ TEST(RouterBank, ARouterPastItsTablesIsRefused) {
   EXPECT_NO_THROW(RouterBank(p, *topo, *routing, {0}, packets));
 }
 
-// InputVcState's 32-bit `ready` against the full cycle: due at and after the cycle stored,
-// not before, right across the wrap of the low 32 bits; ready_near() gives the full cycle
-// back from any cycle within 2^31 of it.
-TEST(InputVcState, ReadyComparesTheLow32BitsAcrossTheirWrap) {
-  for (const Cycle stored :
-       {Cycle{5}, (Cycle{1} << 32) - 3, (Cycle{7} << 32) + 1, Cycle{1} << 31}) {
-    InputVcState s;
-    s.set_ready(stored);
-    for (const std::int64_t d : {-2147483647LL, -1000LL, -1LL, 0LL, 1LL, 2LL, 2147483647LL}) {
-      const Cycle t = static_cast<Cycle>(static_cast<std::int64_t>(stored) + d);
-      EXPECT_EQ(s.ready_by(t), d >= 0) << stored << " " << d;
-      EXPECT_EQ(s.ready_near(t), stored) << stored << " " << d;
+// An input VC's `ready` is its 32-bit stamp plus its stage's delay (3 cycles routing a head,
+// 2 after a grant), against the full cycle: due at and after it, not before, at any cycle
+// from the stamp to 2^32 - 1 cycles after it, right across the wrap of the low 32 bits;
+// ready_near() gives the full cycle back from any cycle within 2^31 of the stamp. Once past
+// its delay, it is ready at every cycle, and ready_near() is no later than the cycle asked.
+TEST(InputUnit, ReadyIsTheStampPlusTheStageDelayAcrossTheWrap) {
+  for (const Cycle stamp : {Cycle{5}, (Cycle{1} << 32) - 3, (Cycle{7} << 32) + 1, Cycle{1} << 31}) {
+    InputUnit in(1, 2, 1, 2, false, StageDelays{3, 2});
+    const std::uint32_t i = in.index(0, 1);
+    in.push(0, 1, Flit(0, true, false));
+    for (const VcStage stage : {VcStage::kWaitVc, VcStage::kActive}) {
+      in.set_stage(0, 1, stage);
+      in.mark(i, stamp);
+      const Cycle delay = stage == VcStage::kWaitVc ? 3 : 2;
+      for (const Cycle e : {Cycle{0}, Cycle{1}, delay - 1, delay, delay + 1, (Cycle{1} << 31) - 1,
+                            (Cycle{1} << 32) - 1}) {
+        EXPECT_EQ(in.ready_by(i, stamp + e), e >= delay) << stamp << " " << e;
+        if (e < (Cycle{1} << 31)) {
+          EXPECT_EQ(in.ready_near(i, stamp + e), stamp + delay) << stamp << " " << e;
+        }
+      }
+      in.set_past(i);
+      for (const Cycle e : {Cycle{0}, Cycle{1}, delay, delay + 1}) {
+        EXPECT_TRUE(in.ready_by(i, stamp + e)) << stamp << " " << e;
+        EXPECT_EQ(in.ready_near(i, stamp + e), stamp + e) << stamp << " " << e;
+      }
     }
   }
 }
@@ -442,12 +458,20 @@ struct WholeNetwork {
       bank.return_credit(it->second, t);
       it = credits.erase(it);
     }
+    const InputUnit& in = bank.core().inputs;
+    std::vector<Cycle> ready(static_cast<std::size_t>((ports + 1) * vcs));
     for (std::uint32_t r = 0; r < topo->num_nodes(); ++r) {
+      // Each VC's `ready` before the step: a held output VC's, or for a VC granted in this
+      // step (its head waited before) the grant's, t + the VC allocation delay.
+      for (int lv = 0; lv < (ports + 1) * vcs; ++lv) {
+        const std::uint32_t i = in.index(r, lv);
+        ready[static_cast<std::size_t>(lv)] = in.state(i).stage == VcStage::kActive
+                                                  ? in.ready_near(i, t)
+                                                  : t + bank.params().vc_alloc_delay;
+      }
       bank.step(r, t, sources[r], [&](int in_port, int in_vc, int out_port, int out_vc, Flit f) {
-        // The VC allocation delay is over (the VC's `ready` is its grant's until the tail
-        // has left).
-        const InputUnit& in = bank.core().inputs;
-        if (!in.state(in.index(r, in_port * vcs + in_vc)).ready_by(t)) ++early_moves;
+        // The VC allocation delay is over.
+        if (t < ready[static_cast<std::size_t>(in_port * vcs + in_vc)]) ++early_moves;
         if (out_port != ports) {
           const NodeId m = topo->neighbor(NodeId(r), static_cast<PortId>(out_port));
           flits.push_back(InFlight{t + link_, m.value(), (out_port ^ 1) * vcs + out_vc, f});
@@ -524,7 +548,7 @@ TEST(RouterBank, SwitchMasksMatchTheCreditsAndDelaysTheySummarize) {
           const bool settling = ((in.settling(r) >> lv) & 1U) != 0;
           if (s.stage != VcStage::kActive) {
             ASSERT_FALSE(settling) << "router " << r << " VC " << lv << " cycle " << t;
-          } else if (!s.ready_by(t + 1)) {
+          } else if (!in.ready_by(in.index(r, lv), t + 1)) {
             ASSERT_TRUE(settling) << "router " << r << " VC " << lv << " cycle " << t;
           }
         }

@@ -156,7 +156,13 @@ TEST(VcAllocationStage, GrantsRoundRobinAndParksTheHeadsRefusedForOwnedVcs) {
   EXPECT_EQ(s.stage, VcStage::kActive);
   EXPECT_EQ(s.out_port, kXPlus);
   EXPECT_EQ(s.out_vc, 0);
-  EXPECT_EQ(s.ready_low, 2U);
+  // The grant marks the stamp; switch-ready 2 cycles (the VC allocation delay) after it.
+  const std::uint32_t xi = core.inputs.index(0, kXMinus);
+  EXPECT_EQ(core.inputs.stamp(xi), 0U);
+  EXPECT_EQ(s.past, 0);
+  EXPECT_FALSE(core.inputs.ready_by(xi, 1));
+  EXPECT_TRUE(core.inputs.ready_by(xi, 2));
+  EXPECT_EQ(core.inputs.ready_near(xi, 1), 2U);
   EXPECT_EQ(core.inputs.settling(0), std::uint64_t{1} << kXMinus);
   EXPECT_EQ(packets[x].hops, 1);
   const std::uint64_t losers = (std::uint64_t{1} << 3) | (std::uint64_t{1} << kTerminal);
@@ -165,7 +171,7 @@ TEST(VcAllocationStage, GrantsRoundRobinAndParksTheHeadsRefusedForOwnedVcs) {
   EXPECT_EQ(VcAllocationStage::step(core, 0, 1), 0U);
   EXPECT_EQ(core.inputs.parked(0), losers);
   EXPECT_EQ(core.inputs.requesting(0), 0U);
-  core.release_output(0, o, 5);
+  core.release_output(0, o);
   EXPECT_EQ(core.inputs.parked(0), 0U);
   EXPECT_EQ(VcAllocationStage::step(core, 0, 6), std::uint64_t{1} << 3);
   EXPECT_EQ(core.outputs.owner(o), 3);

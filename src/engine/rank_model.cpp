@@ -135,8 +135,9 @@ WORMNET_WALK_COPIES(extern template, true, true, MaskWidth::kWide);
 WORMNET_WALK_COPIES(extern template, false, true, MaskWidth::kWide);
 WORMNET_WALK_COPIES(extern template, false, false, MaskWidth::kWide);
 
-// The walk's copy for the layout of the routers' headers (MaskWidth: 16-bit masks where every
-// router's input VCs fit them, else 64-bit), the same for the whole run.
+// The walk's copy for the layout of the routers' headers and VC states (MaskWidth: 16-bit masks
+// and 8-byte states where every router's input VCs fit them and buffers hold at most 255
+// flits, else 64-bit masks and 12-byte states), the same for the whole run.
 template <WalkPass kPass, bool kBlocked, bool kObserved, bool kCounted>
 void RankModel::step_blocks_as(std::size_t first, std::size_t end, Cycle c) {
   if (bank_.core().inputs.wide()) [[unlikely]] {

@@ -1,5 +1,6 @@
 // The counted walk (rank_model_counted.cpp) for routers whose headers hold 64-bit masks
-// (MaskWidth::kWide: more than 16 input VCs a router, or RouterParams::wide_masks), in a unit
+// and whose VCs 12-byte states (MaskWidth::kWide: more than 16 input VCs a router, buffers over
+// 255 flits, or RouterParams::wide_masks), in a unit
 // of its own so that neither copy changes the other's inlining.
 #include "rank_model_walk.hpp"
 

@@ -19,7 +19,7 @@ InjectionStage::Injected InjectionStage::step(RouterCore& c, std::uint32_t r, Cy
     // A new packet takes an empty injection VC, so it never waits behind a blocked one.
     int vc = -1;
     for (int v = 0; v < vcs; ++v) {
-      if (c.inputs.state(c.inputs.index(r, ports * vcs + v)).count == 0) {
+      if (c.inputs.template count<W>(c.inputs.index(r, ports * vcs + v)) == 0) {
         vc = v;
         break;
       }

@@ -9,16 +9,17 @@ CongestionCounters::InputVc RouterBank::open_stays(std::uint32_t r, int local_vc
   // wait (switch_wait = held - credit_wait).
   const CongestionCounters& k = core_.congestion;
   const std::uint32_t i = core_.inputs.index(r, local_vc);
-  const InputVcState& s = core_.inputs.state(i);
+  const VcStage stage = core_.inputs.stage(i);
+  const std::uint32_t count = core_.inputs.count(i);
   const std::uint64_t bit = std::uint64_t{1} << local_vc;
   const Cycle open_until = k.clip(std::max(T, core_.inputs.ready_near(i, T)));
   CongestionCounters::InputVc open;
-  if (s.stage == VcStage::kWaitVc) open.vc_wait = open_until;
-  if (s.stage == VcStage::kActive && s.count != 0) {
+  if (stage == VcStage::kWaitVc) open.vc_wait = open_until;
+  if (stage == VcStage::kActive && count != 0) {
     open.held = open_until;
     if ((core_.inputs.blocked(r) & bit) != 0) open.credit_wait = open_until;
   }
-  open.occupancy = k.clip(T) * s.count;
+  open.occupancy = k.clip(T) * count;
   return open;
 }
 
@@ -152,7 +153,7 @@ void RouterBank::restore(const RouterRows& rows, const PacketSlotOf& slot_of) {
     if (owner == OutputUnit::kFree) continue;
     const std::uint32_t r = core_.outputs.router_of(o);
     const std::uint32_t i = core_.inputs.index(r, owner);
-    if (core_.inputs.state(i).count == 0) {
+    if (core_.inputs.count(i) == 0) {
       core_.inputs.set_sent_packet(i, slot_of(r, owner, rows.ovc_packet[o]));
     }
   }

@@ -70,13 +70,14 @@ void RouterCore::clear() {
 
 void RouterCore::count_deposit(std::uint32_t r, int local_vc, Cycle t) {
   const std::uint32_t i = inputs.index(r, local_vc);
-  const InputVcState& s = inputs.state(i);
+  const std::uint32_t count = inputs.count(i);
+  const VcStage stage = inputs.stage(i);
   // The VC before the flit: empty and idle (the flit is a head, now at the front and
   // waiting) or empty and active (the flit follows its packet's flits); otherwise it held
   // flits, and the stage did not change.
-  const bool was_empty = s.count == 1;
-  congestion.deposited(i, t, s.count - 1U, was_empty && s.stage == VcStage::kWaitVc,
-                       was_empty && s.stage == VcStage::kActive,
+  const bool was_empty = count == 1;
+  congestion.deposited(i, t, count - 1U, was_empty && stage == VcStage::kWaitVc,
+                       was_empty && stage == VcStage::kActive,
                        ((inputs.blocked(r) >> local_vc) & 1U) != 0, t + params.routing_delay);
 }
 

@@ -14,8 +14,8 @@ void SwitchStage::rebuild_masks(RouterCore& c) {
     c.inputs.settle(r, active);
     for (std::uint64_t mask = active; mask != 0; mask &= mask - 1) {
       const int lv = std::countr_zero(mask);
-      const InputVcState& s = c.inputs.state(c.inputs.index(r, lv));
-      const std::uint32_t o = c.outputs.index(r, s.out_port * vcs + s.out_vc);
+      const std::uint32_t i = c.inputs.index(r, lv);
+      const std::uint32_t o = c.outputs.index(r, c.inputs.out_port(i) * vcs + c.inputs.out_vc(i));
       if (c.outputs.credits(o) == 0) c.inputs.block(r, std::uint64_t{1} << lv);
     }
   }
@@ -28,7 +28,7 @@ std::uint64_t SwitchStage::still_settling(RouterCore& c, std::uint32_t r, Cycle 
   std::uint64_t waiting = 0;
   for (std::uint64_t mask = unsure; mask != 0; mask &= mask - 1) {
     const int lv = std::countr_zero(mask);
-    if (!c.inputs.ready_by(first + static_cast<std::uint32_t>(lv), t)) {
+    if (!c.inputs.template ready_by<W>(first + static_cast<std::uint32_t>(lv), t)) {
       waiting |= std::uint64_t{1} << lv;
     }
   }

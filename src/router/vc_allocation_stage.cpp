@@ -55,12 +55,12 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   for (std::uint64_t mask = c.inputs.requesting<W>(r); mask != 0; mask &= mask - 1) {
     const auto lv = static_cast<std::uint32_t>(std::countr_zero(mask));
     const std::uint32_t i = c.inputs.index(r, static_cast<int>(lv));
-    if (!c.inputs.ready_by(i, t)) continue;
+    if (!c.inputs.template ready_by<W>(i, t)) continue;
     // Past its delay from now on, however long it waits (its stamp no longer tells).
-    c.inputs.set_past(i);
+    c.inputs.template set_past<W>(i);
     const int in_port = c.port_of(lv);
     const int in_vc = c.vc_of(lv);
-    const Packet& p = c.packets[c.inputs.front(i).packet()];
+    const Packet& p = c.packets[c.inputs.template front<W>(i).packet()];
     c.routing_options(r, in_port, in_vc, p, options);
     int candidates[kMostCandidates];
     int candidate_option[kMostCandidates];
@@ -114,11 +114,10 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
   for (int k = 0; k < n; ++k) {
     if (!granted[k]) continue;
     const std::uint32_t i = c.inputs.index(r, requests[k].input_vc);
-    InputVcState& s = c.inputs.state(i);
     const int ol = requests[k].output_vc;
     c.inputs.set_stage<W>(r, requests[k].input_vc, VcStage::kActive);
-    s.out_port = c.port_of(static_cast<std::uint32_t>(ol));
-    s.out_vc = c.vc_of(static_cast<std::uint32_t>(ol));
+    const int out_port = c.port_of(static_cast<std::uint32_t>(ol));
+    c.inputs.template set_out<W>(i, out_port, c.vc_of(static_cast<std::uint32_t>(ol)));
     // A grant is progress (the deadlock detector's stamp), and the VC allocation delay runs
     // from it: switch-ready at t + vc_alloc_delay (InputUnit::ready_by).
     c.inputs.mark(i, t);
@@ -132,9 +131,9 @@ std::uint64_t VcAllocationStage::step(RouterCore& c, std::uint32_t r, Cycle t) {
     if (c.params.vc_alloc_delay > 1) c.inputs.settle<W>(r, bit);
     granted_vcs |= bit;
     c.outputs.set_owner(c.outputs.index(r, ol), requests[k].input_vc);
-    Packet& p = c.packets[c.inputs.front(i).packet()];
+    Packet& p = c.packets[c.inputs.template front<W>(i).packet()];
     p.state = next_state[k];
-    if (s.out_port != ports) ++p.hops;
+    if (out_port != ports) ++p.hops;
   }
   return c.params.vc_alloc_delay != 0 ? granted_vcs : 0;
 }
@@ -151,16 +150,19 @@ template std::uint64_t VcAllocationStage::step<true, MaskWidth::kWide>(RouterCor
 void VcAllocationStage::wait_for(const RouterCore& c, std::uint32_t r, int local_vc, Cycle t,
                                  std::vector<VcWait>& waits) {
   const std::uint32_t i = c.inputs.index(r, local_vc);
-  const InputVcState& s = c.inputs.state(i);
-  if (s.stage == VcStage::kActive) {
+  const VcStage stage = c.inputs.stage(i);
+  if (stage == VcStage::kActive) {
     // Holding an output VC, it moves unless it has no credit (ejection never runs out).
-    const std::uint32_t o = c.outputs.index(r, s.out_port * c.params.vcs + s.out_vc);
-    if (s.out_port != c.params.ports && c.outputs.credits(o) == 0) {
-      waits.push_back(VcWait{VcWait::kDownstream, s.out_port, s.out_vc});
+    const int out_port = c.inputs.out_port(i);
+    const int out_vc = c.inputs.out_vc(i);
+    const std::uint32_t o = c.outputs.index(r, out_port * c.params.vcs + out_vc);
+    if (out_port != c.params.ports && c.outputs.credits(o) == 0) {
+      waits.push_back(VcWait{VcWait::kDownstream, static_cast<std::uint8_t>(out_port),
+                             static_cast<std::uint8_t>(out_vc)});
     }
     return;
   }
-  if (s.stage != VcStage::kWaitVc || !c.inputs.ready_by(i, t)) return;  // still being routed
+  if (stage != VcStage::kWaitVc || !c.inputs.ready_by(i, t)) return;  // still being routed
   const std::size_t first = waits.size();
   const int in_port = c.port_of(static_cast<std::uint32_t>(local_vc));
   const Packet& p = c.packets[c.inputs.front(i).packet()];

@@ -34,25 +34,51 @@ enum class VcStage : std::uint8_t {
 /// aliases only itself.
 enum class WaitStamp : std::uint32_t {};
 
-/// An input VC's packet-level state, 12 bytes at the front of its record (then its ring of
-/// flits). When its stage's next step may run (its `ready` cycle) is not stored: the stage
-/// starts with a mark of the stamp (a head reaching the front, a grant), so it is the stamp
-/// plus the stage's delay (the routing delay while a head waits, the VC allocation delay once
-/// it holds an output VC; InputUnit::ready_by) until `past` says the delay has run out (the
-/// VC stage saw the head ready, or a flit left): from then on the stamp moves with the flits
-/// and no longer tells. 4 bytes fewer than a stored cycle, on the way to a 24-byte record
-/// (issue 42's 600 bytes per router).
-struct InputVcState {
-  WaitStamp since{};        ///< the wait stamp (InputUnit::mark)
-  std::uint16_t head = 0;   ///< ring-buffer index of the front flit
-  std::uint16_t count = 0;  ///< flits buffered
+/// An input VC's packet-level state, at the front of its record (then its ring of flits),
+/// in one of two layouts (MaskWidth): NarrowVcState, 8 bytes, where the router's input VCs
+/// fit 16-bit masks and buffers hold at most 255 flits, else WideVcState, 12. Both have the
+/// same members and methods, so that the stages, templated on the layout, read either.
+/// When its stage's next step may run (its `ready` cycle) is not stored: the stage starts
+/// with a mark of the stamp (a head reaching the front, a grant), so it is the stamp plus the
+/// stage's delay (the routing delay while a head waits, the VC allocation delay once it holds
+/// an output VC; InputUnit::ready_by) until past() says the delay has run out (the VC stage
+/// saw the head ready, or a flit left): from then on the stamp moves with the flits and no
+/// longer tells.
+struct NarrowVcState {
+  WaitStamp since{};       ///< the wait stamp (InputUnit::mark)
+  std::uint8_t head = 0;   ///< ring-buffer index of the front flit
+  std::uint8_t count = 0;  ///< flits buffered
   VcStage stage = VcStage::kIdle;
-  std::uint8_t out_port = 0;  ///< granted output port (kActive)
-  std::uint8_t out_vc = 0;    ///< granted output VC (kActive)
-  /// 1 once the stage's delay has run out (see above); a stage change clears it.
-  std::uint8_t past = 0;
+  /// Bits 0-3 the granted output port (kActive; < 16, since (ports + 1) x vcs <= 16), 4-6 its
+  /// VC (< kMaxVcs = 8), 7 past().
+  std::uint8_t out = 0;
+  [[nodiscard]] int out_port() const { return out & 0xF; }
+  [[nodiscard]] int out_vc() const { return (out >> 4) & 0x7; }
+  void set_out(int port, int vc) { out = static_cast<std::uint8_t>((out & 0x80) | port | vc << 4); }
+  /// Whether the stage's delay has run out (see above); a stage change clears it.
+  [[nodiscard]] bool past() const { return (out & 0x80) != 0; }
+  void set_past(bool p) { out = static_cast<std::uint8_t>((out & 0x7F) | (p ? 0x80 : 0)); }
 };
-static_assert(sizeof(InputVcState) == 12);
+static_assert(sizeof(NarrowVcState) == 8 && kMaxVcs <= 8);
+
+struct WideVcState {
+  WaitStamp since{};
+  std::uint16_t head = 0;
+  std::uint16_t count = 0;
+  VcStage stage = VcStage::kIdle;
+  std::uint8_t port = 0;
+  std::uint8_t vc = 0;
+  std::uint8_t past_bit = 0;
+  [[nodiscard]] int out_port() const { return port; }
+  [[nodiscard]] int out_vc() const { return vc; }
+  void set_out(int p, int v) {
+    port = static_cast<std::uint8_t>(p);
+    vc = static_cast<std::uint8_t>(v);
+  }
+  [[nodiscard]] bool past() const { return past_bit != 0; }
+  void set_past(bool p) { past_bit = p ? 1 : 0; }
+};
+static_assert(sizeof(WideVcState) == 12);
 
 /// The delays a stage waits from its mark (RouterParams): a head's route computation
 /// (kWaitVc) and a grant's VC allocation (kActive), cycles (at most 1000: config_validation).
@@ -74,8 +100,10 @@ struct Injection {
   std::uint8_t queued = 0;
 };
 
-/// How a router's header (InputUnit) holds its six stage masks: 16 bits each (kNarrow, a
-/// 32-byte header, where (ports + 1) x vcs <= 16) or 64 (kWide, 64 bytes). The walk and the
+/// How a router's header (InputUnit) holds its six stage masks, and its input VCs their state:
+/// 16 bits each and NarrowVcState (kNarrow, a 32-byte header and 8-byte states, where (ports +
+/// 1) x vcs <= 16 and buffers hold at most 255 flits) or 64 bits and WideVcState (kWide, 64
+/// and 12 bytes). The walk and the
 /// stages it calls take it as a template parameter, chosen once per run where the walk is
 /// dispatched (RankModel::step_layer), so that each mask access is one load or store of a
 /// width and at a place the compiler knows: asked of the unit at each access, the branch and
@@ -84,20 +112,25 @@ struct Injection {
 /// kAny asks the unit: for the code outside the walk (checkpoints, reports, tests).
 enum class MaskWidth : std::uint8_t { kAny, kNarrow, kWide };
 
+/// The VC state of layout W (kNarrow or kWide).
+template <MaskWidth W>
+using VcStateAs = std::conditional_t<W == MaskWidth::kWide, WideVcState, NarrowVcState>;
+
 class InputUnit {
  public:
   InputUnit() = default;
   /// `routers` local routers, `ports` input ports each (network ports + injection), `vcs`
   /// VCs per port, `depth` flits per VC buffer.
-  /// `wide` forces the 64-bit masks whatever ports x vcs (the narrow layout's results are the
-  /// same: a switch to compare them). `delays`: the stages' (ready_by()).
+  /// `wide` forces the wide layout whatever ports x vcs and depth (the narrow layout's results
+  /// are the same: a switch to compare them). `delays`: the stages' (ready_by()).
   InputUnit(std::uint32_t routers, int ports, int vcs, int depth, bool wide = false,
             StageDelays delays = {})
       : vcs_per_router_(static_cast<std::uint32_t>(ports * vcs)),
-        wide_(wide || !fits_narrow(vcs_per_router_)),
+        wide_(wide || !fits_narrow(vcs_per_router_, static_cast<std::uint32_t>(depth))),
         depth_(static_cast<std::uint32_t>(depth)),
         delays_(delays),
-        stride_((kFlitsAt + depth_ * sizeof(Flit) + kRecordAlign - 1) / kRecordAlign *
+        flits_at_(wide_ ? sizeof(WideVcState) : sizeof(NarrowVcState)),
+        stride_((flits_at_ + depth_ * sizeof(Flit) + kRecordAlign - 1) / kRecordAlign *
                 kRecordAlign),
         records_(static_cast<std::size_t>(routers) * vcs_per_router_ * stride_),
         routers_(routers),
@@ -113,8 +146,12 @@ class InputUnit {
     }
     for (std::size_t i = 0; i < static_cast<std::size_t>(routers) * vcs_per_router_; ++i) {
       std::byte* r = records_.data() + i * stride_;
-      new (r) InputVcState{};
-      for (std::uint32_t k = 0; k < depth_; ++k) new (r + kFlitsAt + k * sizeof(Flit)) Flit{};
+      if (wide_) {
+        new (r) WideVcState{};
+      } else {
+        new (r) NarrowVcState{};
+      }
+      for (std::uint32_t k = 0; k < depth_; ++k) new (r + flits_at_ + k * sizeof(Flit)) Flit{};
     }
   }
 
@@ -122,36 +159,115 @@ class InputUnit {
   [[nodiscard]] std::uint32_t index(std::uint32_t router, int local_vc) const {
     return router * vcs_per_router_ + static_cast<std::uint32_t>(local_vc);
   }
-  [[nodiscard]] InputVcState& state(std::uint32_t i) {
-    return *std::launder(reinterpret_cast<InputVcState*>(record(i)));
+  /// Input VC i's state in layout W (kNarrow or kWide, the unit's: the walk's template
+  /// parameter).
+  template <MaskWidth W>
+  [[nodiscard]] VcStateAs<W>& state(std::uint32_t i) {
+    static_assert(W != MaskWidth::kAny);
+    return *std::launder(reinterpret_cast<VcStateAs<W>*>(record(i)));
   }
-  [[nodiscard]] const InputVcState& state(std::uint32_t i) const {
-    return *std::launder(reinterpret_cast<const InputVcState*>(record(i)));
+  template <MaskWidth W>
+  [[nodiscard]] const VcStateAs<W>& state(std::uint32_t i) const {
+    static_assert(W != MaskWidth::kAny);
+    return *std::launder(reinterpret_cast<const VcStateAs<W>*>(record(i)));
   }
-  [[nodiscard]] const Flit& front(std::uint32_t i) const { return flit(i, state(i).head); }
-  [[nodiscard]] Flit& front(std::uint32_t i) { return flit(i, state(i).head); }
+  /// f(input VC i's state) in the unit's layout, for the code outside the walk.
+  template <class F>
+  decltype(auto) with_state(std::uint32_t i, F&& f) {
+    return wide_ ? f(state<MaskWidth::kWide>(i)) : f(state<MaskWidth::kNarrow>(i));
+  }
+  template <class F>
+  decltype(auto) with_state(std::uint32_t i, F&& f) const {
+    return wide_ ? f(state<MaskWidth::kWide>(i)) : f(state<MaskWidth::kNarrow>(i));
+  }
+  /// Input VC i's fields, read in either layout (W kAny asks the unit).
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] std::uint32_t count(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) -> std::uint32_t { return s.count; });
+    } else {
+      return state<W>(i).count;
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] std::uint32_t head(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) -> std::uint32_t { return s.head; });
+    } else {
+      return state<W>(i).head;
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] VcStage stage(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) { return s.stage; });
+    } else {
+      return state<W>(i).stage;
+    }
+  }
+  /// The granted output port and VC (kActive).
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] int out_port(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) { return s.out_port(); });
+    } else {
+      return state<W>(i).out_port();
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] int out_vc(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) { return s.out_vc(); });
+    } else {
+      return state<W>(i).out_vc();
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  void set_out(std::uint32_t i, int port, int vc) {
+    if constexpr (W == MaskWidth::kAny) {
+      with_state(i, [&](auto& s) { s.set_out(port, vc); });
+    } else {
+      state<W>(i).set_out(port, vc);
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] bool past(std::uint32_t i) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, [](const auto& s) { return s.past(); });
+    } else {
+      return state<W>(i).past();
+    }
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] const Flit& front(std::uint32_t i) const {
+    return flit<W>(i, head<W>(i));
+  }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] Flit& front(std::uint32_t i) {
+    return flit<W>(i, head<W>(i));
+  }
   /// The k-th flit from the front (k < count).
   [[nodiscard]] const Flit& at(std::uint32_t i, std::uint32_t k) const {
-    const std::uint32_t pos = state(i).head + k;
+    const std::uint32_t pos = head(i) + k;
     return flit(i, pos >= depth_ ? pos - depth_ : pos);
   }
-  [[nodiscard]] bool full(std::uint32_t i) const { return state(i).count >= depth_; }
+  [[nodiscard]] bool full(std::uint32_t i) const { return count(i) >= depth_; }
   /// The packet slot of the packet that input VC i sends through the output VC it holds
   /// (kActive): its front flit's, or with none buffered, the last flit popped's, which stays
   /// in the ring until a push fills it (only when count reaches depth - 1, so with a flit at
   /// the front). The head was at the front at the grant and no tail has left since, so both
   /// are the holding packet's (OutputUnit keeps no copy of it).
   [[nodiscard]] std::uint32_t sending_packet(std::uint32_t i) const {
-    const InputVcState& s = state(i);
-    const std::uint32_t pos = s.count != 0 ? s.head : (s.head != 0 ? s.head : depth_) - 1U;
+    const std::uint32_t h = head(i);
+    const std::uint32_t pos = count(i) != 0 ? h : (h != 0 ? h : depth_) - 1U;
     return flit(i, pos).packet();
   }
   /// Puts packet slot `packet` where sending_packet(i) finds it in an empty input VC i (a
   /// restart, whose rows list only the buffered flits).
   void set_sent_packet(std::uint32_t i, std::uint32_t packet) {
-    InputVcState& s = state(i);
-    require(s.count == 0, "only an empty input VC is given its last sent packet");
-    flit(i, (s.head != 0 ? s.head : depth_) - 1U) = Flit::with_kind(packet, 0);
+    require(count(i) == 0, "only an empty input VC is given its last sent packet");
+    const std::uint32_t h = head(i);
+    flit(i, (h != 0 ? h : depth_) - 1U) = Flit::with_kind(packet, 0);
   }
   /// Bit (port * vcs + vc) set when that input VC holds flits.
   template <MaskWidth W = MaskWidth::kAny>
@@ -206,7 +322,7 @@ class InputUnit {
     set_mask<W>(router, kParked, mask<W>(router, kParked) | bits);
   }
   /// An output VC of `router` was freed: its parked heads request again from the next cycle
-  /// (each was past its routing delay when it parked, and stays so: InputVcState::past).
+  /// (each was past its routing delay when it parked, and stays so: NarrowVcState::past).
   template <MaskWidth W = MaskWidth::kAny>
   void unpark(std::uint32_t router) {
     set_mask<W>(router, kParked, 0);
@@ -239,9 +355,9 @@ class InputUnit {
       wide_ ? set_stage<MaskWidth::kWide>(router, local_vc, stage)
             : set_stage<MaskWidth::kNarrow>(router, local_vc, stage);
     } else {
-      InputVcState& s = state(index(router, local_vc));
+      auto& s = state<W>(index(router, local_vc));
       s.stage = stage;
-      s.past = 0;  // a new stage: its delay runs from its mark
+      s.set_past(false);  // a new stage: its delay runs from its mark
       const std::uint64_t bit = std::uint64_t{1} << local_vc;
       auto& m = header_as<W>(router).masks;
       std::uint64_t waiting = load(m[kWaiting]);
@@ -258,29 +374,40 @@ class InputUnit {
 
   template <MaskWidth W = MaskWidth::kAny>
   void push(std::uint32_t router, int local_vc, const Flit& f) {
-    const std::uint32_t i = index(router, local_vc);
-    InputVcState& s = state(i);
-    require(s.count < depth_, "input buffer overflow: a flit arrived without a credit");
-    const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
-    flit(i, pos >= depth_ ? pos - depth_ : pos) = f;                         // pos < 2 depth
-    ++s.count;
-    set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) | std::uint64_t{1} << local_vc);
+    if constexpr (W == MaskWidth::kAny) {
+      wide_ ? push<MaskWidth::kWide>(router, local_vc, f)
+            : push<MaskWidth::kNarrow>(router, local_vc, f);
+    } else {
+      const std::uint32_t i = index(router, local_vc);
+      auto& s = state<W>(i);
+      require(s.count < depth_, "input buffer overflow: a flit arrived without a credit");
+      const std::uint32_t pos = static_cast<std::uint32_t>(s.head) + s.count;  // no division:
+      flit<W>(i, pos >= depth_ ? pos - depth_ : pos) = f;                      // pos < 2 depth
+      ++s.count;
+      set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) | std::uint64_t{1} << local_vc);
+    }
   }
   /// Always inlined into the switch stage: in the walk's translation unit, which holds the
   /// prefetch plan as well, GCC's growth limit left it out of line (docs/scaling.md).
   template <MaskWidth W = MaskWidth::kAny>
   [[gnu::always_inline]] inline Flit pop(std::uint32_t router, int local_vc) {
-    const std::uint32_t i = index(router, local_vc);
-    InputVcState& s = state(i);
-    const Flit f = flit(i, s.head);
-    // Without branches: which way the wrap and the emptying go is data, and mispredicted
-    // branches were a large share of a router step's cost.
-    const std::uint32_t next = s.head + 1U;
-    s.head = static_cast<std::uint16_t>(next & (0U - static_cast<std::uint32_t>(next != depth_)));
-    --s.count;
-    const std::uint64_t emptied = std::uint64_t{s.count == 0} << local_vc;
-    set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) & ~emptied);
-    return f;
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? pop<MaskWidth::kWide>(router, local_vc)
+                   : pop<MaskWidth::kNarrow>(router, local_vc);
+    } else {
+      const std::uint32_t i = index(router, local_vc);
+      auto& s = state<W>(i);
+      using Index = decltype(s.head);
+      const Flit f = flit<W>(i, s.head);
+      // Without branches: which way the wrap and the emptying go is data, and mispredicted
+      // branches were a large share of a router step's cost.
+      const std::uint32_t next = s.head + 1U;
+      s.head = static_cast<Index>(next & (0U - static_cast<std::uint32_t>(next != depth_)));
+      --s.count;
+      const std::uint64_t emptied = std::uint64_t{s.count == 0} << local_vc;
+      set_mask<W>(router, kNonempty, mask<W>(router, kNonempty) & ~emptied);
+      return f;
+    }
   }
   /// Asks the processor for what a deposit into input VC `local_vc` of `router` writes: the
   /// VC's record (its state and the front of its ring) and the router's header. A hint,
@@ -315,35 +442,45 @@ class InputUnit {
   }
   /// The stored stamp (checkpoints).
   [[nodiscard]] std::uint32_t stamp(std::uint32_t i) const {
-    return static_cast<std::uint32_t>(state(i).since);
+    return static_cast<std::uint32_t>(*std::launder(reinterpret_cast<const WaitStamp*>(record(i))));
   }
   void set_stamp(std::uint32_t i, std::uint32_t low_bits) { stamp_ref(i) = WaitStamp{low_bits}; }
   /// The delay of input VC i's present stage from its stamp: the routing delay while a head
   /// waits (kWaitVc), the VC allocation delay once it holds an output VC (kActive).
-  [[nodiscard]] std::uint32_t stage_delay(const InputVcState& s) const {
-    return s.stage == VcStage::kActive ? delays_.vc_alloc : delays_.routing;
+  [[nodiscard]] std::uint32_t stage_delay(VcStage stage) const {
+    return stage == VcStage::kActive ? delays_.vc_alloc : delays_.routing;
   }
   /// Whether input VC i's next stage may run at cycle t: its delay has run out (`past`), or
   /// runs out by t (the unsigned difference of the low 32 bits: right across their wrap, while
   /// t is less than 2^32 cycles past the stamp; a waiting head is seen ready by the VC stage,
   /// and a granted VC moves, long before).
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] bool ready_by(std::uint32_t i, Cycle t) const {
-    const InputVcState& s = state(i);
-    return s.past != 0 ||
-           static_cast<std::uint32_t>(t) - static_cast<std::uint32_t>(s.since) >= stage_delay(s);
+    if constexpr (W == MaskWidth::kAny) {
+      return wide_ ? ready_by<MaskWidth::kWide>(i, t) : ready_by<MaskWidth::kNarrow>(i, t);
+    } else {
+      const auto& s = state<W>(i);
+      return s.past() || static_cast<std::uint32_t>(t) - static_cast<std::uint32_t>(s.since) >=
+                             stage_delay(s.stage);
+    }
   }
   /// Input VC i's delay has run out (VcAllocationStage::step saw the head ready; a flit left).
-  void set_past(std::uint32_t i) { state(i).past = 1; }
+  template <MaskWidth W = MaskWidth::kAny>
+  void set_past(std::uint32_t i) {
+    if constexpr (W == MaskWidth::kAny) {
+      with_state(i, [](auto& s) { s.set_past(true); });
+    } else {
+      state<W>(i).set_past(true);
+    }
+  }
   /// The first cycle input VC i's next stage may run, in full, given a cycle `near` within
   /// 2^31 of the stamp: the stamp plus the stage's delay, or `near` itself once the delay has
   /// run out (any cycle at or before it would do: every use takes the later of it and a
   /// present cycle).
   [[nodiscard]] Cycle ready_near(std::uint32_t i, Cycle near) const {
-    const InputVcState& s = state(i);
-    if (s.past != 0) return near;
-    const auto back = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.since) -
-                                                static_cast<std::uint32_t>(near));
-    return near + static_cast<Cycle>(static_cast<std::int64_t>(back)) + stage_delay(s);
+    if (past(i)) return near;
+    const auto back = static_cast<std::int32_t>(stamp(i) - static_cast<std::uint32_t>(near));
+    return near + static_cast<Cycle>(static_cast<std::int64_t>(back)) + stage_delay(stage(i));
   }
   [[nodiscard]] StageDelays delays() const { return delays_; }
   /// Router `router`'s global node id (set once by its owner, RouterBank).
@@ -390,12 +527,14 @@ class InputUnit {
   /// the switch stage's (blocked, settling) are the caller's to rebuild.
   void restore(const RouterRows& rows, const PacketSlotOf& slot_of);
   [[nodiscard]] std::uint32_t routers() const { return routers_; }
-  /// Whether the header's masks are 64 bits (else 16): the narrow layout holds up to 16
-  /// input VCs per router ((ports + 1) x vcs).
+  /// Whether the header's masks are 64 bits (else 16) and the VC states WideVcState (else
+  /// NarrowVcState): the narrow layout holds up to 16 input VCs per router ((ports + 1) x
+  /// vcs) of up to 255 flits each.
   [[nodiscard]] bool wide() const { return wide_; }
-  /// Whether `vcs_per_router` input VCs fit the 16-bit masks.
-  [[nodiscard]] static constexpr bool fits_narrow(std::uint32_t vcs_per_router) {
-    return vcs_per_router <= 16;
+  /// Whether `vcs_per_router` input VCs of `depth` flits fit the narrow layout.
+  [[nodiscard]] static constexpr bool fits_narrow(std::uint32_t vcs_per_router,
+                                                  std::uint32_t depth) {
+    return vcs_per_router <= 16 && depth <= 255;
   }
   /// Bytes of one router's header: 32 with 16-bit masks, 64 with 64-bit ones.
   [[nodiscard]] std::size_t header_bytes() const {
@@ -495,30 +634,46 @@ class InputUnit {
   /// Input VC i's record: its state (with its wait stamp), then its ring of `depth_` flits
   /// (stride_ bytes in all), so that what a stage reads and writes of one VC usually shares
   /// a cache line (on a rank of a million routers each separate array cost a miss per access).
-  /// Records are a multiple of 8 bytes: 12 + 4 x 4 = 28 bytes take 32, as before the stored
-  /// ready cycle left the state, so that none straddles two cache lines until a 24-byte
-  /// record is measured against it.
-  static constexpr std::size_t kFlitsAt = sizeof(InputVcState);
+  /// Records are a multiple of 8 bytes (the stamp's and the flits' alignment, and the narrow
+  /// state's size): 8 + 4 x 4 = 24 bytes in the narrow layout (a third of them straddle two
+  /// cache lines: docs/scaling.md, "Model state per router"), 12 + 16 = 28 -> 32 in the wide.
+  /// Both states start with the stamp.
   static constexpr std::size_t kRecordAlign = 8;
-  [[nodiscard]] WaitStamp& stamp_ref(std::uint32_t i) { return state(i).since; }
+  static_assert(offsetof(NarrowVcState, since) == 0 && offsetof(WideVcState, since) == 0);
+  [[nodiscard]] WaitStamp& stamp_ref(std::uint32_t i) {
+    return *std::launder(reinterpret_cast<WaitStamp*>(record(i)));
+  }
   [[nodiscard]] std::byte* record(std::uint32_t i) {
     return records_.data() + static_cast<std::size_t>(i) * stride_;
   }
   [[nodiscard]] const std::byte* record(std::uint32_t i) const {
     return records_.data() + static_cast<std::size_t>(i) * stride_;
   }
-  [[nodiscard]] Flit& flit(std::uint32_t i, std::uint32_t pos) {
-    return *std::launder(reinterpret_cast<Flit*>(record(i) + kFlitsAt + pos * sizeof(Flit)));
+  /// Where a record's ring starts: after the state of layout W (a constant in the walk).
+  template <MaskWidth W>
+  [[nodiscard]] std::size_t flits_at() const {
+    if constexpr (W == MaskWidth::kAny) {
+      return flits_at_;
+    } else {
+      return sizeof(VcStateAs<W>);
+    }
   }
+  template <MaskWidth W = MaskWidth::kAny>
+  [[nodiscard]] Flit& flit(std::uint32_t i, std::uint32_t pos) {
+    return *std::launder(reinterpret_cast<Flit*>(record(i) + flits_at<W>() + pos * sizeof(Flit)));
+  }
+  template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] const Flit& flit(std::uint32_t i, std::uint32_t pos) const {
-    return *std::launder(reinterpret_cast<const Flit*>(record(i) + kFlitsAt + pos * sizeof(Flit)));
+    return *std::launder(
+        reinterpret_cast<const Flit*>(record(i) + flits_at<W>() + pos * sizeof(Flit)));
   }
 
   std::uint32_t vcs_per_router_ = 0;
   bool wide_ = true;  ///< 64-bit masks (else 16-bit)
   std::uint32_t depth_ = 1;
   StageDelays delays_;
-  std::size_t stride_ = sizeof(InputVcState) + sizeof(Flit);  ///< bytes per input VC record
+  std::size_t flits_at_ = sizeof(WideVcState);               ///< the state's bytes, before the ring
+  std::size_t stride_ = sizeof(WideVcState) + sizeof(Flit);  ///< bytes per input VC record
   HugeVector<std::byte> records_;  ///< aligned: the allocator's blocks are 16-byte aligned
   std::uint32_t routers_ = 0;
   HugeVector<HeaderLine> headers_;  ///< the routers' headers (Header<Narrow> or <Wide>), zeroed

@@ -233,10 +233,12 @@ class RouterBank {
     std::uint32_t flits = 0;
   };
   [[nodiscard]] Outlet outlet(std::uint32_t r, int local_vc) const {
-    const InputVcState& s = core_.inputs.state(core_.inputs.index(r, local_vc));
-    if (s.stage != VcStage::kActive) return Outlet{};
-    return Outlet{true, s.out_port, core_.outputs.index(r, s.out_port * params().vcs + s.out_vc),
-                  s.count};
+    const InputUnit& in = core_.inputs;
+    const std::uint32_t i = in.index(r, local_vc);
+    if (in.stage(i) != VcStage::kActive) return Outlet{};
+    const int port = in.out_port(i);
+    return Outlet{true, port, core_.outputs.index(r, port * params().vcs + in.out_vc(i)),
+                  in.count(i)};
   }
   /// Calls f(local_vc) for every input VC of router r that holds flits and has moved none for
   /// `threshold` cycles (< 2^31) before cycle t.
@@ -253,7 +255,7 @@ class RouterBank {
     const InputUnit& in = core_.inputs;
     std::uint64_t n = 0;
     for (std::uint64_t mask = in.nonempty(r); mask != 0; mask &= mask - 1) {
-      n += in.state(in.index(r, std::countr_zero(mask))).count;
+      n += in.count(in.index(r, std::countr_zero(mask)));
     }
     return n;
   }
@@ -277,7 +279,7 @@ class RouterBank {
         if (out.owner(o) == OutputUnit::kFree) continue;
         // The owner's front flit, if any, is its packet's (RouterCore::owner_packet).
         const std::uint32_t owner = in.index(r, out.owner(o));
-        const bool head_waiting = in.state(owner).count > 0 && in.front(owner).head();
+        const bool head_waiting = in.count(owner) > 0 && in.front(owner).head();
         if (!head_waiting) f(r, port_of(lv), vc_of(lv), core_.owner_packet(o));
       }
     }

@@ -47,32 +47,38 @@ struct RouterCore {
   /// Inline: the rank calls it for every flit it takes off a link. kCounted: counts where
   /// packets wait, at the cycle the counters were set to (CongestionCounters::set_cycle, the
   /// counted walk); the non-template deposit() below asks the flag (any t).
-  /// W: the layout of the header's masks (MaskWidth; the walk's, or kAny to ask the unit).
+  /// W: the layout of the header's masks and VC states (MaskWidth; the walk's, or kAny to ask
+  /// the unit).
   template <bool kCounted, MaskWidth W = MaskWidth::kAny>
   [[gnu::always_inline]] inline void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
-    const std::uint32_t i = inputs.index(r, local_vc);
-    InputVcState& s = inputs.state(i);
-    const VcMask escape = params.escape_vcs;
-    if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params.ports &&
-        ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
-      require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+    if constexpr (W == MaskWidth::kAny) {
+      inputs.wide() ? deposit<kCounted, MaskWidth::kWide>(r, local_vc, f, t)
+                    : deposit<kCounted, MaskWidth::kNarrow>(r, local_vc, f, t);
+    } else {
+      const std::uint32_t i = inputs.index(r, local_vc);
+      const auto& s = inputs.template state<W>(i);
+      const VcMask escape = params.escape_vcs;
+      if (escape != 0 && f.head() && port_of_[static_cast<std::size_t>(local_vc)] != params.ports &&
+          ((escape >> vc_of_[static_cast<std::size_t>(local_vc)]) & 1U) == 0) {
+        require(s.count == 0, "a head flit joined another packet in an adaptive VC (Duato)");
+      }
+      // Into an empty buffer its wait starts now; without a branch, since whether the buffer
+      // was empty is data (the branch mispredicted often: docs/scaling.md, "Measured figures
+      // behind the engine's rules"). A head at an idle VC (empty, and kIdle is 0) starts its
+      // route: once per packet and hop, one branch on both fields.
+      inputs.mark_if(i, t, s.count == 0);
+      static_assert(static_cast<int>(VcStage::kIdle) == 0);
+      if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
+        require(f.head(), "a body flit arrived at an idle input VC");
+        inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);  // ready at t + routing delay
+        if constexpr (kCounted) congestion.deposited_now(i, true, false, false);
+      } else if constexpr (kCounted) {
+        // A flit into an empty active VC: past its delay, held (and blocked) from now.
+        const bool joined = s.count == 0 && s.stage == VcStage::kActive;
+        congestion.deposited_now(i, false, joined, ((inputs.blocked<W>(r) >> local_vc) & 1U) != 0);
+      }
+      inputs.push<W>(r, local_vc, f);
     }
-    // Into an empty buffer its wait starts now; without a branch, since whether the buffer
-    // was empty is data (the branch mispredicted often: docs/scaling.md, "Measured figures
-    // behind the engine's rules"). A head at an idle VC (empty, and kIdle is 0) starts its
-    // route: once per packet and hop, one branch on both fields.
-    inputs.mark_if(i, t, s.count == 0);
-    static_assert(static_cast<int>(VcStage::kIdle) == 0);
-    if ((static_cast<unsigned>(s.count) | static_cast<unsigned>(s.stage)) == 0) [[unlikely]] {
-      require(f.head(), "a body flit arrived at an idle input VC");
-      inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);  // ready at t + routing delay
-      if constexpr (kCounted) congestion.deposited_now(i, true, false, false);
-    } else if constexpr (kCounted) {
-      // A flit into an empty active VC: past its delay, held (and blocked) from now.
-      const bool joined = s.count == 0 && s.stage == VcStage::kActive;
-      congestion.deposited_now(i, false, joined, ((inputs.blocked<W>(r) >> local_vc) & 1U) != 0);
-    }
-    inputs.push<W>(r, local_vc, f);
   }
   void deposit(std::uint32_t r, int local_vc, Flit f, Cycle t) {
     deposit<false>(r, local_vc, f, t);
@@ -88,16 +94,15 @@ struct RouterCore {
   void count_unblock(std::uint32_t r, std::uint64_t bits, Cycle t) {
     for (; bits != 0; bits &= bits - 1) {
       const std::uint32_t i = inputs.index(r, std::countr_zero(bits));
-      const InputVcState& s = inputs.state(i);
-      if (s.count != 0) congestion.unblocked(i, t, inputs.ready_near(i, t));
+      if (inputs.count(i) != 0) congestion.unblocked(i, t, inputs.ready_near(i, t));
     }
   }
   /// The counted walk's credits of a block are in: counts the input VCs they unblocked
   /// (CongestionCounters::note_unblocked_now) that hold flits, as count_unblock() would have.
   void count_unblocked_now() {
     congestion.unblocked_noted([this](std::uint32_t i) {
-      const InputVcState& s = inputs.state(i);
-      if (s.count != 0) congestion.unblocked_now(i, inputs.ready_near(i, congestion.cycle()));
+      if (inputs.count(i) != 0)
+        congestion.unblocked_now(i, inputs.ready_near(i, congestion.cycle()));
     });
   }
   /// Output VC o (an OutputUnit index) of router r is free again (its packet's

@@ -36,8 +36,9 @@ struct RouterParams {
   bool congestion_series = false;
   Cycle measure_begin = 0;
   Cycle measure_end = 0;
-  /// The input units' stage masks in 64 bits even where (ports + 1) x vcs <= 16 would let
-  /// them be 16 (InputUnit): the same results, 32 more bytes per router; for tests.
+  /// The input units' wide layout (64-bit stage masks, 12-byte VC states) even where (ports +
+  /// 1) x vcs <= 16 and buffers of at most 255 flits would let them be narrow (InputUnit,
+  /// MaskWidth): the same results, 32 more bytes per router and 4 per input VC; for tests.
   bool wide_masks = false;
 };
 

@@ -118,7 +118,7 @@ void SwitchStage::step(RouterCore& c, std::uint32_t r, Cycle t, std::uint64_t mo
     eligible &= ~(port_vcs << shift);
     const int v = SwitchAllocator::pick_vc(pointers, p, port_eligible);
     chosen_vc[p] = v;
-    const int q = c.inputs.state(first + static_cast<std::uint32_t>(shift + v)).out_port;
+    const int q = c.inputs.template out_port<W>(first + static_cast<std::uint32_t>(shift + v));
     // Its first request sets an output port's requesters (no clearing of all of them first).
     requesters[q] = ((requested >> q) & 1U) != 0 ? requesters[q] | 1U << p : 1U << p;
     requested |= 1U << q;
@@ -154,11 +154,11 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
                                  Cycle t, OnMove& on_move) {
   const int ports = c.params.ports;
   const std::uint32_t i = c.inputs.index(r, local_vc);
-  const int out_port = c.inputs.state(i).out_port;
-  const int out_vc = c.inputs.state(i).out_vc;
+  const int out_port = c.inputs.template out_port<W>(i);
+  const int out_vc = c.inputs.template out_vc<W>(i);
   const Flit f = c.inputs.pop<W>(r, local_vc);
   c.inputs.mark(i, t);
-  c.inputs.set_past(i);  // a flit left: past its delay (a tail's next stage clears it)
+  c.inputs.template set_past<W>(i);  // a flit left: past its delay (a tail's next stage clears it)
   const std::uint32_t o = c.outputs.index(r, out_port * c.params.vcs + out_vc);
   if (f.tail()) c.release_output<W>(r, o);
   bool no_credit = false;  // o has no credit left (network ports; kCounted only)
@@ -173,12 +173,11 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
   if constexpr (kCounted) {
     // Where packets wait (CongestionCounters::popped): the VC's held spell goes on while
     // its packet has flits behind this one.
-    const std::uint32_t left = c.inputs.state(i).count;
+    const std::uint32_t left = c.inputs.template count<W>(i);
     c.congestion.popped_now(i, o, !f.tail() && left != 0, no_credit);
   }
   if (f.tail()) {
-    InputVcState& s = c.inputs.state(i);
-    if (s.count > 0) {
+    if (c.inputs.template count<W>(i) > 0) {
       require(c.inputs.front(i).head(), "a packet's flits are not contiguous in a VC");
       c.inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);   // ready at t + routing delay
       if constexpr (kCounted) c.congestion.tail_left_now(i);  // the head behind waits

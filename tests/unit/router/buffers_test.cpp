@@ -38,7 +38,7 @@ TEST(InputUnit, KeepsFifoOrderAcrossTheRingBufferWrap) {
   std::uint32_t next_out = 0;
   for (int round = 0; round < 4; ++round) {  // 4 x (2 in, 2 out) walks the ring twice over
     for (int k = 0; k < 2; ++k) in.push(1, lv, Flit(next_in++, false, false));
-    EXPECT_EQ(in.state(in.index(1, lv)).count, 2);
+    EXPECT_EQ(in.count(in.index(1, lv)), 2);
     EXPECT_EQ(in.at(in.index(1, lv), 1).packet(), next_out + 1);
     for (int k = 0; k < 2; ++k) EXPECT_EQ(in.pop(1, lv).packet(), next_out++);
   }
@@ -52,6 +52,46 @@ TEST(InputUnit, RefusesAFlitWithoutRoom) {
   in.push(0, 0, Flit(0, false, false));
   EXPECT_TRUE(in.full(in.index(0, 0)));
   EXPECT_THROW(in.push(0, 0, Flit(0, false, true)), InvariantError);
+}
+
+// The narrow layout's 8-bit head and count hold buffers of up to 255 flits; 256 take the wide
+// layout (MaskWidth). Either way a full buffer keeps FIFO order across the ring's wrap (the
+// head at 254, then 0), and its count reaches the depth exactly; the output port and VC, the
+// past bit and the stage keep their own bits (the narrow layout packs the first three in one
+// byte).
+TEST(InputUnit, BuffersUpTo255FlitsAreNarrowAndKeepTheirOrderAtTheTop) {
+  for (const int depth : {255, 256}) {
+    InputUnit in(1, 8, 2, depth);  // 16 input VCs: narrow but for the depth
+    EXPECT_EQ(in.wide(), depth > 255) << depth;
+    const std::uint32_t i = in.index(0, 15);
+    for (int k = 0; k < depth - 1; ++k)
+      in.push(0, 15, Flit(static_cast<std::uint32_t>(k), false, false));
+    for (int k = 0; k < depth - 2; ++k)
+      EXPECT_EQ(in.pop(0, 15).packet(), static_cast<std::uint32_t>(k));
+    EXPECT_EQ(in.head(i), static_cast<std::uint32_t>(depth - 2));
+    for (int k = 0; k < depth - 1; ++k) {
+      in.push(0, 15, Flit(static_cast<std::uint32_t>(1000 + k), false, false));
+    }
+    EXPECT_EQ(in.count(i), static_cast<std::uint32_t>(depth));
+    EXPECT_TRUE(in.full(i));
+    in.set_stage(0, 15, VcStage::kActive);
+    in.set_out(i, 7, 7);
+    in.set_past(i);
+    EXPECT_EQ(in.out_port(i), 7);
+    EXPECT_EQ(in.out_vc(i), 7);
+    EXPECT_TRUE(in.past(i));
+    EXPECT_EQ(in.stage(i), VcStage::kActive);
+    in.set_out(i, 3, 1);
+    EXPECT_EQ(in.out_port(i), 3);
+    EXPECT_EQ(in.out_vc(i), 1);
+    EXPECT_TRUE(in.past(i));
+    EXPECT_EQ(in.pop(0, 15).packet(), static_cast<std::uint32_t>(depth - 2));
+    for (int k = 0; k < depth - 1; ++k) {
+      EXPECT_EQ(in.pop(0, 15).packet(), static_cast<std::uint32_t>(1000 + k)) << depth << " " << k;
+    }
+    EXPECT_EQ(in.count(i), 0U);
+    EXPECT_EQ(in.nonempty(0), 0U);
+  }
 }
 
 TEST(InputUnit, StageMasksFollowTheStage) {
@@ -268,7 +308,7 @@ TEST(InputUnit, RecordsOfNeighbouringVcsNeverOverlap) {
         const std::uint32_t i = in.index(r, lv);
         EXPECT_TRUE(in.full(i));
         EXPECT_EQ(in.stamp(i), 0xABC00000U + tag(r, lv, 0));
-        EXPECT_EQ(in.state(i).past, lv % 3 == 0 ? 1 : 0);
+        EXPECT_EQ(in.past(i), lv % 3 == 0 ? 1 : 0);
         for (int k = 0; k < depth; ++k) {
           EXPECT_EQ(in.at(i, static_cast<std::uint32_t>(k)).packet(), tag(r, lv, k))
               << "depth " << depth << " router " << r << " vc " << lv << " flit " << k;

@@ -286,13 +286,14 @@ TEST(Congestion, EveryCountMatchesABruteForceSumOverCycles) {
       std::vector<bool> moved(ivcs, false);
       for (const std::uint32_t i : net.moved_in) moved[i] = true;
       for (std::uint32_t i = 0; i < ivcs; ++i) {
-        const InputVcState& s = in.state(i);
+        const std::uint32_t s_i = i;
         VcCongestion& b = brute[i];
-        b.occupancy += s.count;
-        if (s.stage == VcStage::kWaitVc && in.ready_by(i, t)) ++b.vc_wait;
-        if (s.stage == VcStage::kActive && s.count > 0 && in.ready_by(i, t) && !moved[i]) {
+        b.occupancy += in.count(s_i);
+        if (in.stage(s_i) == VcStage::kWaitVc && in.ready_by(i, t)) ++b.vc_wait;
+        if (in.stage(s_i) == VcStage::kActive && in.count(s_i) > 0 && in.ready_by(i, t) &&
+            !moved[i]) {
           const std::uint32_t r = i / static_cast<std::uint32_t>((p.ports + 1) * k.vcs);
-          const std::uint32_t o = out.index(r, s.out_port * k.vcs + s.out_vc);
+          const std::uint32_t o = out.index(r, in.out_port(s_i) * k.vcs + in.out_vc(s_i));
           ++(out.credits(o) == 0 ? b.credit_wait : b.switch_wait);
         }
       }

@@ -45,7 +45,7 @@ TEST(InjectionStage, AMessageEntersAfterItsLatencyAFlitACycleOnTheLowestEmptyVc)
   InjectionStage::source_filled(core, 0);
   const int vc0 = kTerminal * 2;
   const int vc1 = kTerminal * 2 + 1;
-  const auto count = [&](int lv) { return core.inputs.state(core.inputs.index(0, lv)).count; };
+  const auto count = [&](int lv) { return core.inputs.count(core.inputs.index(0, lv)); };
   for (Cycle t = 0; t < 3; ++t) {
     const InjectionStage::Injected d = InjectionStage::step(core, 0, t, source);
     EXPECT_EQ(d.packets + d.flits, 0U) << t;

@@ -210,14 +210,14 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   const Flit body(0, false, false);
   r.bank.deposit(0, kXMinus, head, 5);
   EXPECT_EQ(in.stamp(i), 5U);
-  EXPECT_EQ(in.state(i).stage, VcStage::kWaitVc);
+  EXPECT_EQ(in.stage(i), VcStage::kWaitVc);
   EXPECT_EQ(in.ready_near(i, 6), 7U);  // routed from 5 + the routing delay
   EXPECT_FALSE(in.ready_by(i, 6));
   EXPECT_TRUE(in.ready_by(i, 7));
   r.bank.deposit(0, kXMinus, body, 9);  // behind the head
   EXPECT_EQ(in.stamp(i), 5U);
   EXPECT_EQ(in.ready_near(i, 6), 7U);
-  EXPECT_EQ(in.state(i).count, 2);
+  EXPECT_EQ(in.count(i), 2);
   // Both flits gone and the packet holding X+ (its tail still to come).
   const auto drained = [&](RouterRows& rows) {
     rows.ivc_meta[kXMinus] =
@@ -226,7 +226,7 @@ TEST(RouterBank, ADepositStampsOnlyAnEmptyInputVc) {
   edit_state(r.bank, 10, drained);
   r.bank.deposit(0, kXMinus, body, 12);  // into the emptied, active VC
   EXPECT_EQ(in.stamp(i), 12U);
-  EXPECT_EQ(in.state(i).stage, VcStage::kActive);
+  EXPECT_EQ(in.stage(i), VcStage::kActive);
   EXPECT_EQ(in.waiting(0), 0U);
   const Cycle late = (Cycle{1} << 32) + 40;  // the stamp keeps the low 32 bits
   edit_state(r.bank, late, drained);
@@ -465,7 +465,7 @@ struct WholeNetwork {
       // step (its head waited before) the grant's, t + the VC allocation delay.
       for (int lv = 0; lv < (ports + 1) * vcs; ++lv) {
         const std::uint32_t i = in.index(r, lv);
-        ready[static_cast<std::size_t>(lv)] = in.state(i).stage == VcStage::kActive
+        ready[static_cast<std::size_t>(lv)] = in.stage(i) == VcStage::kActive
                                                   ? in.ready_near(i, t)
                                                   : t + bank.params().vc_alloc_delay;
       }
@@ -533,9 +533,10 @@ TEST(RouterBank, SwitchMasksMatchTheCreditsAndDelaysTheySummarize) {
     auto expected_blocked = [&](std::uint32_t r) {
       std::uint64_t b = 0;
       for (int lv = 0; lv < 5 * p.vcs; ++lv) {
-        const InputVcState& s = in.state(in.index(r, lv));
-        if (s.stage != VcStage::kActive) continue;
-        if (out.credits(out.index(r, s.out_port * p.vcs + s.out_vc)) == 0) b |= 1ULL << lv;
+        const std::uint32_t s_i = in.index(r, lv);
+        if (in.stage(s_i) != VcStage::kActive) continue;
+        if (out.credits(out.index(r, in.out_port(s_i) * p.vcs + in.out_vc(s_i))) == 0)
+          b |= 1ULL << lv;
       }
       return b;
     };
@@ -544,9 +545,9 @@ TEST(RouterBank, SwitchMasksMatchTheCreditsAndDelaysTheySummarize) {
       for (std::uint32_t r = 0; r < 9; ++r) {
         ASSERT_EQ(in.blocked(r), expected_blocked(r)) << "router " << r << " cycle " << t;
         for (int lv = 0; lv < 5 * p.vcs; ++lv) {
-          const InputVcState& s = in.state(in.index(r, lv));
+          const std::uint32_t s_i = in.index(r, lv);
           const bool settling = ((in.settling(r) >> lv) & 1U) != 0;
-          if (s.stage != VcStage::kActive) {
+          if (in.stage(s_i) != VcStage::kActive) {
             ASSERT_FALSE(settling) << "router " << r << " VC " << lv << " cycle " << t;
           } else if (!in.ready_by(in.index(r, lv), t + 1)) {
             ASSERT_TRUE(settling) << "router " << r << " VC " << lv << " cycle " << t;
@@ -628,11 +629,13 @@ TEST(RouterBank, NarrowMasksMoveAsTheWideLayout) {
         ASSERT_EQ(a.settling(r), b.settling(r)) << vcs << " router " << r << " cycle " << t;
         ASSERT_EQ(a.parked(r), b.parked(r)) << vcs << " router " << r << " cycle " << t;
         for (int lv = 0; lv < 5 * vcs; ++lv) {
-          const InputVcState& x = a.state(a.index(r, lv));
-          const InputVcState& y = b.state(b.index(r, lv));
-          ASSERT_EQ(x.count, y.count) << vcs << " router " << r << " VC " << lv << " cycle " << t;
-          ASSERT_EQ(x.stage, y.stage) << vcs << " router " << r << " VC " << lv << " cycle " << t;
-          ASSERT_EQ(x.out_vc, y.out_vc) << vcs << " router " << r << " VC " << lv;
+          const std::uint32_t x_i = a.index(r, lv);
+          const std::uint32_t y_i = b.index(r, lv);
+          ASSERT_EQ(a.count(x_i), b.count(y_i))
+              << vcs << " router " << r << " VC " << lv << " cycle " << t;
+          ASSERT_EQ(a.stage(x_i), b.stage(y_i))
+              << vcs << " router " << r << " VC " << lv << " cycle " << t;
+          ASSERT_EQ(a.out_vc(x_i), b.out_vc(y_i)) << vcs << " router " << r << " VC " << lv;
         }
         busy += (a.active(r) >> (4 * vcs)) != 0 ? 1 : 0;  // the top port's (injection) VCs
       }
@@ -742,7 +745,7 @@ TEST(RouterBank, AnOwnerPacketIsFoundAtItsInputVcEmptiedAndRestored) {
   int moved = 0;
   for (Cycle t = 0; t < 12; ++t) {
     if (t == 4) {
-      ASSERT_EQ(a.bank.core().inputs.state(a.bank.core().inputs.index(0, kXMinus)).count, 0);
+      ASSERT_EQ(a.bank.core().inputs.count(a.bank.core().inputs.index(0, kXMinus)), 0);
       RouterRows rows;
       a.bank.save(rows, t, [](std::uint32_t s) { return std::uint64_t{s}; });
       EXPECT_EQ(rows.ovc_packet[o], slot);

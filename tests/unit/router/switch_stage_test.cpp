@@ -63,8 +63,7 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
       owned[static_cast<std::size_t>(ov)] = true;
       const std::uint32_t i = in.index(0, lv);
       in.set_stage(0, lv, VcStage::kActive);
-      in.state(i).out_port = static_cast<std::uint8_t>(ov / vcs);
-      in.state(i).out_vc = static_cast<std::uint8_t>(ov % vcs);
+      in.set_out(i, ov / vcs, ov % vcs);
       out.set_owner(out.index(0, ov), static_cast<std::uint8_t>(lv));
       for (int k = static_cast<int>(rng() % 3); k > 0; --k) in.push(0, lv, Flit(0, false, false));
       if (ov / vcs != p.ports)
@@ -74,9 +73,10 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
 
     // The plain allocator, from the same state.
     auto eligible = [&](int port, int vc) {
-      const InputVcState& s = in.state(in.index(0, port * vcs + vc));
-      return s.stage == VcStage::kActive && s.count > 0 &&
-             (s.out_port == p.ports || out.credits(out.index(0, s.out_port * vcs + s.out_vc)) > 0);
+      const std::uint32_t s_i = in.index(0, port * vcs + vc);
+      return in.stage(s_i) == VcStage::kActive && in.count(s_i) > 0 &&
+             (in.out_port(s_i) == p.ports ||
+              out.credits(out.index(0, in.out_port(s_i) * vcs + in.out_vc(s_i))) > 0);
     };
     std::vector<int> chosen(static_cast<std::size_t>(ports), -1);
     std::vector<std::vector<int>> requesters(static_cast<std::size_t>(ports));
@@ -88,7 +88,7 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
       if (vcs_ready.empty()) continue;
       const int vc = after(vcs_ready, sa.last_vc(0, port));
       chosen[static_cast<std::size_t>(port)] = vc;
-      requesters[in.state(in.index(0, port * vcs + vc)).out_port].push_back(port);
+      requesters[in.out_port(in.index(0, port * vcs + vc))].push_back(port);
     }
     std::vector<Move> expected;
     std::vector<std::uint8_t> last_vc(static_cast<std::size_t>(ports));
@@ -102,7 +102,7 @@ TEST(SwitchStage, MatchesAPlainSeparableAllocatorOnRandomStates) {
       if (from.empty()) continue;
       const int winner = after(from, sa.last_port(0, q));
       const int vc = chosen[static_cast<std::size_t>(winner)];
-      expected.emplace_back(winner, vc, q, in.state(in.index(0, winner * vcs + vc)).out_vc);
+      expected.emplace_back(winner, vc, q, in.out_vc(in.index(0, winner * vcs + vc)));
       last_vc[static_cast<std::size_t>(winner)] = static_cast<std::uint8_t>(vc);
       last_in[static_cast<std::size_t>(q)] = static_cast<std::uint8_t>(winner);
     }
@@ -149,8 +149,7 @@ TEST(SwitchStage, PerVcBandwidthMovesEveryEligibleVc) {
   for (int vc = 0; vc < 4; ++vc) {
     const int lv = 1 * p.vcs + vc;  // input port 1
     in.set_stage(0, lv, VcStage::kActive);
-    in.state(in.index(0, lv)).out_port = 0;
-    in.state(in.index(0, lv)).out_vc = static_cast<std::uint8_t>(vc);
+    in.set_out(in.index(0, lv), 0, vc);
     core.outputs.set_owner(core.outputs.index(0, vc), static_cast<std::uint8_t>(lv));
     in.push(0, lv, Flit(0, false, false));
   }

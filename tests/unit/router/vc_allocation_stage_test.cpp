@@ -152,14 +152,14 @@ TEST(VcAllocationStage, GrantsRoundRobinAndParksTheHeadsRefusedForOwnedVcs) {
   EXPECT_EQ(core.outputs.owner(o), kXMinus);
   EXPECT_EQ(core.owner_packet(o), x);
   EXPECT_EQ(core.outputs.last_grant(o), kXMinus);
-  const InputVcState& s = core.inputs.state(core.inputs.index(0, kXMinus));
-  EXPECT_EQ(s.stage, VcStage::kActive);
-  EXPECT_EQ(s.out_port, kXPlus);
-  EXPECT_EQ(s.out_vc, 0);
+  const std::uint32_t s_i = core.inputs.index(0, kXMinus);
+  EXPECT_EQ(core.inputs.stage(s_i), VcStage::kActive);
+  EXPECT_EQ(core.inputs.out_port(s_i), kXPlus);
+  EXPECT_EQ(core.inputs.out_vc(s_i), 0);
   // The grant marks the stamp; switch-ready 2 cycles (the VC allocation delay) after it.
   const std::uint32_t xi = core.inputs.index(0, kXMinus);
   EXPECT_EQ(core.inputs.stamp(xi), 0U);
-  EXPECT_EQ(s.past, 0);
+  EXPECT_EQ(core.inputs.past(s_i), 0);
   EXPECT_FALSE(core.inputs.ready_by(xi, 1));
   EXPECT_TRUE(core.inputs.ready_by(xi, 2));
   EXPECT_EQ(core.inputs.ready_near(xi, 1), 2U);

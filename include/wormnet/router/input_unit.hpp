@@ -180,63 +180,52 @@ class InputUnit {
   decltype(auto) with_state(std::uint32_t i, F&& f) const {
     return wide_ ? f(state<MaskWidth::kWide>(i)) : f(state<MaskWidth::kNarrow>(i));
   }
+  /// f(input VC i's state) in layout W, or in the unit's for kAny (one test of the layout).
+  template <MaskWidth W, class F>
+  decltype(auto) on_state(std::uint32_t i, F&& f) {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, f);
+    } else {
+      return f(state<W>(i));
+    }
+  }
+  template <MaskWidth W, class F>
+  decltype(auto) on_state(std::uint32_t i, F&& f) const {
+    if constexpr (W == MaskWidth::kAny) {
+      return with_state(i, f);
+    } else {
+      return f(state<W>(i));
+    }
+  }
   /// Input VC i's fields, read in either layout (W kAny asks the unit).
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint32_t count(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) -> std::uint32_t { return s.count; });
-    } else {
-      return state<W>(i).count;
-    }
+    return on_state<W>(i, [](const auto& s) -> std::uint32_t { return s.count; });
   }
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] std::uint32_t head(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) -> std::uint32_t { return s.head; });
-    } else {
-      return state<W>(i).head;
-    }
+    return on_state<W>(i, [](const auto& s) -> std::uint32_t { return s.head; });
   }
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] VcStage stage(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) { return s.stage; });
-    } else {
-      return state<W>(i).stage;
-    }
+    return on_state<W>(i, [](const auto& s) { return s.stage; });
   }
   /// The granted output port and VC (kActive).
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] int out_port(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) { return s.out_port(); });
-    } else {
-      return state<W>(i).out_port();
-    }
+    return on_state<W>(i, [](const auto& s) { return s.out_port(); });
   }
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] int out_vc(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) { return s.out_vc(); });
-    } else {
-      return state<W>(i).out_vc();
-    }
+    return on_state<W>(i, [](const auto& s) { return s.out_vc(); });
   }
   template <MaskWidth W = MaskWidth::kAny>
   void set_out(std::uint32_t i, int port, int vc) {
-    if constexpr (W == MaskWidth::kAny) {
-      with_state(i, [&](auto& s) { s.set_out(port, vc); });
-    } else {
-      state<W>(i).set_out(port, vc);
-    }
+    on_state<W>(i, [&](auto& s) { s.set_out(port, vc); });
   }
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] bool past(std::uint32_t i) const {
-    if constexpr (W == MaskWidth::kAny) {
-      return with_state(i, [](const auto& s) { return s.past(); });
-    } else {
-      return state<W>(i).past();
-    }
+    return on_state<W>(i, [](const auto& s) { return s.past(); });
   }
   template <MaskWidth W = MaskWidth::kAny>
   [[nodiscard]] const Flit& front(std::uint32_t i) const {
@@ -467,11 +456,7 @@ class InputUnit {
   /// Input VC i's delay has run out (VcAllocationStage::step saw the head ready; a flit left).
   template <MaskWidth W = MaskWidth::kAny>
   void set_past(std::uint32_t i) {
-    if constexpr (W == MaskWidth::kAny) {
-      with_state(i, [](auto& s) { s.set_past(true); });
-    } else {
-      state<W>(i).set_past(true);
-    }
+    on_state<W>(i, [](auto& s) { s.set_past(true); });
   }
   /// The first cycle input VC i's next stage may run, in full, given a cycle `near` within
   /// 2^31 of the stamp: the stamp plus the stage's delay, or `near` itself once the delay has

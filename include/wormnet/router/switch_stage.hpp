@@ -178,7 +178,7 @@ inline int SwitchStage::traverse(RouterCore& c, std::uint32_t r, int local_vc, i
   }
   if (f.tail()) {
     if (c.inputs.template count<W>(i) > 0) {
-      require(c.inputs.front(i).head(), "a packet's flits are not contiguous in a VC");
+      require(c.inputs.template front<W>(i).head(), "a packet's flits are not contiguous in a VC");
       c.inputs.set_stage<W>(r, local_vc, VcStage::kWaitVc);   // ready at t + routing delay
       if constexpr (kCounted) c.congestion.tail_left_now(i);  // the head behind waits
     } else {

@@ -224,13 +224,10 @@ const void* Communicator::native_handle() const {
 }
 
 MpiSession::MpiSession(int* argc, char*** argv) {
-  // A job whose ranks all run on this machine (one started without a launcher included)
-  // needs no network transport: the ob1 point-to-point layer carries its messages through
-  // shared memory, while Open MPI's default layer (UCX) first probes the network devices,
-  // 0.2 s of every start here (docs/scaling.md, "Strong scaling of the whole process"). Every
-  // rank reads the same variables, so all choose alike. The user's own OMPI_MCA_pml wins (no
-  // overwrite); ranks on several nodes keep the default.
-  if (ranks_share_one_node()) setenv("OMPI_MCA_pml", "ob1", 0);
+  // Shared memory for ranks on one machine, no daemon for a process started alone
+  // (mpi_start_settings() says why). Every rank reads the same variables, so all choose
+  // alike; the user's own settings win (no overwrite).
+  for (const MpiStartSetting& s : mpi_start_settings()) setenv(s.name, s.value, 0);
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
 }

@@ -45,4 +45,11 @@ bool ranks_share_one_node(EnvironmentLookup env) {
   return false;
 }
 
+std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env) {
+  std::vector<MpiStartSetting> settings;
+  if (ranks_share_one_node(env)) settings.push_back({"OMPI_MCA_pml", "ob1"});
+  if (!started_by_launcher(env)) settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
+  return settings;
+}
+
 }  // namespace wormnet

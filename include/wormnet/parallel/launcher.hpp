@@ -3,6 +3,9 @@
 // so that the MPI session can be set up for it).
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 namespace wormnet {
 
 /// A variable of the process's environment, or null (std::getenv; tests pass their own).
@@ -20,5 +23,26 @@ using EnvironmentLookup = const char* (*)(const char* name);
 /// SLURM job step on one node (SLURM_STEP_NUM_NODES = 1). False when unsure (another launcher,
 /// a variable missing or not a number): the ranks may then need a network.
 [[nodiscard]] bool ranks_share_one_node(EnvironmentLookup env = process_environment);
+
+/// An Open MPI setting (an OMPI_MCA_ variable) to put in the environment before MPI_Init.
+struct MpiStartSetting {
+  const char* name;
+  const char* value;
+  friend bool operator==(const MpiStartSetting& a, const MpiStartSetting& b) {
+    return std::string_view(a.name) == b.name && std::string_view(a.value) == b.value;
+  }
+};
+
+/// What this start of the process needs from Open MPI, each setting to be set only where the
+/// user has not set it (setenv without overwrite; MpiSession does):
+///   * ranks that all share this machine: OMPI_MCA_pml=ob1 (shared memory; the default
+///     layer first probes the network devices, 0.2 s of every start here);
+///   * a process started alone: also OMPI_MCA_ess_singleton_isolated=1, so that MPI_Init
+///     does not start Open MPI's daemon (orted) beside it, which only a process that spawns
+///     others needs and wormnet never does: 0.2 s of every one-rank start here
+///     (docs/scaling.md, "Strong scaling of the whole process").
+/// Ranks on several nodes, or under a launcher that cannot tell: nothing.
+[[nodiscard]] std::vector<MpiStartSetting> mpi_start_settings(
+    EnvironmentLookup env = process_environment);
 
 }  // namespace wormnet

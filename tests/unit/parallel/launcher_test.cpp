@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace wormnet {
 namespace {
@@ -62,6 +63,23 @@ TEST_F(Launcher, ASlurmStepSharesANodeWhenItHasOne) {
   // A batch script's own shell (SLURM_PROCID without a step) started no rank.
   set({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});
   EXPECT_FALSE(started_by_launcher(lookup));
+}
+
+// What MpiSession sets before MPI_Init: shared memory for ranks on one machine; for a process
+// started alone also no daemon (a singleton that never spawns needs none).
+TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMemory) {
+  const MpiStartSetting pml{"OMPI_MCA_pml", "ob1"};
+  const MpiStartSetting isolated{"OMPI_MCA_ess_singleton_isolated", "1"};
+  EXPECT_EQ(mpi_start_settings(lookup), (std::vector<MpiStartSetting>{pml, isolated}));
+  set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}});
+  EXPECT_EQ(mpi_start_settings(lookup), std::vector<MpiStartSetting>{pml});
+  set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});
+  EXPECT_EQ(mpi_start_settings(lookup), std::vector<MpiStartSetting>{pml});
+  // Ranks on several nodes, or a launcher that does not say: Open MPI's defaults.
+  set({{"OMPI_COMM_WORLD_SIZE", "64"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "32"}});
+  EXPECT_TRUE(mpi_start_settings(lookup).empty());
+  set({{"PMIX_RANK", "3"}});
+  EXPECT_TRUE(mpi_start_settings(lookup).empty());
 }
 
 TEST_F(Launcher, OtherLaunchersAreNotAssumedLocal) {

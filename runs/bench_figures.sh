@@ -5,17 +5,17 @@
 # the date and the machine's load average before and after. docs/scaling.md "Current figures"
 # is the table made from one such run; re-run this on the final code of a change that claims
 # speed and update the table from OUT/. Needs a quiet machine (look at the load average first:
-# the steps are wall-clock figures but `cache` and `congestion-instructions`) and about 45
-# minutes with the default steps (plus 5 for ten-million, 30 for fidelity). Builds nothing and
-# is not a test.
+# the steps are wall-clock figures but `cache` and `congestion-instructions`) and about 8
+# minutes with the default steps (plus 1-2 for ten-million, 5-8 for fidelity; measured 7 Dec
+# 2026). Builds nothing and is not a test.
 #
 #   usage: [STEPS=sim,whole,scaling,million,congestion,cache,memory,verify,load,tables,weak]
 #          [BOOKSIM=path/to/booksim] runs/bench_figures.sh [build-dir] [out-dir]
 #     build-dir  default build/release (its src/wormnet and tools/ are measured)
 #     out-dir    default bench-figures/ (one file per step)
 #   Extra steps, not in the default list: ten-million (torus:216x216x216 on 2 ranks: 9 GB of
-#   memory, 4-5 minutes), congestion-instructions (callgrind, slow but load-independent),
-#   fidelity (BookSim side by side: needs BOOKSIM, about 30 minutes).
+#   memory, 1-2 minutes), congestion-instructions (callgrind, slow but load-independent),
+#   fidelity (BookSim side by side: needs BOOKSIM, 5-8 minutes).
 set -euo pipefail
 export LC_ALL=C OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

@@ -224,10 +224,12 @@ const void* Communicator::native_handle() const {
 }
 
 MpiSession::MpiSession(int* argc, char*** argv) {
-  // Shared memory for ranks on one machine, no daemon for a process started alone
-  // (mpi_start_settings() says why). Every rank reads the same variables, so all choose
-  // alike; the user's own settings win (no overwrite).
-  for (const MpiStartSetting& s : mpi_start_settings()) setenv(s.name, s.value, 0);
+  // Shared memory for ranks on one machine; a process started alone without Open MPI's
+  // daemon, in a session directory of its own (mpi_start_settings() says why). Every rank
+  // reads the same variables, so all choose alike; the user's own settings win (no overwrite).
+  for (const MpiStartSetting& s : mpi_start_settings(process_environment, own_session_dir())) {
+    setenv(s.name.c_str(), s.value.c_str(), 0);
+  }
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
 }

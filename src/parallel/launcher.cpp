@@ -1,8 +1,12 @@
 #include "wormnet/parallel/launcher.hpp"
 
+#include <unistd.h>
+
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace wormnet {
@@ -45,11 +49,27 @@ bool ranks_share_one_node(EnvironmentLookup env) {
   return false;
 }
 
-std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env) {
+std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
+                                                const std::string& session_dir) {
   std::vector<MpiStartSetting> settings;
   if (ranks_share_one_node(env)) settings.push_back({"OMPI_MCA_pml", "ob1"});
-  if (!started_by_launcher(env)) settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
+  if (!started_by_launcher(env)) {
+    const char* isolated = env("OMPI_MCA_ess_singleton_isolated");
+    // The user's own choice of a singleton with its daemon keeps Open MPI's session layout.
+    if (isolated == nullptr || std::string_view(isolated) == "1") {
+      settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
+      settings.push_back({"OMPI_MCA_orte_jobfam_session_dir", session_dir});
+    }
+  }
   return settings;
+}
+
+std::string own_session_dir(EnvironmentLookup env) {
+  const char* tmp = env("TMPDIR");
+  const std::string base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return base + "/wormnet-mpi." + std::to_string(static_cast<long long>(getpid())) + "." +
+         std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
 }
 
 }  // namespace wormnet

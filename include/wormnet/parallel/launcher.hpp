@@ -3,7 +3,7 @@
 // so that the MPI session can be set up for it).
 #pragma once
 
-#include <string_view>
+#include <string>
 #include <vector>
 
 namespace wormnet {
@@ -26,11 +26,9 @@ using EnvironmentLookup = const char* (*)(const char* name);
 
 /// An Open MPI setting (an OMPI_MCA_ variable) to put in the environment before MPI_Init.
 struct MpiStartSetting {
-  const char* name;
-  const char* value;
-  friend bool operator==(const MpiStartSetting& a, const MpiStartSetting& b) {
-    return std::string_view(a.name) == b.name && std::string_view(a.value) == b.value;
-  }
+  std::string name;
+  std::string value;
+  friend bool operator==(const MpiStartSetting&, const MpiStartSetting&) = default;
 };
 
 /// What this start of the process needs from Open MPI, each setting to be set only where the
@@ -39,10 +37,19 @@ struct MpiStartSetting {
 ///     layer first probes the network devices, 0.2 s of every start here);
 ///   * a process started alone: also OMPI_MCA_ess_singleton_isolated=1, so that MPI_Init
 ///     does not start Open MPI's daemon (orted) beside it, which only a process that spawns
-///     others needs and wormnet never does: 0.2 s of every one-rank start here
-///     (docs/scaling.md, "Strong scaling of the whole process").
+///     others needs and wormnet never does (0.15 s of every one-rank start here:
+///     docs/scaling.md, "Strong scaling of the whole process"); and, since every isolated
+///     singleton has the same job name and so the same session directory, where concurrent
+///     ones would collide (MPI-IO's shared-file-pointer files: a flaky test on 1 Dec 2026),
+///     its own one: OMPI_MCA_orte_jobfam_session_dir = `session_dir` (Open MPI makes it and
+///     removes it at MPI_Finalize). Not when the user chose a non-isolated singleton.
 /// Ranks on several nodes, or under a launcher that cannot tell: nothing.
-[[nodiscard]] std::vector<MpiStartSetting> mpi_start_settings(
-    EnvironmentLookup env = process_environment);
+[[nodiscard]] std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
+                                                              const std::string& session_dir);
+
+/// A session directory of this process's own for an isolated singleton: under TMPDIR (else
+/// /tmp, as Open MPI's), named after the process id and the start time, which no other
+/// process running at once has.
+[[nodiscard]] std::string own_session_dir(EnvironmentLookup env = process_environment);
 
 }  // namespace wormnet

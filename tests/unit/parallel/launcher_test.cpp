@@ -66,20 +66,40 @@ TEST_F(Launcher, ASlurmStepSharesANodeWhenItHasOne) {
 }
 
 // What MpiSession sets before MPI_Init: shared memory for ranks on one machine; for a process
-// started alone also no daemon (a singleton that never spawns needs none).
+// started alone also no daemon (a singleton that never spawns needs none), in a session
+// directory of its own (isolated singletons all have the same job name).
 TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMemory) {
   const MpiStartSetting pml{"OMPI_MCA_pml", "ob1"};
   const MpiStartSetting isolated{"OMPI_MCA_ess_singleton_isolated", "1"};
-  EXPECT_EQ(mpi_start_settings(lookup), (std::vector<MpiStartSetting>{pml, isolated}));
+  const MpiStartSetting own{"OMPI_MCA_orte_jobfam_session_dir", "/scratch/own"};
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
+            (std::vector<MpiStartSetting>{pml, isolated, own}));
+  // The variables Open MPI sets in a singleton's own MPI_Init change nothing.
+  set({{"PMIX_RANK", "0"}, {"OMPI_MCA_ess", "singleton"}});
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
+            (std::vector<MpiStartSetting>{pml, isolated, own}));
+  // A user who asked for the daemon keeps Open MPI's session directories.
+  set({{"OMPI_MCA_ess_singleton_isolated", "0"}});
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
   set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}});
-  EXPECT_EQ(mpi_start_settings(lookup), std::vector<MpiStartSetting>{pml});
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
   set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});
-  EXPECT_EQ(mpi_start_settings(lookup), std::vector<MpiStartSetting>{pml});
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
   // Ranks on several nodes, or a launcher that does not say: Open MPI's defaults.
   set({{"OMPI_COMM_WORLD_SIZE", "64"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "32"}});
-  EXPECT_TRUE(mpi_start_settings(lookup).empty());
+  EXPECT_TRUE(mpi_start_settings(lookup, "/scratch/own").empty());
   set({{"PMIX_RANK", "3"}});
-  EXPECT_TRUE(mpi_start_settings(lookup).empty());
+  EXPECT_TRUE(mpi_start_settings(lookup, "/scratch/own").empty());
+}
+
+TEST_F(Launcher, EachProcessHasASessionDirectoryOfItsOwnUnderTmpdir) {
+  set({{"TMPDIR", "/scratch"}});
+  const std::string a = own_session_dir(lookup);
+  const std::string b = own_session_dir(lookup);
+  EXPECT_EQ(a.rfind("/scratch/wormnet-mpi.", 0), 0U) << a;
+  EXPECT_NE(a, b);  // the start time tells two calls (two processes) apart
+  set({});
+  EXPECT_EQ(own_session_dir(lookup).rfind("/tmp/wormnet-mpi.", 0), 0U);
 }
 
 TEST_F(Launcher, OtherLaunchersAreNotAssumedLocal) {

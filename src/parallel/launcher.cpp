@@ -65,8 +65,12 @@ std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
 }
 
 std::string own_session_dir(EnvironmentLookup env) {
-  const char* tmp = env("TMPDIR");
-  const std::string base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  // Where Open MPI itself would put it: the user's tmpdir_base, else TMPDIR, else /tmp.
+  std::string base = "/tmp";
+  for (const char* name : {"TMPDIR", "OMPI_MCA_orte_tmpdir_base"}) {
+    const char* dir = env(name);
+    if (dir != nullptr && *dir != '\0') base = dir;
+  }
   const auto now = std::chrono::steady_clock::now().time_since_epoch();
   return base + "/wormnet-mpi." + std::to_string(static_cast<long long>(getpid())) + "." +
          std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());

@@ -47,9 +47,9 @@ struct MpiStartSetting {
 [[nodiscard]] std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
                                                               const std::string& session_dir);
 
-/// A session directory of this process's own for an isolated singleton: under TMPDIR (else
-/// /tmp, as Open MPI's), named after the process id and the start time, which no other
-/// process running at once has.
+/// A session directory of this process's own for an isolated singleton: where Open MPI would
+/// put its own (OMPI_MCA_orte_tmpdir_base, else TMPDIR, else /tmp), named after the process id
+/// and the start time, which no other process running at once has.
 [[nodiscard]] std::string own_session_dir(EnvironmentLookup env = process_environment);
 
 }  // namespace wormnet

@@ -92,12 +92,14 @@ TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMem
   EXPECT_TRUE(mpi_start_settings(lookup, "/scratch/own").empty());
 }
 
-TEST_F(Launcher, EachProcessHasASessionDirectoryOfItsOwnUnderTmpdir) {
+TEST_F(Launcher, EachProcessHasASessionDirectoryOfItsOwnWhereOpenMpiPutsItsOwn) {
   set({{"TMPDIR", "/scratch"}});
   const std::string a = own_session_dir(lookup);
   const std::string b = own_session_dir(lookup);
   EXPECT_EQ(a.rfind("/scratch/wormnet-mpi.", 0), 0U) << a;
   EXPECT_NE(a, b);  // the start time tells two calls (two processes) apart
+  set({{"TMPDIR", "/scratch"}, {"OMPI_MCA_orte_tmpdir_base", "/local"}});
+  EXPECT_EQ(own_session_dir(lookup).rfind("/local/wormnet-mpi.", 0), 0U);
   set({});
   EXPECT_EQ(own_session_dir(lookup).rfind("/tmp/wormnet-mpi.", 0), 0U);
 }

@@ -54,9 +54,13 @@ std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
   std::vector<MpiStartSetting> settings;
   if (ranks_share_one_node(env)) settings.push_back({"OMPI_MCA_pml", "ob1"});
   if (!started_by_launcher(env)) {
+    // The user's own choice of a singleton with its daemon (Open MPI's false values) keeps
+    // Open MPI's session layout; any other value isolates it, which needs the own directory.
     const char* isolated = env("OMPI_MCA_ess_singleton_isolated");
-    // The user's own choice of a singleton with its daemon keeps Open MPI's session layout.
-    if (isolated == nullptr || std::string_view(isolated) == "1") {
+    const std::string_view v = isolated != nullptr ? isolated : "";
+    const bool daemon =
+        v == "0" || v == "f" || v == "false" || v == "n" || v == "no" || v == "disabled";
+    if (!daemon) {
       settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
       settings.push_back({"OMPI_MCA_orte_jobfam_session_dir", session_dir});
     }

@@ -78,9 +78,15 @@ TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMem
   set({{"PMIX_RANK", "0"}, {"OMPI_MCA_ess", "singleton"}});
   EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
             (std::vector<MpiStartSetting>{pml, isolated, own}));
-  // A user who asked for the daemon keeps Open MPI's session directories.
-  set({{"OMPI_MCA_ess_singleton_isolated", "0"}});
-  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
+  // A user who asked for the daemon keeps Open MPI's session directories; one who asked for
+  // an isolated singleton in other words gets the own directory too.
+  for (const char* no : {"0", "false", "no", "disabled"}) {
+    set({{"OMPI_MCA_ess_singleton_isolated", no}});
+    EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
+  }
+  set({{"OMPI_MCA_ess_singleton_isolated", "true"}});
+  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
+            (std::vector<MpiStartSetting>{pml, isolated, own}));
   set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}});
   EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
   set({{"SLURM_PROCID", "1"}, {"SLURM_STEP_ID", "0"}, {"SLURM_STEP_NUM_NODES", "1"}});

@@ -1,6 +1,7 @@
 #include "wormnet/parallel/communicator.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -225,9 +226,14 @@ const void* Communicator::native_handle() const {
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   // Shared memory for ranks on one machine; a process started alone without Open MPI's
-  // daemon, in a session directory of its own (mpi_start_settings() says why). Every rank
-  // reads the same variables, so all choose alike; the user's own settings win (no overwrite).
-  for (const MpiStartSetting& s : mpi_start_settings(process_environment, own_session_dir())) {
+  // daemon, in a session directory of its own (mpi_start_settings() says why), or with the
+  // daemon where no directory can be made (Open MPI's own files may say where it can). Every
+  // rank reads the same variables, so all choose alike; the user's settings win (no overwrite).
+  if (!started_by_launcher()) {
+    session_dir_ = own_session_dir();
+    if (!make_session_dir(session_dir_)) session_dir_.clear();
+  }
+  for (const MpiStartSetting& s : mpi_start_settings(process_environment, session_dir_)) {
     setenv(s.name.c_str(), s.value.c_str(), 0);
   }
   int provided = 0;
@@ -238,6 +244,9 @@ MpiSession::~MpiSession() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
+  // MPI_Finalize removes it; a user's own jobfam directory took its place when set (empty
+  // and unused then).
+  if (!session_dir_.empty()) rmdir(session_dir_.c_str());
 }
 
 bool MpiSession::active() {

@@ -1,7 +1,9 @@
 #include "wormnet/parallel/launcher.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -53,31 +55,35 @@ std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
                                                 const std::string& session_dir) {
   std::vector<MpiStartSetting> settings;
   if (ranks_share_one_node(env)) settings.push_back({"OMPI_MCA_pml", "ob1"});
-  if (!started_by_launcher(env)) {
-    // The user's own choice of a singleton with its daemon (Open MPI's false values) keeps
-    // Open MPI's session layout; any other value isolates it, which needs the own directory.
-    const char* isolated = env("OMPI_MCA_ess_singleton_isolated");
-    const std::string_view v = isolated != nullptr ? isolated : "";
-    const bool daemon =
-        v == "0" || v == "f" || v == "false" || v == "n" || v == "no" || v == "disabled";
-    if (!daemon) {
-      settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
-      settings.push_back({"OMPI_MCA_orte_jobfam_session_dir", session_dir});
-    }
+  if (!started_by_launcher(env) && !session_dir.empty()) {
+    settings.push_back({"OMPI_MCA_ess_singleton_isolated", "1"});
+    settings.push_back({"OMPI_MCA_orte_jobfam_session_dir", session_dir});
   }
   return settings;
 }
 
 std::string own_session_dir(EnvironmentLookup env) {
-  // Where Open MPI itself would put it: the user's tmpdir_base, else TMPDIR, else /tmp.
+  // Where Open MPI puts its own: the user's tmpdir_base, else the first of TMPDIR, TEMP, TMP.
   std::string base = "/tmp";
-  for (const char* name : {"TMPDIR", "OMPI_MCA_orte_tmpdir_base"}) {
+  for (const char* name : {"OMPI_MCA_orte_tmpdir_base", "TMPDIR", "TEMP", "TMP"}) {
     const char* dir = env(name);
-    if (dir != nullptr && *dir != '\0') base = dir;
+    if (dir != nullptr && *dir != '\0') {
+      base = dir;
+      break;
+    }
   }
   const auto now = std::chrono::steady_clock::now().time_since_epoch();
-  return base + "/wormnet-mpi." + std::to_string(static_cast<long long>(getpid())) + "." +
+  return base + "/wormnet-mpi." + std::to_string(static_cast<unsigned long>(getuid())) + "/" +
+         std::to_string(static_cast<long long>(getpid())) + "." +
          std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+}
+
+bool make_session_dir(const std::string& dir) {
+  const std::size_t slash = dir.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return false;
+  const std::string parent = dir.substr(0, slash);
+  if (mkdir(parent.c_str(), 0700) != 0 && errno != EEXIST) return false;
+  return mkdir(dir.c_str(), 0700) == 0;
 }
 
 }  // namespace wormnet

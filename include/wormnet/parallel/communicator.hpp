@@ -80,6 +80,9 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
   /// Whether MPI is initialized (and not finalized) in this process.
   static bool active();
+
+ private:
+  std::string session_dir_;  ///< this process's own, when started alone (launcher.hpp)
 };
 
 }  // namespace wormnet

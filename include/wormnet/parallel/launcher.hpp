@@ -35,21 +35,30 @@ struct MpiStartSetting {
 /// user has not set it (setenv without overwrite; MpiSession does):
 ///   * ranks that all share this machine: OMPI_MCA_pml=ob1 (shared memory; the default
 ///     layer first probes the network devices, 0.2 s of every start here);
-///   * a process started alone: also OMPI_MCA_ess_singleton_isolated=1, so that MPI_Init
-///     does not start Open MPI's daemon (orted) beside it, which only a process that spawns
-///     others needs and wormnet never does (0.15 s of every one-rank start here:
-///     docs/scaling.md, "Strong scaling of the whole process"); and, since every isolated
-///     singleton has the same job name and so the same session directory, where concurrent
-///     ones would collide (MPI-IO's shared-file-pointer files: a flaky test on 1 Dec 2026),
-///     its own one: OMPI_MCA_orte_jobfam_session_dir = `session_dir` (Open MPI makes it and
-///     removes it at MPI_Finalize). Not when the user chose a non-isolated singleton.
+///   * a process started alone, given a session directory of its own (`session_dir` not
+///     empty): OMPI_MCA_ess_singleton_isolated=1, so that MPI_Init does not start Open MPI's
+///     daemon (orted) beside it, which only a process that spawns others needs and wormnet
+///     never does (0.15 s of every one-rank start here: docs/scaling.md, "Strong scaling of the
+///     whole process"), and OMPI_MCA_orte_jobfam_session_dir = `session_dir`. Every isolated
+///     singleton has the same job name, so without it concurrent ones share Open MPI's job
+///     session directory, and one's MPI_Finalize removes it while another's MPI_Init creates
+///     it (1 failure in 48-60 concurrent starts, 1 Dec and 7 Dec 2026). A user's own
+///     OMPI_MCA_ess_singleton_isolated=0 keeps the daemon, which works in the own directory.
+///     Without a directory (none could be made): Open MPI's defaults, daemon included.
 /// Ranks on several nodes, or under a launcher that cannot tell: nothing.
 [[nodiscard]] std::vector<MpiStartSetting> mpi_start_settings(EnvironmentLookup env,
                                                               const std::string& session_dir);
 
-/// A session directory of this process's own for an isolated singleton: where Open MPI would
-/// put its own (OMPI_MCA_orte_tmpdir_base, else TMPDIR, else /tmp), named after the process id
-/// and the start time, which no other process running at once has.
+/// A session directory of this process's own for an isolated singleton:
+/// BASE/wormnet-mpi.UID/PID.NS, BASE where Open MPI puts its own by default
+/// (OMPI_MCA_orte_tmpdir_base, else TMPDIR, TEMP, TMP, else /tmp), named after the process id
+/// and the start time in nanoseconds, which no other process running at once has; the
+/// per-user parent keeps what an abnormal exit leaves (as Open MPI's ompi.HOST.UID) together.
 [[nodiscard]] std::string own_session_dir(EnvironmentLookup env = process_environment);
+
+/// Makes `dir` and its parent (owner only; an existing parent is fine): true when `dir` is
+/// new and ours. False (nothing to use) when the place cannot hold it: read-only, missing,
+/// not a directory. MPI_Finalize removes `dir`; the parent stays.
+[[nodiscard]] bool make_session_dir(const std::string& dir);
 
 }  // namespace wormnet

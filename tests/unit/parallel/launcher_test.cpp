@@ -4,7 +4,11 @@
 #include "wormnet/parallel/launcher.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -74,17 +78,10 @@ TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMem
   const MpiStartSetting own{"OMPI_MCA_orte_jobfam_session_dir", "/scratch/own"};
   EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
             (std::vector<MpiStartSetting>{pml, isolated, own}));
+  // No directory could be made: the daemon, with Open MPI's own layout.
+  EXPECT_EQ(mpi_start_settings(lookup, ""), std::vector<MpiStartSetting>{pml});
   // The variables Open MPI sets in a singleton's own MPI_Init change nothing.
   set({{"PMIX_RANK", "0"}, {"OMPI_MCA_ess", "singleton"}});
-  EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
-            (std::vector<MpiStartSetting>{pml, isolated, own}));
-  // A user who asked for the daemon keeps Open MPI's session directories; one who asked for
-  // an isolated singleton in other words gets the own directory too.
-  for (const char* no : {"0", "false", "no", "disabled"}) {
-    set({{"OMPI_MCA_ess_singleton_isolated", no}});
-    EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"), std::vector<MpiStartSetting>{pml});
-  }
-  set({{"OMPI_MCA_ess_singleton_isolated", "true"}});
   EXPECT_EQ(mpi_start_settings(lookup, "/scratch/own"),
             (std::vector<MpiStartSetting>{pml, isolated, own}));
   set({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}});
@@ -99,15 +96,49 @@ TEST_F(Launcher, AProcessStartedAloneStartsNoDaemonAndRanksOnOneNodeUseSharedMem
 }
 
 TEST_F(Launcher, EachProcessHasASessionDirectoryOfItsOwnWhereOpenMpiPutsItsOwn) {
+  const std::string user = "/wormnet-mpi." + std::to_string(getuid()) + "/";
   set({{"TMPDIR", "/scratch"}});
   const std::string a = own_session_dir(lookup);
   const std::string b = own_session_dir(lookup);
-  EXPECT_EQ(a.rfind("/scratch/wormnet-mpi.", 0), 0U) << a;
+  EXPECT_EQ(a.rfind("/scratch" + user + std::to_string(getpid()) + ".", 0), 0U) << a;
   EXPECT_NE(a, b);  // the start time tells two calls (two processes) apart
   set({{"TMPDIR", "/scratch"}, {"OMPI_MCA_orte_tmpdir_base", "/local"}});
-  EXPECT_EQ(own_session_dir(lookup).rfind("/local/wormnet-mpi.", 0), 0U);
+  EXPECT_EQ(own_session_dir(lookup).rfind("/local" + user, 0), 0U);
+  set({{"TMP", "/tmp2"}});
+  EXPECT_EQ(own_session_dir(lookup).rfind("/tmp2" + user, 0), 0U);
+  set({{"TMPDIR", ""}, {"TEMP", "/temp"}, {"TMP", "/tmp2"}});
+  EXPECT_EQ(own_session_dir(lookup).rfind("/temp" + user, 0), 0U);
   set({});
-  EXPECT_EQ(own_session_dir(lookup).rfind("/tmp/wormnet-mpi.", 0), 0U);
+  EXPECT_EQ(own_session_dir(lookup).rfind("/tmp" + user, 0), 0U);
+}
+
+TEST_F(Launcher, ASessionDirectoryIsMadeWithItsParentOrNotAtAll) {
+  char base_template[] = "/tmp/wormnet-launcher-test.XXXXXX";
+  const char* made = mkdtemp(base_template);
+  ASSERT_NE(made, nullptr);
+  const std::string base = made;
+  const std::string dir = base + "/wormnet-mpi.0/123.456";
+  EXPECT_TRUE(make_session_dir(dir));
+  struct stat st {};
+  ASSERT_EQ(stat(dir.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0700U);
+  // Not twice (another process's), and a second one beside it under the same parent.
+  EXPECT_FALSE(make_session_dir(dir));
+  EXPECT_TRUE(make_session_dir(base + "/wormnet-mpi.0/123.457"));
+  // A place that cannot hold one: a file as the parent, a missing grandparent, no slash.
+  const std::string file = base + "/plain";
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  EXPECT_FALSE(make_session_dir(file + "/1.2"));
+  EXPECT_FALSE(make_session_dir(base + "/missing/wormnet-mpi.0/1.2"));
+  EXPECT_FALSE(make_session_dir("relative"));
+  for (const char* leaf :
+       {"/wormnet-mpi.0/123.456", "/wormnet-mpi.0/123.457", "/wormnet-mpi.0", "/plain"}) {
+    std::remove((base + leaf).c_str());
+  }
+  EXPECT_EQ(rmdir(base.c_str()), 0);
 }
 
 TEST_F(Launcher, OtherLaunchersAreNotAssumedLocal) {

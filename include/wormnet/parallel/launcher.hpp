@@ -34,15 +34,15 @@ struct MpiStartSetting {
 /// What this start of the process needs from Open MPI, each setting to be set only where the
 /// user has not set it (setenv without overwrite; MpiSession does):
 ///   * ranks that all share this machine: OMPI_MCA_pml=ob1 (shared memory; the default
-///     layer first probes the network devices, 0.2 s of every start here);
+///     layer first probes the network devices before it settles for shared memory);
 ///   * a process started alone, given a session directory of its own (`session_dir` not
 ///     empty): OMPI_MCA_ess_singleton_isolated=1, so that MPI_Init does not start Open MPI's
 ///     daemon (orted) beside it, which only a process that spawns others needs and wormnet
-///     never does (0.15 s of every one-rank start here: docs/scaling.md, "Strong scaling of the
-///     whole process"), and OMPI_MCA_orte_jobfam_session_dir = `session_dir`. Every isolated
+///     never does (its start is most of a one-rank start's cost: docs/scaling.md, "Strong scaling
+///     of the whole process"), and OMPI_MCA_orte_jobfam_session_dir = `session_dir`. Every isolated
 ///     singleton has the same job name, so without it concurrent ones share Open MPI's job
 ///     session directory, and one's MPI_Finalize removes it while another's MPI_Init creates
-///     it (1 failure in 48-60 concurrent starts, 1 Dec and 7 Dec 2026). A user's own
+///     it (docs/analysis.md, section 6, has the failure's measurements). A user's own
 ///     OMPI_MCA_ess_singleton_isolated=0 keeps the daemon, which works in the own directory.
 ///     Without a directory (none could be made): Open MPI's defaults, daemon included.
 /// Ranks on several nodes, or under a launcher that cannot tell: nothing.

@@ -1,8 +1,11 @@
 // wormnet: parse -> validate -> build -> run -> report. Each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <string>
 #include <vector>
@@ -132,6 +135,22 @@ int interrupted_before_setup(bool speak) {
   return wormnet::kExitInterrupted;
 }
 
+/// `code`, or kExitOutputFailed when what the command printed could not all be written (a
+/// full disk behind `> file`, a closed stdout): a report that silently lost its lines would
+/// pass for a whole one. The streams are flushed here, where a failure can still be told.
+int with_stdout_written(int code, bool speak) {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && std::cout.good() && std::ferror(stdout) == 0) return code;
+  if (speak) {
+    std::fprintf(stderr, "wormnet: error: cannot write the standard output%s%s\n",
+                 error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  }
+  return code == 0 ? kExitOutputFailed : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -236,7 +255,7 @@ int main(int argc, char** argv) {
 
   try {
     for (auto& c : commands) {
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) return with_stdout_written(c.run(), speak);
     }
   } catch (const wormnet::InputError& e) {
     print_error(e.what(), "", speak);

@@ -34,6 +34,8 @@ std::size_t first_non_blank(const std::string& input) {
 /// 2^64 - 1 (CLI11 wraps decimal values beyond it silently).
 std::string check_unsigned(std::string& input) {
   const std::size_t first = first_non_blank(input);
+  // CLI11 reads "" as 0: --seed "" from an unset shell variable would run with seed 0.
+  if (first == input.size()) return "'" + input + "': an empty value: expected an integer >= 0";
   if (first < input.size() && input[first] == '-') {
     return "'" + input + "': must be an integer >= 0";
   }
@@ -45,6 +47,14 @@ std::string check_unsigned(std::string& input) {
   if (significant.size() > 20 ||
       (significant.size() == 20 && significant > "18446744073709551615")) {
     return "'" + input + "': larger than 2^64 - 1";
+  }
+  return {};
+}
+
+/// A signed integer option: not empty (CLI11 reads "" as 0).
+std::string check_signed(std::string& input) {
+  if (first_non_blank(input) == input.size()) {
+    return "'" + input + "': an empty value: expected an integer";
   }
   return {};
 }
@@ -85,6 +95,7 @@ void apply_option_rules(CLI::App& app) {
     const std::string type = opt->get_type_name();
     std::function<std::string(std::string&)> rule;
     if (type == "UINT") rule = check_unsigned;
+    if (type == "INT") rule = check_signed;
     if (type == "FLOAT") rule = check_finite;
     if (type == "TEXT") rule = check_text;
     if (!rule) continue;

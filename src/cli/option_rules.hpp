@@ -1,7 +1,8 @@
 // Rules every subcommand's options follow, declared once and applied to whatever options a
 // command has, so that a new option is covered without a line of its own:
-//  - values: an unsigned option refuses a minus sign and values above 2^64 - 1 (CLI11 reads
-//    "-1" as 2^64 - 1 and wraps larger values), a floating-point option refuses inf and nan,
+//  - values: an integer option refuses an empty value (CLI11 reads "" as 0), an unsigned one
+//    a minus sign and values above 2^64 - 1 (CLI11 reads "-1" as 2^64 - 1 and wraps larger
+//    values), a floating-point option refuses inf and nan,
 //    a text option refuses an empty value, a list option an empty item ("0.1,,0.2");
 //  - conflicts: pairs of options that exclude each other, refused naming both (by CLI11's
 //    excludes(), whose error main() words with the reason below); a --config file key is

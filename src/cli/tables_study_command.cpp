@@ -28,12 +28,16 @@
 #include "wormnet/tables/table_check.hpp"
 #include "wormnet/tables/table_file.hpp"
 #include "wormnet/tables/table_generator.hpp"
+#include "wormnet/tables/table_limits.hpp"
 
 namespace wormnet::cli {
 
 namespace {
 
 using Cell = io::TimeSeriesTable::Cell;
+
+/// The most systems per dimension count (--systems).
+constexpr int kMostSystems = 100000;
 
 struct StudyOptions {
   std::vector<int> dims{2, 3, 4};
@@ -62,7 +66,12 @@ void check(StudyOptions& o) {
     if (d < 1 || d > 6) throw InputError("--dims", join(o.dims), "dimensions are 1 to 6");
   }
   for (int c : o.systems) {
-    if (c < 0) throw InputError("--systems", join(o.systems), "counts must be >= 0");
+    // Each system is a table generation of its own (seconds): the bound only keeps the list
+    // of systems drawn below from exhausting memory.
+    if (c < 0 || c > kMostSystems) {
+      throw InputError("--systems", join(o.systems),
+                       "counts must be 0 to " + std::to_string(kMostSystems));
+    }
   }
   if (o.min_size < 2) {
     throw InputError("--min-size", std::to_string(o.min_size), "must be >= 2 (a ring)");
@@ -71,7 +80,37 @@ void check(StudyOptions& o) {
     throw InputError("--max-size", std::to_string(o.max_size),
                      "sizes must satisfy 2 <= --min-size <= --max-size <= 64");
   }
-  for (const auto& a : o.algorithms) parse_table_algorithm(a, "--algorithms");
+  for (std::size_t i = 0; i < o.algorithms.size(); ++i) {
+    parse_table_algorithm(o.algorithms[i], "--algorithms");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (o.algorithms[j] == o.algorithms[i]) {
+        throw InputError("--algorithms", o.algorithms[i], "named twice: each algorithm once");
+      }
+    }
+  }
+  // Every system the study will draw (the draw is the seed's, so known now), checked before
+  // the file is made: a system past the tables' limit found mid-run would leave a .partial.
+  for (std::size_t k = 0; k < o.dims.size(); ++k) {
+    for (const auto& sizes : tables::study_systems(o.dims[k], o.systems[k], o.min_size, o.max_size,
+                                                   o.generator.options.seed)) {
+      std::uint64_t nodes = 1;
+      std::string spec = "torus:";
+      for (int size : sizes) {
+        nodes *= static_cast<std::uint64_t>(size);
+        if (nodes != static_cast<std::uint64_t>(size)) spec += 'x';
+        spec += std::to_string(size);
+      }
+      if (nodes > tables::kMaxTableNodes) {
+        throw InputError("--max-size", std::to_string(o.max_size),
+                         "--dims " + std::to_string(o.dims[k]) + " draws " + spec + " (" +
+                             std::to_string(nodes) +
+                             " nodes): a routing table holds N^2 "
+                             "routes, at most " +
+                             std::to_string(tables::kMaxTableNodes) +
+                             " nodes (a smaller --max-size, or fewer --dims)");
+      }
+    }
+  }
 }
 
 std::vector<io::ColumnSpec> columns(const StudyOptions& o) {

@@ -61,6 +61,63 @@ class BadInput(unittest.TestCase):
                       "Traceback", "Sanitizer"):
             self.assertNotIn(trace, err)
 
+    def test_empty_integer_values(self):
+        # CLI11 reads "" as 0: an unset shell variable must not run with seed 0 or no drain.
+        base = ["run", "-t", "mesh:4x4", "-r", "xy", "--warmup", "10", "--measure", "10", "-q"]
+        for option in ("--seed", "--drain-limit", "--vcs", "--buffer", "--fail-links"):
+            for value in ("", " "):
+                self.expect_one_line([*base, option, value], option, "an empty value")
+        self.expect_one_line(["tables-study", "--dims", "2", "--systems", "1", "--min-size",
+                              "", "-o", "never.h5"], "--min-size", "an empty value")
+
+    def test_empty_integer_in_a_config_file(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            config = os.path.join(d, "c.toml")
+            with open(config, "w", encoding="utf-8") as f:
+                f.write('topology = "mesh:4x4"\nrouting = "xy"\nseed = ""\n')
+            self.expect_one_line(["run", "--config", config, "--warmup", "10", "--measure",
+                                  "10", "-q", "-o", os.path.join(d, "r.h5")],
+                                 "--seed", "an empty value")
+            self.assertEqual(sorted(os.listdir(d)), ["c.toml"])
+
+    def test_tables_study_refuses_before_it_writes(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s.h5")
+            common = ["tables-study", "-q", "-o", out]
+            self.expect_one_line([*common, "--algorithms", "bfs,bfs", "--systems", "1",
+                                  "--dims", "2", "--max-size", "4"], "--algorithms", "twice")
+            # 40^6 nodes, and 20^4 = 160000: past the N^2-route tables' 16384 nodes.
+            self.expect_one_line([*common, "--algorithms", "bfs", "--systems", "1,1",
+                                  "--dims", "2,6", "--min-size", "40", "--max-size", "40"],
+                                 "--max-size '40'", "torus:40x40x40x40x40x40", "16384")
+            self.expect_one_line([*common, "--algorithms", "bfs", "--systems", "1",
+                                  "--dims", "4", "--min-size", "20", "--max-size", "20"],
+                                 "--max-size '20'", "torus:20x20x20x20 (160000 nodes)")
+            self.expect_one_line([*common, "--systems", "2000000000", "--dims", "2"],
+                                 "--systems", "100000")
+            self.assertEqual(os.listdir(d), [])
+
+    def test_stdout_that_cannot_be_written(self):
+        # The report lost on a full disk or a closed stdout is an output failure (exit 6),
+        # not a success.
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="wormnet-mpi-") as sessions:
+            env = dict(ENV, OMPI_MCA_orte_tmpdir_base=sessions)
+            with open("/dev/full", "w", encoding="utf-8") as full:
+                p = subprocess.run([WORMNET, "info", "-t", "mesh:4x4"], stdout=full,
+                                   stderr=subprocess.PIPE, text=True, timeout=300, env=env,
+                                   check=False)
+            self.assertEqual(p.returncode, 6, p.stderr)
+            self.assertEqual(p.stderr.splitlines(),
+                             ["wormnet: error: cannot write the standard output: "
+                              "No space left on device"])
+            p = subprocess.run([WORMNET, "verify", "-t", "mesh:4x4", "-r", "xy", "--json"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               timeout=300, env=env, check=False)
+            self.assertEqual((p.returncode, p.stderr), (0, ""))  # /dev/null takes it all
+
     def test_honeycomb_zero(self):
         self.expect_one_line(["info", "--topology", "honeycomb:0"], "--topology", "honeycomb:0",
                              "[1,")

@@ -358,7 +358,11 @@ void finish_sim_options(SimOptions& o) {
     throw InputError("--load-fraction", number_text(o.config.traffic.load_fraction),
                      "must be in (0, 1]");
   }
-  const auto shown = [&](const char* option) { return traffic_option_text(o.config, option); };
+  // --length is copied into --length-min and -max further down: until then its own value.
+  const auto shown = [&](const char* option) {
+    return std::string_view(option) == "--length" ? std::to_string(o.length)
+                                                  : traffic_option_text(o.config, option);
+  };
   check_workload_options(o.workload, o.config.workload, o.given, shown);
   check_fault_options(o.config.network.faults, o.given);
   if (o.config.traffic.drop_unroutable &&

@@ -70,6 +70,11 @@ class BadInput(unittest.TestCase):
         self.expect_one_line(["tables-study", "--dims", "2", "--systems", "1", "--min-size",
                               "", "-o", "never.h5"], "--min-size", "an empty value")
 
+    def test_workload_refuses_length_naming_its_value(self):
+        self.expect_one_line(["run", "-t", "mesh:4x4", "-r", "xy", "--workload", "alltoall",
+                              "--length", "4", "-q", "-o", "never.h5"],
+                             "--length '4'", "--workload alltoall")
+
     def test_empty_integer_in_a_config_file(self):
         import tempfile
         with tempfile.TemporaryDirectory() as d:

@@ -1,7 +1,10 @@
 #include "simulation_driver.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "batch_control.hpp"
 #include "build_version.hpp"
@@ -18,6 +21,32 @@
 namespace wormnet::cli {
 
 namespace {
+
+/// The longest configuration text a checkpoint holds: it keeps it as a fixed-length string
+/// attribute (read back without HDF5's global heap), which lives in the file's root object
+/// header, whose messages HDF5 limits to 64 KiB; this leaves room for the message's own fields.
+constexpr std::size_t kMostConfigBytes = 60000;
+
+/// InputError naming the option behind the longest line of `config_toml` when the text is
+/// longer than a checkpoint holds: refused before anything is written, rather than found at
+/// the first checkpoint (a signal, --checkpoint-every) as a failed write.
+void check_config_size(const std::string& config_toml) {
+  if (config_toml.size() <= kMostConfigBytes) return;
+  std::string_view longest;
+  for (std::size_t at = 0; at < config_toml.size();) {
+    const std::size_t end = std::min(config_toml.find('\n', at), config_toml.size());
+    if (end - at > longest.size()) longest = std::string_view(config_toml).substr(at, end - at);
+    at = end + 1;
+  }
+  const std::size_t eq = longest.find(" = ");
+  std::string option = "--" + std::string(longest.substr(0, std::min(eq, longest.size())));
+  std::replace(option.begin(), option.end(), '_', '-');
+  const std::string_view value = eq == std::string_view::npos ? longest : longest.substr(eq + 3);
+  throw InputError(option, std::string(value.substr(0, 40)) + "...",
+                   "makes the run's configuration " + std::to_string(config_toml.size()) +
+                       " bytes, more than a checkpoint holds (" + std::to_string(kMostConfigBytes) +
+                       "): a shorter list (--load-range for a sweep of many loads)");
+}
 
 /// A load that would not produce a single message in the measurement window measures
 /// nothing (and one that small once scheduled its messages past the end of the cycle
@@ -305,6 +334,7 @@ int run_simulation(SimOptions& o, const BatchOptionText& batch_text,
   finish_batch_options(batch_text, o.given, o.config.batch);
   const BatchConfig& batch = o.config.batch;
   const std::string config_toml = to_toml(o) + request.extra_toml;
+  check_config_size(config_toml);
   // A restart continues a checkpoint of this very configuration, version and input files.
   const std::optional<io::RunProgress> restart =
       checked_restart(comm, batch.restart, request.command, config_toml);

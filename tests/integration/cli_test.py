@@ -75,6 +75,25 @@ class BadInput(unittest.TestCase):
                               "--length", "4", "-q", "-o", "never.h5"],
                              "--length '4'", "--workload alltoall")
 
+    def test_configuration_longer_than_a_checkpoint_holds(self):
+        # The checkpoint keeps the configuration in its root's object header (64 KiB a
+        # message): a list that makes it longer is refused up front, naming the option,
+        # where it used to fail at the first checkpoint as a write error (exit 6).
+        import tempfile
+        base = ["sweep", "-t", "mesh:4x4", "-r", "xy", "--warmup", "10", "--measure", "200",
+                "--length", "2", "-q", "--stop-at-cycle", "5"]
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s.h5")
+            self.expect_one_line([*base, "--loads", ",".join(["0.0123456789012345"] * 3000),
+                                  "-o", out], "--loads '[0.0123", "60000")
+            self.assertEqual(os.listdir(d), [])
+            # 2,600 loads, about 57,800 bytes of configuration: stopped at cycle 5 with its
+            # checkpoint written (exit 5).
+            rc, _, err = run(*base, "--loads", ",".join(["0.0123456789012345"] * 2600), "-o", out)
+            self.assertEqual(rc, 5, err)
+            self.assertTrue(os.path.exists(os.path.join(d, "s.h5.checkpoint", "checkpoint.h5")),
+                            os.listdir(d))
+
     def test_empty_integer_in_a_config_file(self):
         import tempfile
         with tempfile.TemporaryDirectory() as d:

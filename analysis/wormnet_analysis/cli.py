@@ -6,6 +6,10 @@ wormnet-report commands of an installed package), and the dispatch to the others
 from __future__ import annotations
 
 import argparse
+import errno
+import functools
+import math
+import os
 import sys
 
 from ._h5 import FileError
@@ -19,11 +23,111 @@ by its load gamma_c, or (a run with --congestion totals) by where its packets wa
 busiest channels numbered, the bisection cut dashed."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """Bad options are one line on stderr (the option, the value, what is allowed), exit 2."""
+class Parser(argparse.ArgumentParser):
+    """Bad options are one line on stderr (the option, the value, what is allowed), exit 2.
+    Every tool's parser (wormnet_analysis/tools too)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: {message}\n")
+        self.exit(2, f"{self.prog}: {one_line(message)}\n")
+
+
+#: What bad input raises: our own refusals, h5py's and matplotlib's OSError (a file that
+#: cannot be read or written), ValueError (a bad value), KeyError (a missing object).
+EXPECTED = (FileError, LayoutError, ValueError, KeyError, OSError)
+
+
+def one_line(text) -> str:
+    """`text` on one line: HDF5's and argparse's messages may span several."""
+    return " ".join(str(text).split())
+
+
+def _stdout_error(error: Exception | None) -> OSError | None:
+    """stdout's error when it cannot be written (a full disk, a closed pipe): `error` when it
+    is one (an OSError without a file name: print's), or flush's. The rest of stdout then
+    goes to /dev/null, or Python's flush at exit would print several lines more."""
+    if not (isinstance(error, OSError) and error.filename is None
+            and error.errno in (errno.ENOSPC, errno.EPIPE, errno.EDQUOT, errno.EIO)):
+        try:
+            sys.stdout.flush()
+            return None
+        except OSError as e:
+            error = e
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return error
+
+
+def run_guarded(name: str, main, *args, **kwargs) -> int:
+    """main(*args, **kwargs), its EXPECTED errors as one line `name: message` on stderr and
+    exit code 2 (never a traceback); main's own return code otherwise."""
+    try:
+        code, error = main(*args, **kwargs) or 0, None
+    except EXPECTED as e:
+        code, error = 2, e
+    broken = _stdout_error(error)
+    if isinstance(error, KeyError) and error.args:
+        error = error.args[0]  # str(KeyError) quotes its message
+    if broken is not None:
+        code, error = 2, f"stdout: cannot write ({broken.strerror or broken})"
+    if error is not None:
+        print(f"{name}: {one_line(error)}", file=sys.stderr)
+    return code
+
+
+def guarded(name: str):
+    """Decorates a tool's main() with run_guarded."""
+    def wrap(main):
+        @functools.wraps(main)
+        def run(*args, **kwargs):
+            return run_guarded(name, main, *args, **kwargs)
+        return run
+    return wrap
+
+
+def check_output(path: str, option: str, inputs=(), suffix: str | None = None) -> None:
+    """Refuses (FileError) the output path of `option` before anything is written: empty, a
+    directory, in a folder that does not exist, without `suffix` (a format the tool does
+    not write), or one of the input files (writing would destroy what it reads)."""
+    if not path:
+        raise FileError(f"{option} '': empty; give a file name")
+    if os.path.isdir(path):
+        raise FileError(f"{option} '{path}': is a directory; give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise FileError(f"{option} '{path}': folder '{folder}' does not exist")
+    for source in inputs:
+        if _same_file(path, source):
+            raise FileError(f"{option} '{path}': is the input file {source}; writing it would "
+                            "destroy it")
+    if suffix and not path.lower().endswith(suffix):
+        raise FileError(f"{option} '{path}': writes {suffix[1:].upper()}; give a name "
+                        f"ending in {suffix}")
+
+
+def _same_file(a: str, b: str) -> bool:
+    # samefile sees hard links; realpath a file not written yet.
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def finite(text: str) -> float:
+    """An option's number: nan and inf would reach matplotlib and fail there."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"'{text}': a finite number, e.g. 40")
+    return value
+
+
+def positive(text: str) -> float:
+    """An option's finite number > 0 (an axis' top, a size)."""
+    value = finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}': a number > 0, e.g. 40")
+    return value
 
 
 def _slice(text: str) -> tuple:
@@ -57,10 +161,14 @@ def _windows(text: str) -> list:
 
 
 def heatmap_main(argv=None, prog: str | None = None) -> int:
+    return run_guarded(prog or "heatmap", _heatmap_main, argv, prog)
+
+
+def _heatmap_main(argv, prog: str | None) -> int:
     from .channels import QUANTITIES
     from .loaders import load_any
 
-    ap = _Parser(prog=prog, description=HEATMAP_USAGE)
+    ap = Parser(prog=prog, description=HEATMAP_USAGE)
     ap.add_argument("file", help="a result file (wormnet run/sweep -o) or a routing-table "
                                  "file (wormnet tables -o)")
     ap.add_argument("-o", "--output", required=True, help="PNG file to write")
@@ -88,83 +196,87 @@ def heatmap_main(argv=None, prog: str | None = None) -> int:
                     help="colour scale: absolute (0 to the largest value), relative (around "
                          "the mean: the perfect load of a minimal routing's gamma_c), or auto "
                          "(relative when the values differ by less than 10%% of the largest)")
-    ap.add_argument("--vmin", type=float, default=None,
+    ap.add_argument("--vmin", type=finite, default=None,
                     help="the colour scale's lower end (default 0, or the relative scale's)")
-    ap.add_argument("--vmax", type=float, default=None,
+    ap.add_argument("--vmax", type=finite, default=None,
                     help="the colour scale's upper end (default the largest value over the "
                          "whole network, slices or not)")
-    ap.add_argument("--width", type=float, default=9.0, help="figure width, inches (9)")
+    ap.add_argument("--width", type=positive, default=9.0, help="figure width, inches (9)")
     ap.add_argument("--partition", metavar="PNG", default=None,
                     help="also draw the partition (result files): nodes by rank, edge cut")
     ap.add_argument("--partial", action="store_true",
                     help="also draw an unfinished result file's finished points")
     args = ap.parse_args(argv)
-    name = prog or "heatmap"
-    try:
-        source = load_any(args.file, allow_partial=args.partial)
-        from . import heatmap as hm  # matplotlib: only once there is something to draw
-        from . import plots
-        from .layouts import layout
+    # Nothing is written before every output is known to be writable and not the input.
+    check_output(args.output, "-o", [args.file])
+    if args.partition is not None:
+        check_output(args.partition, "--partition", [args.file])
+        if _same_file(args.partition, args.output):
+            raise FileError(f"--partition '{args.partition}': is also -o; give another name")
+    source = load_any(args.file, allow_partial=args.partial)
+    from . import heatmap as hm  # matplotlib: only once there is something to draw
+    from . import plots
+    from .layouts import layout
 
-        quantity = args.quantity
-        options = {}
-        if args.plane is not None:
-            options["plane"] = args.plane
-        if args.slice:
-            options["slices"] = dict(args.slice)
-        net = source.network
-        if quantity == "congestion":
-            if not hasattr(source, "points"):
-                raise FileError(f"{args.file}: a routing-table file has no congestion counts")
-            fig, drawn = hm.congestion_panels(source, args.point, style=args.layout,
-                                              top=args.top, **options)
-            plots.save_png(fig, args.output, dpi=100)
-            print(f"panels     {args.output}: {', '.join(h.quantity for h in drawn)} of "
-                  f"{net.channels} channels of {net.spec}")
-            for h in drawn:
-                c = h.busiest[0] if h.busiest else int(h.values.argmax())
-                print(f"{h.quantity:<12} max {h.values.max():.6g} on {net.channel_label(c)}")
-            return 0
-        if quantity == "over-time":
-            if not hasattr(source, "points"):
-                raise FileError(f"{args.file}: a routing-table file has no channel series")
-            fig, drawn = hm.series_panels(source, args.windows, args.point, style=args.layout,
+    quantity = args.quantity
+    options = {}
+    if args.plane is not None:
+        options["plane"] = args.plane
+    if args.slice:
+        options["slices"] = dict(args.slice)
+    net = source.network
+    if quantity == "congestion":
+        if not hasattr(source, "points"):
+            raise FileError(f"{args.file}: a routing-table file has no congestion counts")
+        fig, drawn = hm.congestion_panels(source, args.point, style=args.layout,
                                           top=args.top, **options)
-            plots.save_png(fig, args.output, dpi=100)
-            print(f"panels     {args.output}: utilization of {net.channels} channels of "
-                  f"{net.spec} in windows {', '.join(str(h.window) for h in drawn)}")
-            return 0
-        elif args.windows is not None:
-            raise FileError("--windows: read with --quantity over-time only")
-        h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
-                          scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
-        plots.save_png(h.figure, args.output, dpi=100)
-        cut = net.bisection()
-        quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
-        print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "
-              f"{h.layout.style} layout, max {h.values.max():.6g}")
-        print(f"scale      {h.scale}: {h.norm.vmin:.6g} to {h.norm.vmax:.6g}")
-        print(f"bisection  {cut.description}: {cut.channels_each_way} channels each way")
-        for k, c in enumerate(h.busiest, 1):
-            print(f"busiest {k}  {net.channel_label(c)}: {h.values[c]:.6g}")
-        if args.partition:
-            if getattr(net, "owner", None) is None:
-                raise FileError(f"{args.file}: no partition (only result files have one)")
-            fig, cut_links = hm.draw_partition(layout(net, args.layout, **options), net.owner,
-                                               title=f"{net.spec}: partition")
-            plots.save_png(fig, args.partition)
-            print(f"partition  {args.partition}: {cut_links} links between ranks")
-    except (FileError, LayoutError, ValueError, KeyError) as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"{name}: {msg}", file=sys.stderr)
-        return 2
+        plots.save_png(fig, args.output, dpi=100)
+        print(f"panels     {args.output}: {', '.join(h.quantity for h in drawn)} of "
+              f"{net.channels} channels of {net.spec}")
+        for h in drawn:
+            c = h.busiest[0] if h.busiest else int(h.values.argmax())
+            print(f"{h.quantity:<12} max {h.values.max():.6g} on {net.channel_label(c)}")
+        return 0
+    if quantity == "over-time":
+        if not hasattr(source, "points"):
+            raise FileError(f"{args.file}: a routing-table file has no channel series")
+        fig, drawn = hm.series_panels(source, args.windows, args.point, style=args.layout,
+                                      top=args.top, **options)
+        plots.save_png(fig, args.output, dpi=100)
+        print(f"panels     {args.output}: utilization of {net.channels} channels of "
+              f"{net.spec} in windows {', '.join(str(h.window) for h in drawn)}")
+        return 0
+    elif args.windows is not None:
+        raise FileError("--windows: read with --quantity over-time only")
+    h = hm.heatmap_of(source, quantity, args.point, args.layout, args.top, args.width,
+                      scale=args.scale, vmin=args.vmin, vmax=args.vmax, **options)
+    plots.save_png(h.figure, args.output, dpi=100)
+    cut = net.bisection()
+    quantity = quantity or ("utilization" if hasattr(source, "points") else "load")
+    print(f"heatmap    {args.output}: {quantity} of {net.channels} channels of {net.spec}, "
+          f"{h.layout.style} layout, max {h.values.max():.6g}")
+    print(f"scale      {h.scale}: {h.norm.vmin:.6g} to {h.norm.vmax:.6g}")
+    print(f"bisection  {cut.description}: {cut.channels_each_way} channels each way")
+    for k, c in enumerate(h.busiest, 1):
+        print(f"busiest {k}  {net.channel_label(c)}: {h.values[c]:.6g}")
+    if args.partition:
+        if getattr(net, "owner", None) is None:
+            raise FileError(f"{args.file}: no partition (only result files have one)")
+        fig, cut_links = hm.draw_partition(layout(net, args.layout, **options), net.owner,
+                                           title=f"{net.spec}: partition")
+        plots.save_png(fig, args.partition)
+        print(f"partition  {args.partition}: {cut_links} links between ranks")
     return 0
 
 
 def report_main(argv=None, prog: str | None = None) -> int:
+    return run_guarded(prog or "report", _report_main, argv, prog)
+
+
+def _report_main(argv, prog: str | None) -> int:
     from .results import load
 
-    ap = _Parser(
+    ap = Parser(
         prog=prog, description="A self-contained HTML report of one wormnet run or sweep: "
         "configuration, latency against accepted traffic, latency histograms, the warm-up "
         "and measurement windows (is the run steady?), channel heatmaps, partition, speed.")
@@ -178,18 +290,13 @@ def report_main(argv=None, prog: str | None = None) -> int:
     ap.add_argument("--partial", action="store_true",
                     help="also report an unfinished file's finished points")
     args = ap.parse_args(argv)
-    name = prog or "report"
-    try:
-        sweep = load(args.file, allow_partial=args.partial)
-        if args.point is not None:
-            sweep.point(args.point)
-        from .report import report_html  # matplotlib: only once there is something to draw
+    check_output(args.output, "-o", [args.file])
+    sweep = load(args.file, allow_partial=args.partial)
+    if args.point is not None:
+        sweep.point(args.point)
+    from .report import report_html  # matplotlib: only once there is something to draw
 
-        text = report_html(sweep, args.quantity, args.point)
-    except (FileError, LayoutError, ValueError, KeyError) as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"{name}: {msg}", file=sys.stderr)
-        return 2
+    text = report_html(sweep, args.quantity, args.point)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"report     {args.output} ({len(text) // 1024} KiB, {len(sweep.points)} points)")

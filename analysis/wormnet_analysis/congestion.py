@@ -2,8 +2,9 @@
 statistics"): a point's /points/NNN/congestion group as a pandas DataFrame, one row per
 (channel, VC); and with `--congestion series` the channel view over time,
 /points/NNN/channel_series, one row per statistics window and a column per channel."""
-import h5py
 import numpy as np
+
+from ._h5 import open_h5
 
 
 def congestion_frame(path: str, index: int = 0):
@@ -13,7 +14,7 @@ def congestion_frame(path: str, index: int = 0):
     escape (True on an escape VC of `duato`). KeyError when the run did not count them."""
     import pandas as pd
 
-    with h5py.File(path, "r") as f:
+    with open_h5(path) as f:
         name = f"points/{index:03d}/congestion"
         if name not in f:
             raise KeyError(f"{path}: point {index} has no congestion counts "
@@ -51,7 +52,7 @@ def channel_series_frame(path: str, index: int = 0, quantity: str = "flits"):
 
     if quantity not in ("flits", "utilization", "blocked"):
         raise ValueError(f"quantity {quantity!r}: flits, utilization or blocked")
-    with h5py.File(path, "r") as f:
+    with open_h5(path) as f:
         name = f"points/{index:03d}/channel_series"
         if name not in f:
             raise KeyError(f"{path}: point {index} has no channel series "

@@ -218,11 +218,7 @@ def load(path: str, allow_partial: bool = False) -> Sweep:
     status is not a finished one (FINISHED) and allow_partial is False. With
     allow_partial, a killed or interrupted run gives its finished points only.
     """
-    try:
-        f = open_h5(path)
-    except FileError as e:
-        raise ResultFileError(str(e)) from e
-    with f:
+    with open_h5(path, ResultFileError) as f:
         root = attrs(f)
         version = root.get("schema_version")
         if version not in READABLE_VERSIONS:

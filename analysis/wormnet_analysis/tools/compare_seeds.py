@@ -9,7 +9,6 @@ latency under both seeds and their relative differences. Reads only the HDF5 fil
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -17,6 +16,7 @@ import sys
 import numpy as np
 
 import wormnet_analysis as wa
+from wormnet_analysis.cli import Parser, guarded
 
 #: Options whose difference makes two files different experiments rather than two seeds.
 SAME = ("topology", "routing", "buffer", "length-min", "length-max", "vc-bandwidth", "warmup",
@@ -45,8 +45,9 @@ def compare(a: wa.Sweep, b: wa.Sweep, name: str) -> list:
     return rows
 
 
+@guarded("compare_seeds")
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", help="sweeps run with another seed (NAME_seedK.h5)")
     ap.add_argument("--against", required=True, help="folder with the NAME.h5 sweeps")
     args = ap.parse_args(argv)

@@ -12,7 +12,6 @@ and SSSP tables; then the saturation throughput (highest accepted load, flits/no
 of the SSSP table under uniform and all-to-all traffic, with its (W-1)/pi. The figure draws
 pi, mean stretch and saturation throughput against the number of failed links.
 """
-import argparse
 import glob
 import json
 import os
@@ -20,6 +19,7 @@ import re
 import sys
 
 import wormnet_analysis as wa
+from wormnet_analysis.cli import Parser, check_output, guarded
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 PATTERNS = ("uniform", "all-to-all")
@@ -47,17 +47,17 @@ def collect(outdir):
         if not text:
             continue
         kind, k, seed = parse_set(m.group(2))
-        tables[(m.group(1), kind, k, seed, m.group(3))] = json.loads(text)
+        try:
+            tables[(m.group(1), kind, k, seed, m.group(3))] = json.loads(text)
+        except ValueError as e:
+            raise wa.FileError(f"{path}: not JSON ({e})") from e
     sweeps = {}  # (shape, kind, k, seed, pattern) -> highest accepted load
     for path in glob.glob(os.path.join(outdir, "sweep_*_sssp_*.h5")):
         m = re.fullmatch(r"sweep_(.+?)_(none|(?:links|nodes)\d+_s\d+)_sssp_(.+)\.h5",
                          os.path.basename(path))
         if not m:
             continue
-        try:
-            s = wa.load(path, allow_partial=True)
-        except wa.FileError as e:
-            sys.exit(str(e))
+        s = wa.load(path, allow_partial=True)
         kind, k, seed = parse_set(m.group(2))
         sweeps[(m.group(1), kind, k, seed, m.group(3))] = float(max(s.summary["accepted"]))
     return tables, sweeps
@@ -155,19 +155,25 @@ def figure(tables, sweeps, path):
     print(f"\nfigure: {path}")
 
 
+@guarded("faults_study")
 def main():
-    p = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]),
-                                description=__doc__.splitlines()[0])
+    p = Parser(prog=os.path.basename(sys.argv[0]), description=__doc__.splitlines()[0])
     p.add_argument("outdir")
     p.add_argument("--figure")
     args = p.parse_args()
+    if not os.path.isdir(args.outdir):
+        raise wa.FileError(f"{args.outdir}: not a directory")
+    if args.figure is not None:
+        check_output(args.figure, "--figure")
     tables, sweeps = collect(args.outdir)
     if not tables:
-        sys.exit(f"{args.outdir}: no table_*.json files (run runs/faults_study.sh first)")
+        raise wa.FileError(f"{args.outdir}: no table_*.json files (run runs/faults_study.sh "
+                           "first)")
     report(tables, sweeps)
     if args.figure:
         figure(tables, sweeps, args.figure)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,7 +24,6 @@ included; wormnet_analysis.saturation_point's "peak", docs/simulator.md) and the
 
 from __future__ import annotations
 
-import argparse
 import glob
 import os
 import sys
@@ -36,6 +35,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import wormnet_analysis as wa
+from wormnet_analysis.cli import Parser, check_output, guarded, positive
 from wormnet_analysis.plots import png_bytes
 
 #: Legend names as in the paper's figure, and a fixed colour and marker per routing.
@@ -83,16 +83,18 @@ def curve_label(sweep: wa.Sweep, panel: str, buffers: set, modes: set) -> str:
     return label
 
 
-def collect(paths) -> dict:
+def collect(paths) -> tuple[dict, list]:
+    """The sweeps of each panel, and the files skipped ("file (spec)": not in Figure 5)."""
     files = []
     for p in paths:
         files += sorted(glob.glob(os.path.join(p, "*.h5"))) if os.path.isdir(p) else [p]
     panels = {"a": [], "b": []}
+    skipped = []
     for f in files:
         s = wa.load(f)
         k = panel_of(s)
         if k is None:
-            print(f"fig5: skipping {f} ({s.topology.get('spec')}: not in Figure 5)", file=sys.stderr)
+            skipped.append(f"{f} ({s.topology.get('spec')})")
             continue
         panels[k].append(s)
     order = list(ROUTINGS)
@@ -104,7 +106,7 @@ def collect(paths) -> dict:
                 int(s.config.get("buffer", 0)),
             )
         )
-    return panels
+    return panels, skipped
 
 
 def draw(panels: dict, norm: str, out: str, ymax: float) -> None:
@@ -186,27 +188,31 @@ def table(panels: dict) -> str:
     return "\n".join(rows)
 
 
+@guarded("fig5")
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="+", help="results directories and/or .h5 files")
     ap.add_argument("--norm", choices=["saturation", "bisection", "absolute", "both"], default="both")
     ap.add_argument("--out-dir", default=".", help="where the PNGs go")
     ap.add_argument("--prefix", default="fig5", help="PNG name prefix")
-    ap.add_argument("--ymax", type=float, default=40.0, help="top of the latency axis (us)")
+    ap.add_argument("--ymax", type=positive, default=40.0, help="top of the latency axis (us)")
     ap.add_argument("--table", action="store_true", help="print the saturation points")
     args = ap.parse_args(argv)
-    try:
-        panels = collect(args.inputs)
-    except wa.ResultFileError as e:
-        print(f"fig5: {e}", file=sys.stderr)
-        return 2
+    if os.path.exists(args.out_dir) and not os.path.isdir(args.out_dir):
+        raise wa.FileError(f"--out-dir '{args.out_dir}': not a directory")
+    panels, skipped = collect(args.inputs)
     if not panels["a"] and not panels["b"]:
-        print("fig5: no Figure 5 sweep among the inputs", file=sys.stderr)
-        return 2
+        raise wa.FileError("no Figure 5 sweep (honeycomb:6, mesh:16x16, honeycomb:4) in "
+                           + ", ".join(args.inputs)
+                           + (f": skipped {', '.join(skipped)}" if skipped else ""))
+    for f in skipped:
+        print(f"fig5: skipping {f}: not in Figure 5", file=sys.stderr)
     norms = ["saturation", "bisection"] if args.norm == "both" else [args.norm]
     os.makedirs(args.out_dir, exist_ok=True)
-    for norm in norms:
-        out = os.path.join(args.out_dir, f"{args.prefix}_vs_{norm}.png")
+    outs = [os.path.join(args.out_dir, f"{args.prefix}_vs_{norm}.png") for norm in norms]
+    for out in outs:
+        check_output(out, "--out-dir/--prefix", args.inputs)
+    for norm, out in zip(norms, outs):
         draw(panels, norm, out, args.ymax)
         print(f"figure     {out}")
     if args.table:

@@ -19,12 +19,13 @@ from the bottleneck keep growing past saturation.) A sweep file that does not ex
 
 usage: honeycomb_tori.py DIR [--deep DIR2] [--figures OUTDIR]
 """
-import argparse
 import json
 import os
 import sys
 
 from wormnet_analysis import results as wormnet_h5
+from wormnet_analysis._h5 import FileError
+from wormnet_analysis.cli import Parser, guarded
 
 #: (file name, plot label, Duato's escape routing)
 NETS = [("ht8", "HT$_8$ (honeycomb-torus:8)", "double-xy-dateline"),
@@ -80,8 +81,14 @@ class Study:
 
     def load(self, net, routing):
         path = os.path.join(self.directory, f"load_{net}_{routing}.json")
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        if not os.path.isfile(path):
+            raise FileError(f"{path}: no such file (wormnet info --load --json of the study; "
+                            "runs/honeycomb_tori/study.sh writes it)")
+        try:
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+        except ValueError as e:
+            raise FileError(f"{path}: not JSON ({e})") from e
 
     def gain(self, net, routing, pattern, base):
         s = self.sat.get((net, routing, pattern))
@@ -119,12 +126,17 @@ class Study:
         print()
 
 
+@guarded("honeycomb_tori")
 def main():
-    p = argparse.ArgumentParser()
+    p = Parser()
     p.add_argument("directory")
     p.add_argument("--deep", default=None, help="a second study, run with deeper buffers")
     p.add_argument("--figures", default=None)
     args = p.parse_args()
+    for option, path in (("DIR", args.directory), ("--deep", args.deep),
+                         ("--figures", args.figures)):
+        if path is not None and not os.path.isdir(path):
+            raise FileError(f"{option} '{path}': not a directory")
     studies = [Study(args.directory)] + ([Study(args.deep)] if args.deep else [])
     figures = args.figures or args.directory
     base = studies[0]

@@ -14,11 +14,11 @@ point accepted more, its peak accepted traffic (docs/simulator.md, "Measurement"
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import wormnet_analysis as wa
 from wormnet_analysis import plots  # noqa: E402  (matplotlib, Agg backend)
+from wormnet_analysis.cli import Parser, check_output, guarded, positive
 
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -31,22 +31,21 @@ def plot(sweeps, out: str, norm: str, cycles: bool, ymax: float | None, title: s
     plt.close(fig)
 
 
+@guarded("plot_sweep")
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", help="wormnet result files (.h5)")
-    ap.add_argument("-o", "--output", required=True, help="PNG file to write")
+    ap.add_argument("-o", "--output", required=True, help="PNG file to write (NAME.png)")
     ap.add_argument("--x", choices=sorted(wa.NORMALIZATIONS), default="absolute")
     ap.add_argument("--cycles", action="store_true", help="latency in cycles, not us")
-    ap.add_argument("--ymax", type=float, default=None, help="top of the latency axis")
+    ap.add_argument("--ymax", type=positive, default=None, help="top of the latency axis")
     ap.add_argument("--title", default="")
     args = ap.parse_args(argv)
-    try:
-        sweeps = [wa.load(f) for f in args.files]
-        for s in sweeps:
-            wa.require_load_sweep(s)
-    except wa.ResultFileError as e:
-        print(f"plot_sweep: {e}", file=sys.stderr)
-        return 2
+    # .png: matplotlib picks the format by the name (and appends .png to a name without one).
+    check_output(args.output, "-o", args.files, suffix=".png")
+    sweeps = [wa.load(f) for f in args.files]
+    for s in sweeps:
+        wa.require_load_sweep(s)
     for s in sweeps:
         print(f"{s.label}: {wa.describe_saturation(s)}")
     plot(sweeps, args.output, args.x, args.cycles, args.ymax, args.title)

@@ -14,7 +14,8 @@ import os
 import re
 import sys
 
-import h5py
+from wormnet_analysis._h5 import open_h5
+from wormnet_analysis.cli import Parser, guarded
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 SKELETONS = ("lu", "mg", "cg", "ft", "is")
@@ -32,13 +33,13 @@ def read(directory):
         base = os.path.basename(path)
         table = re.match(r"^table_(\d+(?:x\d+)+)_(bfs|genetic|sssp)\.h5$", base)
         if table:
-            with h5py.File(path, "r") as f:
+            with open_h5(path) as f:
                 pis[table.groups()] = int(f["metrics"].attrs["pi"])
             continue
         m = NAME.match(base)
         if not m:
             continue
-        with h5py.File(path, "r") as f:
+        with open_h5(path) as f:
             w = f["workload"].attrs
             if int(w["complete"]) != 1:
                 runs[m.groups()] = None
@@ -82,11 +83,9 @@ def table(torus, runs, rates, pis):
     return "\n".join(lines)
 
 
+@guarded("tables_npb.py")
 def main():
-    import argparse
-
-    ap = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]),
-                                 description=__doc__.splitlines()[0])
+    ap = Parser(prog=os.path.basename(sys.argv[0]), description=__doc__.splitlines()[0])
     ap.add_argument("dir", metavar="DIR", help="the output folder of runs/tables_npb.sh")
     directory = ap.parse_args().dir
     if not os.path.isdir(directory):
@@ -99,7 +98,8 @@ def main():
         sys.exit(2)
     tori = sorted({k[0] for k in runs}, key=lambda t: [int(x) for x in t.split("x")])
     print("\n\n".join(table(t, runs, rates, pis) for t in tori))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

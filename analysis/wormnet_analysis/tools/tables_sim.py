@@ -10,7 +10,6 @@ at the lowest load point and at the highest load that BFS still carried, and the
 then each algorithm against BFS. The figure draws latency against offered load up to the
 first saturated point, one panel per torus and pattern. Reads only the HDF5 files written by wormnet.
 """
-import argparse
 import glob
 import os
 import re
@@ -19,6 +18,7 @@ import sys
 import numpy as np
 
 import wormnet_analysis as wa
+from wormnet_analysis.cli import Parser, check_output, guarded
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 PATTERNS = ("transpose", "neighbor", "tornado", "all-to-all")
@@ -27,24 +27,18 @@ COLORS = {"bfs": "tab:blue", "genetic": "tab:orange", "sssp": "tab:green"}
 
 def read_sweep(path):
     """The summary table (column -> array) of a table-driven sweep file."""
-    try:
-        s = wa.load(path, allow_partial=True)
-    except wa.FileError as e:
-        sys.exit(str(e))
+    s = wa.load(path, allow_partial=True)
     if s.command != "sweep":
-        sys.exit(f"{path}: not a wormnet sweep file")
+        raise wa.FileError(f"{path}: not a wormnet sweep file")
     if s.status != "complete":
         print(f"note: {path} has status {s.status!r}")
     if s.routing["name"] != "table":
-        sys.exit(f"{path}: not a table-driven sweep")
+        raise wa.FileError(f"{path}: not a table-driven sweep")
     return s.summary
 
 
 def read_table_metrics(path):
-    try:
-        t = wa.load_table(path)
-    except wa.FileError as e:
-        sys.exit(str(e))
+    t = wa.load_table(path)
     return {"pi": float(t.metrics["pi"]), "sigma4": float(t.metrics["sigma4"]), "ok": t.proven}
 
 
@@ -62,7 +56,7 @@ def collect(outdir):
         if m:
             tables[m.groups()] = read_table_metrics(path)
     if not runs:
-        sys.exit(f"{outdir}: no sweep_<shape>_<algorithm>_<pattern>.h5 files")
+        raise wa.FileError(f"{outdir}: no sweep_<shape>_<algorithm>_<pattern>.h5 files")
     return runs, tables
 
 
@@ -163,12 +157,18 @@ def figure(runs, path):
     fig.savefig(path, dpi=80)
 
 
+@guarded("tables_sim")
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("outdir")
     ap.add_argument("--figure", help="PNG file for the latency curves")
     ap.add_argument("--report", help="markdown file for the tables (default: stdout only)")
     args = ap.parse_args()
+    if not os.path.isdir(args.outdir):
+        raise wa.FileError(f"{args.outdir}: not a directory")
+    for option, path in (("--report", args.report), ("--figure", args.figure)):
+        if path is not None:
+            check_output(path, option)
     runs, tables = collect(args.outdir)
     text = "\n".join(report(runs, tables))
     print(text)
@@ -177,7 +177,8 @@ def main():
             f.write(text + "\n")
     if args.figure:
         figure(runs, args.figure)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

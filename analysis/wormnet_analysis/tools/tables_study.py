@@ -13,12 +13,12 @@ a prefix of the study or fewer algorithms) it also reports the total pi of each 
 against this file's and the speed-up. Several files (e.g. one per dimension count, or a
 study's part run separately) are read as one. Reads only the HDF5 files written by wormnet.
 """
-import argparse
 import sys
 
 import numpy as np
 
 import wormnet_analysis as wa
+from wormnet_analysis.cli import Parser, check_output, guarded
 
 # The paper's statements (Mukosey et al., Section V): SSSP better than BFS by 13%, 11%, 17%
 # (2D/3D/4D) and better than genetic by 4% and 7% (3D/4D), "in the most cases, on average";
@@ -35,10 +35,7 @@ TIME_SUFFIX = "_seconds"
 
 def read_study(path):
     """The systems table as a dict of numpy arrays, plus the root attributes."""
-    try:
-        data, attrs = wa.load_study(path)
-    except wa.FileError as e:
-        sys.exit(str(e))
+    data, attrs = wa.load_study(path)
     if attrs.get("status") != "complete":
         n = len(next(iter(data.values()))) if data else 0
         print(f"note: {path} has status {attrs.get('status')!r}: {n} systems so far")
@@ -58,7 +55,7 @@ def read_studies(paths):
     for k in ("min_size", "max_size", "seed", "ranks"):
         values = {str(a[k]) for _, a in parts}
         if len(values) > 1:
-            sys.exit(f"the study files differ in {k}: {sorted(values)}")
+            raise wa.FileError(f"the study files differ in {k}: {sorted(values)}")
     return data, attrs
 
 
@@ -199,8 +196,9 @@ def figure(d, algs, path):
     fig.savefig(path, dpi=80)
 
 
+@guarded("tables_study")
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("study", nargs="+")
     ap.add_argument("--compare", nargs="+", help="the same study on another number of ranks")
     ap.add_argument("--figure", help="PNG file for Figure 5")
@@ -208,6 +206,10 @@ def main():
     ap.add_argument("--time", choices=("wall", "cpu"), default="wall",
                     help="generation time shown in the run-time table and figure")
     args = ap.parse_args()
+    inputs = args.study + (args.compare or [])
+    for option, path in (("--report", args.report), ("--figure", args.figure)):
+        if path is not None:
+            check_output(path, option, inputs)
     global TIME, TIME_SUFFIX
     TIME = args.time
     TIME_SUFFIX = "_seconds" if args.time == "wall" else "_cpu_seconds"
@@ -225,8 +227,10 @@ def main():
     if args.figure:
         figure(d, algs, args.figure)
     if not all(d[f"{a}_ok"].all() for a in algs):
-        sys.exit("some tables were not proven")
+        print("some tables were not proven", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

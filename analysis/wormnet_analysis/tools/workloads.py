@@ -9,13 +9,13 @@ within its drain limit as "incomplete" (and no bar).
 
 usage: workloads.py DIR [-o FIGURE.png]
 """
-import argparse
 import glob
 import os
 import re
 import sys
 
-import h5py
+from wormnet_analysis._h5 import open_h5
+from wormnet_analysis.cli import Parser, check_output, guarded
 
 MOTIFS = ["halo2d", "sweep2d", "allreduce-ring", "allreduce-rd", "alltoall"]
 NETS = ["ht", "mesh", "torus"]
@@ -39,7 +39,7 @@ def read(directory):
         if not m:
             continue
         net, routing, motif = m.groups()
-        with h5py.File(path, "r") as f:
+        with open_h5(path) as f:
             w = f["workload"].attrs
             spec = f["topology"].attrs["spec"]
             topologies[net] = spec.decode() if isinstance(spec, bytes) else str(spec)
@@ -136,14 +136,17 @@ def figure(runs, topologies, path):
     plt.close(fig)
 
 
+@guarded("workloads.py")
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("directory")
     parser.add_argument("-o", "--output", help="the PNG to draw (default: no figure)")
     args = parser.parse_args()
     if not os.path.isdir(args.directory):
         print(f"workloads.py: DIR '{args.directory}': not a directory", file=sys.stderr)
         return 2
+    if args.output is not None:
+        check_output(args.output, "-o")
     runs, topologies = read(args.directory)
     if not runs:
         print(f"workloads.py: DIR '{args.directory}': no <net>_<routing>_<motif>.h5 files",

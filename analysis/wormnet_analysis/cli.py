@@ -103,6 +103,13 @@ def check_output(path: str, option: str, inputs=(), suffix: str | None = None) -
                         f"ending in {suffix}")
 
 
+def check_directory(path: str, option: str | None = None) -> None:
+    """Refuses (FileError) an input folder that is not a directory (missing, or a file)."""
+    if not os.path.isdir(path):
+        raise FileError(f"{option} '{path}': not a directory" if option else
+                        f"{path}: not a directory")
+
+
 def _same_file(a: str, b: str) -> bool:
     # samefile sees hard links; realpath a file not written yet.
     try:

@@ -30,12 +30,17 @@ std::size_t first_non_blank(const std::string& input) {
   return first == std::string::npos ? input.size() : first;
 }
 
+/// Nothing but blanks: CLI11 reads it as 0 for a number, and no text option takes it.
+bool blank(const std::string& input) {
+  return first_non_blank(input) == input.size();
+}
+
 /// An unsigned option: no minus sign (CLI11 would read "-1" as 2^64 - 1) and nothing above
 /// 2^64 - 1 (CLI11 wraps decimal values beyond it silently).
 std::string check_unsigned(std::string& input) {
   const std::size_t first = first_non_blank(input);
-  // CLI11 reads "" as 0: --seed "" from an unset shell variable would run with seed 0.
-  if (first == input.size()) return "'" + input + "': an empty value: expected an integer >= 0";
+  // --seed "" from an unset shell variable would run with seed 0.
+  if (blank(input)) return "'" + input + "': an empty value: expected an integer >= 0";
   if (first < input.size() && input[first] == '-') {
     return "'" + input + "': must be an integer >= 0";
   }
@@ -53,16 +58,14 @@ std::string check_unsigned(std::string& input) {
 
 /// A signed integer option: not empty (CLI11 reads "" as 0).
 std::string check_signed(std::string& input) {
-  if (first_non_blank(input) == input.size()) {
-    return "'" + input + "': an empty value: expected an integer";
-  }
+  if (blank(input)) return "'" + input + "': an empty value: expected an integer";
   return {};
 }
 
 /// A floating-point option: a finite number (inf and nan mean nothing as a load, a rate or
 /// an interval), and no empty item in a list ("0.1,,0.2").
 std::string check_finite(std::string& input) {
-  if (first_non_blank(input) == input.size()) {
+  if (blank(input)) {
     return "an empty value (two commas in a row, or a trailing one?): expected a number";
   }
   char* end = nullptr;
@@ -79,7 +82,7 @@ std::string check_finite(std::string& input) {
 /// A text option (a name, a path, a spec) given an empty value: --output "" from an unset
 /// shell variable, say. No text option takes "" for "none".
 std::string check_text(std::string& input) {
-  if (first_non_blank(input) == input.size()) return "'" + input + "': an empty value";
+  if (blank(input)) return "'" + input + "': an empty value";
   return {};
 }
 

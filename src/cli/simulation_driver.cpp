@@ -16,22 +16,18 @@
 #include "wormnet/core/error.hpp"
 #include "wormnet/core/number_text.hpp"
 #include "wormnet/driver/run_session.hpp"
+#include "wormnet/io/checkpoint_file.hpp"
 #include "wormnet/workload/closed_loop.hpp"
 
 namespace wormnet::cli {
 
 namespace {
 
-/// The longest configuration text a checkpoint holds: it keeps it as a fixed-length string
-/// attribute (read back without HDF5's global heap), which lives in the file's root object
-/// header, whose messages HDF5 limits to 64 KiB; this leaves room for the message's own fields.
-constexpr std::size_t kMostConfigBytes = 60000;
-
 /// InputError naming the option behind the longest line of `config_toml` when the text is
-/// longer than a checkpoint holds: refused before anything is written, rather than found at
-/// the first checkpoint (a signal, --checkpoint-every) as a failed write.
+/// longer than a checkpoint holds (io::kMostConfigBytes): refused before anything is written,
+/// rather than found at the first checkpoint (a signal, --checkpoint-every) as a failed write.
 void check_config_size(const std::string& config_toml) {
-  if (config_toml.size() <= kMostConfigBytes) return;
+  if (config_toml.size() <= io::kMostConfigBytes) return;
   std::string_view longest;
   for (std::size_t at = 0; at < config_toml.size();) {
     const std::size_t end = std::min(config_toml.find('\n', at), config_toml.size());
@@ -44,7 +40,8 @@ void check_config_size(const std::string& config_toml) {
   const std::string_view value = eq == std::string_view::npos ? longest : longest.substr(eq + 3);
   throw InputError(option, std::string(value.substr(0, 40)) + "...",
                    "makes the run's configuration " + std::to_string(config_toml.size()) +
-                       " bytes, more than a checkpoint holds (" + std::to_string(kMostConfigBytes) +
+                       " bytes, more than a checkpoint holds (" +
+                       std::to_string(io::kMostConfigBytes) +
                        "): a shorter list (--load-range for a sweep of many loads)");
 }
 

@@ -94,10 +94,10 @@ void check(StudyOptions& o) {
     for (const auto& sizes : tables::study_systems(o.dims[k], o.systems[k], o.min_size, o.max_size,
                                                    o.generator.options.seed)) {
       std::uint64_t nodes = 1;
-      std::string spec = "torus:";
+      std::string spec = "torus";
       for (int size : sizes) {
         nodes *= static_cast<std::uint64_t>(size);
-        if (nodes != static_cast<std::uint64_t>(size)) spec += 'x';
+        spec += nodes == static_cast<std::uint64_t>(size) ? ':' : 'x';  // sizes are >= 2
         spec += std::to_string(size);
       }
       if (nodes > tables::kMaxTableNodes) {

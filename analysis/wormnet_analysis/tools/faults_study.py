@@ -19,7 +19,7 @@ import re
 import sys
 
 import wormnet_analysis as wa
-from wormnet_analysis.cli import Parser, check_output, guarded
+from wormnet_analysis.cli import Parser, check_directory, check_output, guarded
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 PATTERNS = ("uniform", "all-to-all")
@@ -161,8 +161,7 @@ def main():
     p.add_argument("outdir")
     p.add_argument("--figure")
     args = p.parse_args()
-    if not os.path.isdir(args.outdir):
-        raise wa.FileError(f"{args.outdir}: not a directory")
+    check_directory(args.outdir)
     if args.figure is not None:
         check_output(args.figure, "--figure")
     tables, sweeps = collect(args.outdir)

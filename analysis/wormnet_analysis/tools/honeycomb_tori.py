@@ -25,7 +25,7 @@ import sys
 
 from wormnet_analysis import results as wormnet_h5
 from wormnet_analysis._h5 import FileError
-from wormnet_analysis.cli import Parser, guarded
+from wormnet_analysis.cli import Parser, check_directory, guarded
 
 #: (file name, plot label, Duato's escape routing)
 NETS = [("ht8", "HT$_8$ (honeycomb-torus:8)", "double-xy-dateline"),
@@ -135,8 +135,8 @@ def main():
     args = p.parse_args()
     for option, path in (("DIR", args.directory), ("--deep", args.deep),
                          ("--figures", args.figures)):
-        if path is not None and not os.path.isdir(path):
-            raise FileError(f"{option} '{path}': not a directory")
+        if path is not None:
+            check_directory(path, option)
     studies = [Study(args.directory)] + ([Study(args.deep)] if args.deep else [])
     figures = args.figures or args.directory
     base = studies[0]

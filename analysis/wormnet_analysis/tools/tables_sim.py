@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 import wormnet_analysis as wa
-from wormnet_analysis.cli import Parser, check_output, guarded
+from wormnet_analysis.cli import Parser, check_directory, check_output, guarded
 
 ALGORITHMS = ("bfs", "genetic", "sssp")
 PATTERNS = ("transpose", "neighbor", "tornado", "all-to-all")
@@ -164,8 +164,7 @@ def main():
     ap.add_argument("--figure", help="PNG file for the latency curves")
     ap.add_argument("--report", help="markdown file for the tables (default: stdout only)")
     args = ap.parse_args()
-    if not os.path.isdir(args.outdir):
-        raise wa.FileError(f"{args.outdir}: not a directory")
+    check_directory(args.outdir)
     for option, path in (("--report", args.report), ("--figure", args.figure)):
         if path is not None:
             check_output(path, option)

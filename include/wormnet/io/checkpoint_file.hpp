@@ -6,6 +6,7 @@
 // is refused as bad input. Layout: docs/hdf5-schema.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,12 @@
 #include "wormnet/parallel/communicator.hpp"
 
 namespace wormnet::io {
+
+/// The longest configuration text (RunProgress::config_toml) a checkpoint holds: it keeps it
+/// as a fixed-length string attribute (read back without HDF5's global heap), which lives in
+/// the file's root object header, whose messages HDF5 limits to 64 KiB; this leaves room for
+/// the message's own fields. A run checks it before it writes anything.
+inline constexpr std::size_t kMostConfigBytes = 60000;
 
 /// Where the run stands, besides the model (the driver's loop state and the output's).
 struct RunProgress {
